@@ -1,0 +1,181 @@
+package dev.steadfast.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeType;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steadfast.domain.ErrorCode;
+import dev.steadfast.domain.OjsException;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Reads a JSON request body field by field, refusing a wrong shape with a 400 that names the field, what was
+ * expected and what was received. Malformed JSON is 400 invalid_payload.
+ */
+final class Body {
+
+    private final ObjectNode root;
+    private final String prefix;
+
+    private Body(ObjectNode root, String prefix) {
+        this.root = root;
+        this.prefix = prefix;
+    }
+
+    static Body parse(ObjectMapper m, String text) {
+        if (text == null || text.isBlank()) {
+            throw new OjsException(ErrorCode.INVALID_PAYLOAD, "The request body must be a JSON object.", Map.of());
+        }
+        JsonNode node;
+        try {
+            node = m.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new OjsException(ErrorCode.INVALID_PAYLOAD, "The request body is not valid JSON: "
+                    + e.getOriginalMessage(), Map.of("line", e.getLocation() == null ? 0 : e.getLocation().getLineNr()));
+        }
+        if (!(node instanceof ObjectNode o)) {
+            throw new OjsException(ErrorCode.INVALID_PAYLOAD, "The request body must be a JSON object, not "
+                    + kind(node) + ".", Map.of("expected", "object", "received", kind(node)));
+        }
+        return new Body(o, "");
+    }
+
+    /** An empty body reads as an empty object (for POSTs whose body is optional). */
+    static Body parseOptional(ObjectMapper m, String text) {
+        return text == null || text.isBlank() ? new Body(m.createObjectNode(), "") : parse(m, text);
+    }
+
+    ObjectNode node() {
+        return root;
+    }
+
+    boolean has(String name) {
+        JsonNode v = root.get(name);
+        return v != null && !v.isNull();
+    }
+
+    JsonNode raw(String name) {
+        JsonNode v = root.get(name);
+        return v == null || v.isNull() ? null : v;
+    }
+
+    String string(String name, boolean required) {
+        JsonNode v = value(name, required);
+        if (v == null) {
+            return null;
+        }
+        if (!v.isTextual()) {
+            throw wrongType(name, "string", v);
+        }
+        return v.textValue();
+    }
+
+    Long integer(String name) {
+        JsonNode v = value(name, false);
+        if (v == null) {
+            return null;
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+            throw wrongType(name, "integer", v);
+        }
+        return v.longValue();
+    }
+
+    Boolean bool(String name) {
+        JsonNode v = value(name, false);
+        if (v == null) {
+            return null;
+        }
+        if (!v.isBoolean()) {
+            throw wrongType(name, "boolean", v);
+        }
+        return v.booleanValue();
+    }
+
+    JsonNode array(String name, boolean required) {
+        JsonNode v = value(name, required);
+        if (v != null && !v.isArray()) {
+            throw wrongType(name, "array", v);
+        }
+        return v;
+    }
+
+    Body object(String name) {
+        JsonNode v = value(name, false);
+        if (v == null) {
+            return null;
+        }
+        if (!v.isObject()) {
+            throw wrongType(name, "object", v);
+        }
+        return new Body((ObjectNode) v, field(name) + ".");
+    }
+
+    List<String> strings(String name, boolean required) {
+        JsonNode v = array(name, required);
+        if (v == null) {
+            return null;
+        }
+        List<String> out = new ArrayList<>(v.size());
+        for (JsonNode e : v) {
+            if (!e.isTextual()) {
+                throw OjsException.invalidField(field(name), "'" + field(name) + "' must be an array of strings.",
+                        "array of strings", "array containing " + kind(e));
+            }
+            out.add(e.textValue());
+        }
+        return out;
+    }
+
+    /** An RFC 3339 timestamp with a time zone (ojs-core.md 5.5: timestamps without one are refused). */
+    Instant timestamp(String name) {
+        String s = string(name, false);
+        if (s == null) {
+            return null;
+        }
+        try {
+            return OffsetDateTime.parse(s).toInstant();
+        } catch (DateTimeException e) {
+            throw OjsException.invalidField(field(name), "'" + field(name)
+                    + "' must be an RFC 3339 timestamp with a time zone, e.g. 2026-03-15T09:30:00Z.", "RFC 3339", s);
+        }
+    }
+
+    String field(String name) {
+        return prefix + name;
+    }
+
+    private JsonNode value(String name, boolean required) {
+        JsonNode v = root.get(name);
+        if (v == null || v.isNull()) {
+            if (required) {
+                throw OjsException.invalidField(field(name), "The '" + field(name) + "' field is required.",
+                        "present", v == null ? "missing" : "null");
+            }
+            return null;
+        }
+        return v;
+    }
+
+    private OjsException wrongType(String name, String expected, JsonNode v) {
+        return OjsException.invalidField(field(name), "The '" + field(name) + "' field must be "
+                + (expected.startsWith("a") || expected.startsWith("i") || expected.startsWith("o") ? "an " : "a ")
+                + expected + ", not " + kind(v) + ".", expected, kind(v));
+    }
+
+    static String kind(JsonNode v) {
+        JsonNodeType t = v.getNodeType();
+        return switch (t) {
+            case NUMBER -> v.isIntegralNumber() ? "integer" : "number";
+            case STRING -> "string";
+            default -> t.name().toLowerCase(Locale.ROOT);
+        };
+    }
+}

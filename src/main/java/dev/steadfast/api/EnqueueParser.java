@@ -1,0 +1,97 @@
+package dev.steadfast.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steadfast.service.EnqueueCommand;
+import java.time.Instant;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Turns a PUSH body into an {@link EnqueueCommand}. Options are read from {@code options} (the HTTP binding's
+ * shape) and, failing that, from the envelope's own top-level attributes (the core spec's shape).
+ * {@code options.metadata} is merged into {@code meta}; {@code options.delay_until} is an alias of
+ * {@code scheduled_at}. System-managed attributes a client sends are ignored (ojs-core.md 5.3); any other
+ * attribute the server does not know is kept and returned with the job (ojs-core.md 5.5).
+ */
+final class EnqueueParser {
+
+    private static final Set<String> ENVELOPE = Set.of("specversion", "id", "type", "queue", "args", "meta",
+            "options", "priority", "timeout", "timeout_ms", "scheduled_at", "expires_at", "retry", "tags",
+            "visibility_timeout_ms", "pending");
+    private static final Set<String> SYSTEM = Set.of("state", "attempt", "max_attempts", "created_at",
+            "enqueued_at", "started_at", "completed_at", "cancelled_at", "discarded_at", "error", "errors",
+            "result", "next_retry_at", "retry_delay_ms", "worker_id", "lease_expires_at", "dead_letter", "run",
+            "snoozes");
+
+    private EnqueueParser() {
+    }
+
+    static EnqueueCommand parse(ObjectMapper m, Body b) {
+        String id = b.string("id", false);
+        String type = b.string("type", true);
+        JsonNode args = b.array("args", true);
+        Body meta = b.object("meta");
+        Body o = b.object("options");
+        Body opt = o == null ? b : o;
+        ObjectNode metaNode = meta == null ? m.createObjectNode() : meta.node().deepCopy();
+        Body metadata = o == null ? null : o.object("metadata");
+        if (metadata != null) {
+            metadata.node().fields().forEachRemaining(e -> metaNode.putIfAbsent(e.getKey(), e.getValue()));
+        }
+        String queue = first(opt.string("queue", false), o == null ? null : b.string("queue", false));
+        Long priority = opt.integer("priority");
+        Long timeoutMs = opt.integer("timeout_ms");
+        if (timeoutMs == null && o == null && b.integer("timeout") != null) {
+            timeoutMs = Math.multiplyExact(b.integer("timeout"), 1000L); // core spec: seconds
+        }
+        Instant scheduledAt = opt.timestamp("scheduled_at");
+        if (scheduledAt == null) {
+            scheduledAt = opt.timestamp("delay_until");
+        }
+        Body retry = opt.object("retry");
+        if (retry == null) {
+            retry = opt.object("retry_policy");
+        }
+        Boolean pending = opt.bool("pending");
+        return new EnqueueCommand(id, type, queue, write(m, args), write(m, metaNode), extensions(m, b, o),
+                priority == null ? null : (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, priority)),
+                opt.strings("tags", false), timeoutMs, opt.integer("visibility_timeout_ms"), scheduledAt,
+                opt.timestamp("expires_at"), Boolean.TRUE.equals(pending), retry == null ? null : map(m, retry.node()));
+    }
+
+    /** Attributes outside the envelope, kept verbatim; also {@code unique} and {@code schema}, not enforced. */
+    private static String extensions(ObjectMapper m, Body b, Body o) {
+        ObjectNode ext = m.createObjectNode();
+        for (Iterator<Map.Entry<String, JsonNode>> it = b.node().fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (!ENVELOPE.contains(e.getKey()) && !SYSTEM.contains(e.getKey())) {
+                ext.set(e.getKey(), e.getValue());
+            }
+        }
+        if (o != null && o.raw("unique") != null) {
+            ext.set("unique", o.raw("unique"));
+        }
+        return ext.isEmpty() ? null : write(m, ext);
+    }
+
+    private static String first(String a, String b) {
+        return a != null ? a : b;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(ObjectMapper m, JsonNode node) {
+        return m.convertValue(node, Map.class);
+    }
+
+    static String write(ObjectMapper m, Object node) {
+        try {
+            return m.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.steadfast.api;
+
+import dev.steadfast.domain.ErrorCode;
+import dev.steadfast.domain.OjsException;
+import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.ClosedConnectionException;
+import jakarta.ws.rs.NotAllowedException;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.NotSupportedException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import java.net.ConnectException;
+import java.util.Map;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/**
+ * The one place failures become HTTP answers: an {@link OjsException} becomes its envelope; JAX-RS routing
+ * failures become 404 / 405 / 400 envelopes; an unreachable database becomes 503 backend_error; anything else is
+ * logged with its request id and answered 500 internal_error, without a stack trace on the wire.
+ */
+public class ErrorMapper {
+
+    private static final Logger LOG = Logger.getLogger(ErrorMapper.class);
+
+    @ServerExceptionMapper
+    public Response ojs(OjsException e, HttpHeaders headers) {
+        return envelope(e.code(), e.getMessage(), e.details(), headers);
+    }
+
+    @ServerExceptionMapper
+    public Response web(WebApplicationException e, HttpHeaders headers) {
+        if (e instanceof NotFoundException) {
+            return envelope(ErrorCode.NOT_FOUND, "No such resource.", Map.of(), headers);
+        }
+        if (e instanceof NotAllowedException) {
+            return envelope(ErrorCode.METHOD_NOT_ALLOWED, "This method is not allowed on this path.",
+                    Map.of("allowed", String.join(",", e.getResponse().getAllowedMethods())), headers);
+        }
+        if (e instanceof NotSupportedException) {
+            return envelope(ErrorCode.INVALID_REQUEST, "Unsupported Content-Type.", Map.of(), headers);
+        }
+        int status = e.getResponse().getStatus();
+        if (status >= 400 && status < 500) {
+            return envelope(ErrorCode.INVALID_REQUEST, "The request could not be processed (HTTP " + status + ").",
+                    Map.of(), headers);
+        }
+        return unexpected(e, headers);
+    }
+
+    @ServerExceptionMapper
+    public Response any(Throwable e, HttpHeaders headers) {
+        if (unreachable(e)) {
+            LOG.warnf("request %s: database unreachable: %s", headers.getHeaderString(HttpFrame.REQUEST_ID), e);
+            return envelope(ErrorCode.BACKEND_UNAVAILABLE, "The database is unreachable.", Map.of(), headers);
+        }
+        return unexpected(e, headers);
+    }
+
+    private Response unexpected(Throwable e, HttpHeaders headers) {
+        String id = headers.getHeaderString(HttpFrame.REQUEST_ID);
+        LOG.errorf(e, "request %s failed", id);
+        return envelope(ErrorCode.INTERNAL, "Internal server error (request " + id + ").", Map.of(), headers);
+    }
+
+    static boolean unreachable(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ConnectException || t instanceof ClosedConnectionException
+                    || t instanceof PgException pg && pg.getSqlState() != null && pg.getSqlState().startsWith("08")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Response envelope(ErrorCode code, String message, Map<String, Object> details, HttpHeaders h) {
+        return Response.status(code.status()).type(HttpFrame.OJS_MEDIA_TYPE)
+                .entity(ErrorEnvelope.json(code, message, details, h.getHeaderString(HttpFrame.REQUEST_ID))).build();
+    }
+}

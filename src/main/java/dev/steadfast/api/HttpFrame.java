@@ -1,0 +1,119 @@
+package dev.steadfast.api;
+
+import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.domain.ErrorCode;
+import dev.steadfast.domain.JobIds;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * What every HTTP exchange gets before and after the resources see it (ojs-http-binding.md sections 3.2, 4,
+ * 6.5, 19): a request id (the client's X-Request-Id when it is sane, else {@code req_<UUIDv7>}) echoed on every
+ * response; {@code OJS-Version: 1.0} and the {@code application/openjobspec+json} content type on every /ojs
+ * response; and, before any resource runs, the refusals that need no resource: an unsupported OJS-Version (422),
+ * a body with another content type (400) and a body over the size limit (413), each as an OJS error envelope.
+ * Paths no resource serves get a 404 envelope too.
+ */
+@ApplicationScoped
+public class HttpFrame {
+
+    public static final String OJS_MEDIA_TYPE = "application/openjobspec+json";
+    public static final String REQUEST_ID = "X-Request-Id";
+    private static final Pattern SANE_ID = Pattern.compile("^[A-Za-z0-9._:\\-]{1,200}$");
+
+    private final long maxBody;
+
+    public HttpFrame(SteadfastConfig config) {
+        this.maxBody = config.http().maxBodyBytes();
+    }
+
+    void install(@Observes Router router) {
+        router.route().order(-1000).handler(this::frame);
+        router.route().order(Integer.MAX_VALUE).handler(rc -> refuse(rc, ErrorCode.NOT_FOUND,
+                "No resource at " + rc.request().method() + " " + rc.normalizedPath() + ".",
+                Map.of("path", rc.normalizedPath())));
+    }
+
+    private void frame(RoutingContext rc) {
+        HttpServerRequest req = rc.request();
+        String given = req.getHeader(REQUEST_ID);
+        String id = given != null && SANE_ID.matcher(given).matches() ? given
+                : "req_" + JobIds.next(System.currentTimeMillis());
+        req.headers().set(REQUEST_ID, id);
+        boolean ojs = rc.normalizedPath().startsWith("/ojs/");
+        if (ojs) {
+            // Answers are always OJS JSON whatever the client accepts (ojs-http-binding.md 4.3).
+            req.headers().remove("Accept");
+        }
+        rc.addHeadersEndHandler(v -> {
+            HttpServerResponse res = rc.response();
+            res.headers().set(REQUEST_ID, id);
+            if (ojs) {
+                res.headers().set("OJS-Version", "1.0");
+                String ct = res.headers().get("Content-Type");
+                if (res.getStatusCode() != 204 && (ct == null || ct.startsWith("application/json"))) {
+                    res.headers().set("Content-Type", OJS_MEDIA_TYPE);
+                }
+            }
+        });
+        if (ojs && !admissible(rc, req)) {
+            return;
+        }
+        rc.next();
+    }
+
+    /** Applies the refusals that precede every /ojs resource; false when one answered the request. */
+    private boolean admissible(RoutingContext rc, HttpServerRequest req) {
+        String version = req.getHeader("OJS-Version");
+        if (version != null && !version.isBlank() && !version.trim().equals("1.0") && !version.trim().equals("1")) {
+            refuse(rc, ErrorCode.UNSUPPORTED, "OJS-Version '" + version + "' is not supported; this server speaks 1.0.",
+                    Map.of("requested_version", version, "supported_versions", new String[] {"1.0"}));
+            return false;
+        }
+        String length = req.getHeader("Content-Length");
+        boolean chunked = "chunked".equalsIgnoreCase(req.getHeader("Transfer-Encoding"));
+        long size = parseLength(length);
+        if (size > maxBody) {
+            refuse(rc, ErrorCode.PAYLOAD_TOO_LARGE, "The request body is " + size + " bytes; the limit is "
+                    + maxBody + ".", Map.of("limit_bytes", maxBody, "received_bytes", size));
+            return false;
+        }
+        boolean hasBody = chunked || size > 0;
+        HttpMethod m = req.method();
+        if (hasBody && (m == HttpMethod.POST || m == HttpMethod.PUT || m == HttpMethod.PATCH)) {
+            String ct = req.getHeader("Content-Type");
+            String base = ct == null ? "" : ct.split(";", 2)[0].trim().toLowerCase();
+            if (!base.equals(OJS_MEDIA_TYPE) && !base.equals("application/json")) {
+                refuse(rc, ErrorCode.INVALID_REQUEST, "Request bodies must be sent as " + OJS_MEDIA_TYPE
+                        + " (or application/json); got '" + (ct == null ? "no Content-Type" : ct) + "'.",
+                        Map.of("field", "Content-Type", "received", ct == null ? "" : ct));
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static long parseLength(String length) {
+        if (length == null) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(length.trim());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    static void refuse(RoutingContext rc, ErrorCode code, String message, Map<String, Object> details) {
+        String id = rc.request().getHeader(REQUEST_ID);
+        rc.response().setStatusCode(code.status()).putHeader("Content-Type", OJS_MEDIA_TYPE)
+                .end(ErrorEnvelope.json(code, message, details, id));
+    }
+}

@@ -1,0 +1,64 @@
+package dev.steadfast.api;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.domain.OjsException;
+import dev.steadfast.service.JobService;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.util.Map;
+import java.util.UUID;
+
+/** PUSH, INFO and CANCEL (ojs-http-binding.md sections 9.1, 9.3, 9.4). */
+@Path("/ojs/v1/jobs")
+public class JobResource {
+
+    private final JobService jobs;
+    private final ObjectMapper json;
+
+    public JobResource(JobService jobs, ObjectMapper json) {
+        this.jobs = jobs;
+        this.json = json;
+    }
+
+    @POST
+    public Uni<Response> push(String body) {
+        return Uni.createFrom().item(() -> EnqueueParser.parse(json, Body.parse(json, body)))
+                .flatMap(jobs::push)
+                .map(row -> Response.fromResponse(Responses.json(json, 201, Map.of("job", JobJson.view(json, row))))
+                        .location(URI.create("/ojs/v1/jobs/" + row.id())).build());
+    }
+
+    @GET
+    @Path("/{id}")
+    public Uni<Response> info(@PathParam("id") String id) {
+        return jobs.info(jobId(id)).map(row -> Responses.ok(json, Map.of("job", JobJson.view(json, row))));
+    }
+
+    @DELETE
+    @Path("/{id}")
+    public Uni<Response> cancel(@PathParam("id") String id) {
+        return jobs.cancel(jobId(id)).map(c -> {
+            Map<String, Object> view = JobJson.view(json, c.job());
+            view.put("previous_state", c.previousState().wire());
+            return Responses.ok(json, Map.of("job", view));
+        });
+    }
+
+    /** A job id from a path: anything that is not a UUID cannot name a job, so it is simply not found. */
+    static UUID jobId(String id) {
+        try {
+            if (id.length() == 36) {
+                return UUID.fromString(id);
+            }
+        } catch (IllegalArgumentException e) {
+            // fall through
+        }
+        throw OjsException.notFound("job", id);
+    }
+}

@@ -1,0 +1,52 @@
+package dev.steadfast.api;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/** The conformance manifest (ojs-http-binding.md section 21): what this server implements. */
+@ApplicationScoped
+public class Manifest {
+
+    private final Map<String, Object> body;
+
+    public Manifest(@ConfigProperty(name = "quarkus.application.version", defaultValue = "0.1.0") String version) {
+        Map<String, Object> impl = new LinkedHashMap<>();
+        impl.put("name", "steadfast");
+        impl.put("version", version);
+        impl.put("language", "java");
+        Map<String, Object> caps = new LinkedHashMap<>();
+        caps.put("batch_enqueue", false);
+        caps.put("cron_jobs", false);
+        caps.put("dead_letter", false);
+        caps.put("delayed_jobs", true);
+        caps.put("job_ttl", false);
+        caps.put("priority_queues", true);
+        caps.put("rate_limiting", false);
+        caps.put("schema_validation", false);
+        caps.put("unique_jobs", false);
+        caps.put("workflows", false);
+        caps.put("pause_resume", false);
+        Map<String, Object> endpoints = new LinkedHashMap<>();
+        endpoints.put("base_url", "/ojs/v1");
+        endpoints.put("manifest", "/ojs/manifest");
+        endpoints.put("health", "/ojs/v1/health");
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("specversion", "1.0");
+        m.put("ojs_version", "1.0");
+        m.put("implementation", impl);
+        m.put("conformance_level", 0);
+        m.put("protocols", List.of("http"));
+        m.put("backend", "postgres");
+        m.put("capabilities", caps);
+        m.put("extensions", List.of());
+        m.put("endpoints", endpoints);
+        this.body = java.util.Collections.unmodifiableMap(m);
+    }
+
+    public Map<String, Object> body() {
+        return body;
+    }
+}

@@ -1,0 +1,27 @@
+package dev.steadfast.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.ws.rs.core.Response;
+
+/**
+ * Builds JSON responses. Bodies are serialized here rather than by content negotiation, so every answer is
+ * {@code application/openjobspec+json} whatever the client's Accept header says (ojs-http-binding.md 4.3).
+ */
+final class Responses {
+
+    private Responses() {
+    }
+
+    static Response json(ObjectMapper m, int status, Object body) {
+        try {
+            return Response.status(status).type(HttpFrame.OJS_MEDIA_TYPE).entity(m.writeValueAsString(body)).build();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static Response ok(ObjectMapper m, Object body) {
+        return json(m, 200, body);
+    }
+}

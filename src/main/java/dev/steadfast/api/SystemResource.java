@@ -1,0 +1,145 @@
+package dev.steadfast.api;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.domain.OjsException;
+import dev.steadfast.service.EventLog;
+import dev.steadfast.service.JobEvent;
+import dev.steadfast.service.SystemService;
+import dev.steadfast.service.Timestamps;
+import dev.steadfast.store.QueueRow;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Manifest, health, queue list and the event polling endpoint (ojs-http-binding.md 8, 11.1, 21; ojs-events 6.4). */
+@Path("/ojs")
+public class SystemResource {
+
+    private final SystemService system;
+    private final EventLog events;
+    private final Manifest manifest;
+    private final ObjectMapper json;
+
+    public SystemResource(SystemService system, EventLog events, Manifest manifest, ObjectMapper json) {
+        this.system = system;
+        this.events = events;
+        this.manifest = manifest;
+        this.json = json;
+    }
+
+    @GET
+    @Path("/manifest")
+    public Response manifest() {
+        return Responses.ok(json, manifest.body());
+    }
+
+    @GET
+    @Path("/v1/health")
+    public Uni<Response> health() {
+        return system.ping().map(ms -> {
+            Map<String, Object> backend = new LinkedHashMap<>();
+            backend.put("type", "postgres");
+            backend.put("status", "connected");
+            backend.put("latency_ms", ms);
+            return Responses.ok(json, health("ok", backend));
+        }).onFailure().recoverWithItem(e -> {
+            Map<String, Object> backend = new LinkedHashMap<>();
+            backend.put("type", "postgres");
+            backend.put("status", "disconnected");
+            backend.put("error", e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+            return Responses.json(json, 503, health("degraded", backend));
+        });
+    }
+
+    private Map<String, Object> health(String status, Map<String, Object> backend) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("status", status);
+        out.put("version", "1.0");
+        out.put("uptime_seconds", system.uptimeSeconds());
+        out.put("backend", backend);
+        return out;
+    }
+
+    @GET
+    @Path("/v1/queues")
+    public Uni<Response> queues() {
+        return system.queues().map(rows -> {
+            List<Map<String, Object>> out = new ArrayList<>(rows.size());
+            for (QueueRow q : rows) {
+                Map<String, Object> v = new LinkedHashMap<>();
+                v.put("name", q.name());
+                v.put("status", q.paused() ? "paused" : "active");
+                v.put("paused", q.paused());
+                v.put("created_at", Timestamps.format(q.createdAt()));
+                out.add(v);
+            }
+            Map<String, Object> page = new LinkedHashMap<>();
+            page.put("total", out.size());
+            page.put("limit", out.size());
+            page.put("offset", 0);
+            page.put("has_more", false);
+            return Responses.ok(json, Map.of("queues", out, "pagination", page));
+        });
+    }
+
+    @GET
+    @Path("/v1/events")
+    public Response events(@QueryParam("after") String after, @QueryParam("types") String types,
+                           @QueryParam("queues") String queues, @QueryParam("job_types") String jobTypes,
+                           @QueryParam("limit") String limit) {
+        int n = limit(limit, 100, 1000);
+        EventLog.Page page = events.list(after, csv(types), csv(queues), csv(jobTypes), n);
+        List<Map<String, Object>> out = new ArrayList<>(page.events().size());
+        for (JobEvent e : page.events()) {
+            out.add(event(e));
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("events", out);
+        body.put("cursor", page.cursor());
+        body.put("has_more", page.hasMore());
+        return Responses.ok(json, body);
+    }
+
+    static Map<String, Object> event(JobEvent e) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("specversion", "1.0");
+        v.put("id", e.id());
+        v.put("type", e.type());
+        v.put("source", "ojs://steadfast/api");
+        v.put("time", Timestamps.format(e.time()));
+        v.put("subject", e.subject());
+        v.put("datacontenttype", "application/json");
+        v.put("data", e.data());
+        return v;
+    }
+
+    static Set<String> csv(String s) {
+        if (s == null || s.isBlank()) {
+            return Set.of();
+        }
+        return Set.of(s.split("\\s*,\\s*"));
+    }
+
+    static int limit(String s, int dflt, int max) {
+        if (s == null || s.isBlank()) {
+            return dflt;
+        }
+        try {
+            int n = Integer.parseInt(s.trim());
+            if (n >= 1 && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // fall through
+        }
+        throw OjsException.invalidField("limit", "'limit' must be an integer from 1 to " + max + ".",
+                "integer in [1, " + max + "]", s);
+    }
+}

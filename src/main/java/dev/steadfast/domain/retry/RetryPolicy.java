@@ -1,0 +1,115 @@
+package dev.steadfast.domain.retry;
+
+import static dev.steadfast.domain.retry.PolicyFields.qualified;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * An effective, fully validated OJS retry policy (retry spec section 2) plus the Steadfast
+ * {@code backoff_strategy} extension.
+ *
+ * <p>Guarantees: every instance satisfies the rules of spec section 11.1 and the schema of
+ * section 14 — the constructor throws {@link PolicyViolation} otherwise — and is immutable
+ * ({@code nonRetryableErrors} is an unmodifiable copy). Durations are positive and at most
+ * {@link Iso8601Duration#MAX}; {@code maxInterval >= initialInterval}; the coefficient is finite
+ * and at least 1.0.
+ *
+ * <p>Wire input goes through {@link #merge(RetryPolicy, Map)}, which layers a partial JSON object
+ * over a base policy (RET-10) and rejects unknown fields (RET-20); {@link #toWire()} produces the
+ * canonical JSON form, which {@code merge} accepts back unchanged.
+ */
+public record RetryPolicy(
+        int maxAttempts,
+        Duration initialInterval,
+        double backoffCoefficient,
+        Duration maxInterval,
+        boolean jitter,
+        List<String> nonRetryableErrors,
+        OnExhaustion onExhaustion,
+        BackoffStrategy strategy) {
+
+    /** The spec default policy (section 8), applied when a job has no {@code retry} option (RET-09). */
+    public static final RetryPolicy DEFAULT = new RetryPolicy(3, Duration.ofSeconds(1), 2.0,
+            Duration.ofMinutes(5), true, List.of(), OnExhaustion.DISCARD, BackoffStrategy.EXPONENTIAL);
+
+    public RetryPolicy {
+        Objects.requireNonNull(initialInterval, "initialInterval");
+        Objects.requireNonNull(maxInterval, "maxInterval");
+        Objects.requireNonNull(nonRetryableErrors, "nonRetryableErrors");
+        Objects.requireNonNull(onExhaustion, "onExhaustion");
+        Objects.requireNonNull(strategy, "strategy");
+        requireValid(maxAttempts, initialInterval, backoffCoefficient, maxInterval, nonRetryableErrors);
+        nonRetryableErrors = List.copyOf(nonRetryableErrors);
+    }
+
+    /**
+     * Layers {@code partial} (a JSON object as parsed by a JSON library) over {@code base}.
+     * Present fields override, absent or null fields inherit. See {@link PolicyMerge} for the
+     * accepted forms.
+     *
+     * @throws PolicyViolation naming the first invalid, mistyped or unknown field
+     */
+    public static RetryPolicy merge(RetryPolicy base, Map<String, Object> partial) {
+        return PolicyMerge.merge(Objects.requireNonNull(base, "base"), partial);
+    }
+
+    /** A copy with a different {@code max_attempts}. */
+    public RetryPolicy withMaxAttempts(int newMaxAttempts) {
+        return new RetryPolicy(newMaxAttempts, initialInterval, backoffCoefficient, maxInterval, jitter,
+                nonRetryableErrors, onExhaustion, strategy);
+    }
+
+    /**
+     * Canonical JSON-ready form: a fresh {@link LinkedHashMap} in spec field order with durations
+     * as ISO strings, followed by the {@code backoff_strategy} extension.
+     */
+    public Map<String, Object> toWire() {
+        Map<String, Object> wire = new LinkedHashMap<>();
+        wire.put(PolicyFields.MAX_ATTEMPTS, maxAttempts);
+        wire.put(PolicyFields.INITIAL_INTERVAL, Iso8601Duration.format(initialInterval));
+        wire.put(PolicyFields.BACKOFF_COEFFICIENT, backoffCoefficient);
+        wire.put(PolicyFields.MAX_INTERVAL, Iso8601Duration.format(maxInterval));
+        wire.put(PolicyFields.JITTER, jitter);
+        wire.put(PolicyFields.NON_RETRYABLE_ERRORS, nonRetryableErrors);
+        wire.put(PolicyFields.ON_EXHAUSTION, onExhaustion.wireName());
+        wire.put(PolicyFields.BACKOFF_STRATEGY, strategy.wireName());
+        return wire;
+    }
+
+    private static void requireValid(int maxAttempts, Duration initial, double coefficient, Duration max,
+            List<String> nonRetryable) {
+        if (maxAttempts < 0) {
+            throw new PolicyViolation(qualified(PolicyFields.MAX_ATTEMPTS), "must be >= 0, got " + maxAttempts);
+        }
+        requireInRange(PolicyFields.INITIAL_INTERVAL, initial);
+        if (!Double.isFinite(coefficient) || coefficient < 1.0) {
+            throw new PolicyViolation(qualified(PolicyFields.BACKOFF_COEFFICIENT),
+                    "must be a finite number >= 1.0, got " + coefficient);
+        }
+        requireInRange(PolicyFields.MAX_INTERVAL, max);
+        if (max.compareTo(initial) < 0) {
+            throw new PolicyViolation(qualified(PolicyFields.MAX_INTERVAL), "must be >= initial_interval, got "
+                    + Iso8601Duration.format(max) + " < " + Iso8601Duration.format(initial));
+        }
+        for (String entry : nonRetryable) {
+            if (entry == null || entry.isEmpty()) {
+                throw new PolicyViolation(qualified(PolicyFields.NON_RETRYABLE_ERRORS),
+                        "must contain only non-empty strings");
+            }
+        }
+    }
+
+    private static void requireInRange(String field, Duration d) {
+        if (d.isNegative() || d.isZero()) {
+            throw new PolicyViolation(qualified(field), "must be greater than zero, got " + d);
+        }
+        if (d.compareTo(Iso8601Duration.MAX) > 0) {
+            throw new PolicyViolation(qualified(field), "must be at most " + Iso8601Duration.format(Iso8601Duration.MAX)
+                    + ", got " + Iso8601Duration.format(d));
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.steadfast.service;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steadfast.domain.retry.ErrorEntry;
+import dev.steadfast.domain.retry.ErrorHistory;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JSON form of error history entries (the jobs.errors column and the {@code errors} / {@code error} fields
+ * on the wire): the fields of ojs-retry.md section 10.1 and ojs-errors.md section 6 ({@code attempt},
+ * {@code type}, {@code code}, {@code message}, {@code occurred_at} and its alias {@code timestamp},
+ * {@code details}, {@code backtrace}), plus {@code run}, {@code retryable} and {@code handler_code}.
+ */
+final class ErrorHistoryJson {
+
+    private ErrorHistoryJson() {
+    }
+
+    static ObjectNode entry(ObjectMapper m, ErrorEntry e, Boolean retryable, String handlerCode) {
+        ObjectNode n = m.createObjectNode();
+        n.put("run", e.run());
+        n.put("attempt", e.attempt());
+        n.put("type", e.type());
+        n.put("code", e.code());
+        n.put("message", e.message());
+        n.put("occurred_at", Timestamps.format(e.occurredAt()));
+        n.put("timestamp", Timestamps.format(e.occurredAt()));
+        if (retryable != null) {
+            n.put("retryable", retryable);
+        }
+        if (handlerCode != null) {
+            n.put("handler_code", handlerCode);
+        }
+        if (e.details() != null) {
+            n.set("details", m.valueToTree(e.details()));
+        }
+        if (e.backtrace() != null) {
+            n.set("backtrace", m.valueToTree(e.backtrace()));
+        }
+        return n;
+    }
+
+    /** Appends {@code entry} to the history JSON, keeping the most recent entries (never fewer than 10). */
+    static String append(ObjectMapper m, String historyJson, ObjectNode entry, int keep) {
+        try {
+            ArrayNode history = historyJson == null ? m.createArrayNode() : (ArrayNode) m.readTree(historyJson);
+            history.add(entry);
+            int max = Math.max(ErrorHistory.MIN_KEEP, keep);
+            while (history.size() > max) {
+                history.remove(0);
+            }
+            return m.writeValueAsString(history);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("stored error history is not JSON", e);
+        }
+    }
+
+    static String write(ObjectMapper m, Object value) {
+        try {
+            return m.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> readMap(ObjectMapper m, String json) {
+        try {
+            return m.readValue(json, Map.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("stored JSON is not an object", e);
+        }
+    }
+
+    static List<String> backtrace(List<String> frames, int maxFrames, int maxChars) {
+        return frames == null ? null : ErrorEntry.truncateBacktrace(frames, maxFrames, maxChars);
+    }
+}

@@ -1,0 +1,160 @@
+package dev.steadfast.service;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.domain.ErrorCode;
+import dev.steadfast.domain.JobIds;
+import dev.steadfast.domain.JobRules;
+import dev.steadfast.domain.JobState;
+import dev.steadfast.domain.JobStateMachine;
+import dev.steadfast.domain.JobStateMachine.Operation;
+import dev.steadfast.domain.OjsException;
+import dev.steadfast.domain.retry.RetryPolicy;
+import dev.steadfast.store.JobRow;
+import dev.steadfast.store.JobStore;
+import dev.steadfast.store.NewJob;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The producer-side OJS operations: PUSH, INFO and CANCEL. Each reads the clock once, applies the domain rules,
+ * and makes one atomic change through the store.
+ */
+@ApplicationScoped
+public class JobService {
+
+    private final JobStore store;
+    private final Clock clock;
+    private final SteadfastConfig config;
+    private final RetryPolicies policies;
+    private final QueueRegistry queues;
+    private final EventLog events;
+    private final ObjectMapper json;
+
+    public JobService(JobStore store, Clock clock, SteadfastConfig config, RetryPolicies policies,
+                      QueueRegistry queues, EventLog events, ObjectMapper json) {
+        this.store = store;
+        this.clock = clock;
+        this.config = config;
+        this.policies = policies;
+        this.queues = queues;
+        this.events = events;
+        this.json = json;
+    }
+
+    /** Enqueues one job; 409 duplicate when its id is taken. */
+    public Uni<JobRow> push(EnqueueCommand c) {
+        Instant now = now(clock);
+        NewJob job = prepare(c, now);
+        return store.insert(List.of(job)).flatMap(inserted -> {
+            if (!inserted.contains(job.id())) {
+                throw new OjsException(ErrorCode.DUPLICATE, "A job with id '" + job.id() + "' already exists.",
+                        Map.of("existing_job_id", job.id().toString()));
+            }
+            return queues.ensure(job.queue(), now);
+        }).map(v -> {
+            JobRow row = JobRow.inserted(job);
+            emitPushed(row, now);
+            return row;
+        });
+    }
+
+    /** Validates a PUSH and turns it into the row to insert. */
+    NewJob prepare(EnqueueCommand c, Instant now) {
+        String type = JobRules.checkType(c.type());
+        String queue = JobRules.checkQueue(c.queue() == null ? JobRules.DEFAULT_QUEUE : c.queue());
+        int priority = c.priority() == null ? 0 : JobRules.checkPriority(c.priority());
+        List<String> tags = JobRules.checkTags(c.tags() == null ? List.of() : c.tags());
+        long maxMs = config.jobs().maxTimeout().toMillis();
+        long timeout = c.timeoutMs() == null ? config.jobs().defaultTimeout().toMillis()
+                : JobRules.checkPositiveMillis("options.timeout_ms", c.timeoutMs(), maxMs);
+        long visibility = c.visibilityTimeoutMs() == null ? config.jobs().defaultVisibilityTimeout().toMillis()
+                : JobRules.checkPositiveMillis("options.visibility_timeout_ms", c.visibilityTimeoutMs(), maxMs);
+        RetryPolicy policy = policies.resolve(type, queue, c.retry());
+        UUID id = c.id() == null ? JobIds.next(now.toEpochMilli()) : UUID.fromString(JobRules.checkId(c.id()));
+        JobState state;
+        Instant runAt;
+        if (c.pending()) {
+            state = JobState.PENDING;
+            runAt = null;
+        } else if (c.scheduledAt() != null && c.scheduledAt().isAfter(now)) {
+            state = JobState.SCHEDULED;
+            runAt = c.scheduledAt();
+        } else {
+            state = JobState.AVAILABLE;
+            runAt = now;
+        }
+        return new NewJob(id, type, queue, c.argsJson(), c.metaJson() == null ? "{}" : c.metaJson(),
+                c.extensionsJson(), priority, tags, state, policy.maxAttempts(), write(policy.toWire()), timeout,
+                visibility, runAt, c.scheduledAt(), c.expiresAt(), now, now);
+    }
+
+    private void emitPushed(JobRow row, Instant now) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("job_id", row.id().toString());
+        data.put("priority", row.priority());
+        if (row.state() == JobState.SCHEDULED) {
+            data.put("scheduled_at", row.scheduledAt().toString());
+            events.emit("job.scheduled", now, row.id().toString(), row.type(), row.queue(), data);
+        } else if (row.state() == JobState.AVAILABLE) {
+            events.emit("job.enqueued", now, row.id().toString(), row.type(), row.queue(), data);
+        }
+    }
+
+    /** INFO: the whole job; 404 when unknown. */
+    public Uni<JobRow> info(UUID id) {
+        return store.find(id).map(o -> o.orElseThrow(() -> OjsException.notFound("job", id.toString())));
+    }
+
+    /** CANCEL: 404 when unknown, 409 when the job is already terminal. */
+    public Uni<JobStore.Cancelled> cancel(UUID id) {
+        Instant now = now(clock);
+        return store.cancel(id, JobStateMachine.sourceNames(Operation.CANCEL), now).flatMap(o -> {
+            if (o.isPresent()) {
+                JobRow j = o.get().job();
+                events.emit("job.cancelled", now, id.toString(), j.type(), j.queue(),
+                        Map.of("cancelled_by", "api", "previous_state", o.get().previousState().wire()));
+                return Uni.createFrom().item(o.get());
+            }
+            return explain(store, id, Operation.CANCEL).map(x -> (JobStore.Cancelled) null);
+        });
+    }
+
+    /**
+     * Explains why a guarded transition wrote nothing: 404 when the job does not exist, 409 naming its state
+     * when the state machine refuses the operation, and a 409 about the lease otherwise.
+     */
+    static Uni<Void> explain(JobStore store, UUID id, Operation op) {
+        return store.stateOf(id).map(o -> {
+            JobStore.StateAndOwner s = o.orElseThrow(() -> OjsException.notFound("job", id.toString()));
+            JobStateMachine.check(op, s.state(), id.toString());
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("job_id", id.toString());
+            d.put("current_state", s.state().wire());
+            d.put("lease_owner", s.leaseOwner());
+            throw new OjsException(ErrorCode.CONFLICT,
+                    "The job's lease is held by worker '" + s.leaseOwner() + "', not by the worker in the request.", d);
+        });
+    }
+
+    String write(Object value) {
+        try {
+            return json.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The operation's instant, at the database's microsecond precision. */
+    static Instant now(Clock clock) {
+        return clock.instant().truncatedTo(ChronoUnit.MICROS);
+    }
+}

@@ -1,0 +1,47 @@
+package dev.steadfast.service;
+
+import dev.steadfast.store.JobStore;
+import dev.steadfast.store.QueueRow;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.List;
+
+/** Health, the queue list and the reset hook. */
+@ApplicationScoped
+public class SystemService {
+
+    private final JobStore store;
+    private final QueueRegistry queues;
+    private final EventLog events;
+    private final long startedNanos = System.nanoTime();
+
+    public SystemService(JobStore store, QueueRegistry queues, EventLog events) {
+        this.store = store;
+        this.queues = queues;
+        this.events = events;
+    }
+
+    /** The database round-trip time in milliseconds; fails when the database does not answer within 2 s. */
+    public Uni<Long> ping() {
+        long t0 = System.nanoTime();
+        return store.ping().ifNoItem().after(Duration.ofSeconds(2)).fail()
+                .map(v -> (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    public long uptimeSeconds() {
+        return (System.nanoTime() - startedNanos) / 1_000_000_000L;
+    }
+
+    public Uni<List<QueueRow>> queues() {
+        return store.queues();
+    }
+
+    /** Empties every table and this instance's caches. */
+    public Uni<Void> reset() {
+        return store.reset().invoke(() -> {
+            queues.forget();
+            events.clear();
+        });
+    }
+}

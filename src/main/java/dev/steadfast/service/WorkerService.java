@@ -1,0 +1,76 @@
+package dev.steadfast.service;
+
+import dev.steadfast.domain.JobStateMachine.Operation;
+import dev.steadfast.store.Completion;
+import dev.steadfast.store.JobRow;
+import dev.steadfast.store.JobStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The worker-side OJS operations: FETCH (claim with a lease) and ACK. FAIL lives in {@link FailureService}.
+ */
+@ApplicationScoped
+public class WorkerService {
+
+    private final JobStore store;
+    private final Clock clock;
+    private final EventLog events;
+
+    public WorkerService(JobStore store, Clock clock, EventLog events) {
+        this.store = store;
+        this.clock = clock;
+        this.events = events;
+    }
+
+    /**
+     * Claims up to {@code count} jobs from {@code queues}, taking the queues in the order given: a later queue
+     * is asked only for what the earlier ones could not supply. Each queue's claim is one atomic statement.
+     */
+    public Uni<List<JobRow>> fetch(List<String> queues, int count, String workerId, Long visibilityMs) {
+        Instant now = JobService.now(clock);
+        return claimFrom(queues, 0, count, workerId, visibilityMs, now, new ArrayList<>()).invoke(jobs -> {
+            for (JobRow j : jobs) {
+                Map<String, Object> data = new LinkedHashMap<>();
+                data.put("worker_id", workerId);
+                data.put("attempt", j.attempt());
+                events.emit("job.started", now, j.id().toString(), j.type(), j.queue(), data);
+            }
+        });
+    }
+
+    private Uni<List<JobRow>> claimFrom(List<String> queues, int i, int remaining, String workerId, Long vis,
+                                        Instant now, List<JobRow> acc) {
+        if (i == queues.size() || remaining == 0) {
+            return Uni.createFrom().item(acc);
+        }
+        return store.claim(queues.get(i), remaining, workerId, vis, now).flatMap(got -> {
+            acc.addAll(got);
+            return claimFrom(queues, i + 1, remaining - got.size(), workerId, vis, now, acc);
+        });
+    }
+
+    /** ACK: completes an active job held by this worker and returns when; 404 / 409 otherwise. */
+    public Uni<Instant> ack(UUID id, String resultJson, String workerId) {
+        Instant now = JobService.now(clock);
+        return store.complete(List.of(new Completion(id, resultJson, workerId)), now).flatMap(done -> {
+            if (done.isEmpty()) {
+                return JobService.explain(store, id, Operation.ACK).map(v -> (Instant) null);
+            }
+            Completion.Done d = done.get(0);
+            Map<String, Object> data = new LinkedHashMap<>();
+            data.put("duration_ms", d.startedAt() == null ? 0 : Duration.between(d.startedAt(), now).toMillis());
+            data.put("attempt", d.attempt());
+            events.emit("job.completed", now, id.toString(), d.type(), d.queue(), data);
+            return Uni.createFrom().item(now);
+        });
+    }
+}

@@ -1,0 +1,12 @@
+package dev.steadfast.store;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/** One acknowledgement: the job, the result JSON text (or null) and the worker that claims to hold it. */
+public record Completion(UUID jobId, String resultJson, String workerId) {
+
+    /** A job the store completed, with what telemetry needs. */
+    public record Done(UUID jobId, String type, String queue, int attempt, Instant startedAt) {
+    }
+}

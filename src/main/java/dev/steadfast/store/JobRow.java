@@ -1,0 +1,72 @@
+package dev.steadfast.store;
+
+import dev.steadfast.domain.JobState;
+import io.vertx.mutiny.sqlclient.Row;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * One row of the jobs table as the store reads it. JSON columns stay JSON text: the API writes them out
+ * verbatim, so a job's args are never re-encoded on the way through the server.
+ */
+public record JobRow(UUID id, String type, String queue, String argsJson, String metaJson, String extensionsJson,
+                     int priority, List<String> tags, JobState state, int attempt, int snoozes, int maxAttempts,
+                     String retryPolicyJson, String errorJson, String errorsJson, int run, String resultJson,
+                     Long timeoutMs, long visibilityTimeoutMs, Instant runAt, Instant scheduledAt,
+                     Instant expiresAt, Long retryDelayMs, boolean deadLetter, Instant createdAt,
+                     Instant enqueuedAt, Instant startedAt, Instant completedAt, Instant cancelledAt,
+                     Instant discardedAt, String leaseOwner, Instant leaseExpiresAt, Instant executionDeadline) {
+
+    private static final String[] PLAIN = {"id", "type", "queue", "priority", "tags", "state", "attempt",
+        "snoozes", "max_attempts", "run", "timeout_ms", "visibility_timeout_ms", "run_at", "scheduled_at", "expires_at",
+        "retry_delay_ms", "dead_letter", "created_at", "enqueued_at", "started_at", "completed_at", "cancelled_at",
+        "discarded_at", "lease_owner", "lease_expires_at", "execution_deadline"};
+    private static final String[] JSON = {"args", "meta", "extensions", "retry_policy", "error", "errors", "result"};
+
+    /** The select list that {@link #from(Row)} reads, JSON columns cast to text. */
+    static final String COLUMNS = columns("");
+
+    /** The same select list with every column qualified by {@code alias}. */
+    static String columns(String alias) {
+        String p = alias.isEmpty() ? "" : alias + ".";
+        StringBuilder sb = new StringBuilder();
+        for (String c : PLAIN) {
+            sb.append(sb.length() == 0 ? "" : ", ").append(p).append(c);
+        }
+        for (String c : JSON) {
+            sb.append(", ").append(p).append(c).append("::text AS ").append(c);
+        }
+        return sb.toString();
+    }
+
+    /** The row a just-inserted job has, without reading it back. */
+    public static JobRow inserted(NewJob j) {
+        return new JobRow(j.id(), j.type(), j.queue(), j.argsJson(), j.metaJson(), j.extensionsJson(), j.priority(),
+                j.tags(), j.state(), 0, 0, j.maxAttempts(), j.retryPolicyJson(), null, "[]", 1, null, j.timeoutMs(),
+                j.visibilityTimeoutMs(), j.runAt(), j.scheduledAt(), j.expiresAt(), null, false, j.createdAt(),
+                j.enqueuedAt(), null, null, null, null, null, null, null);
+    }
+
+    static JobRow from(Row r) {
+        String[] tags = r.getArrayOfStrings("tags");
+        return new JobRow(r.getUUID("id"), r.getString("type"), r.getString("queue"), r.getString("args"),
+                r.getString("meta"), r.getString("extensions"), r.getInteger("priority"),
+                tags == null ? List.of() : Arrays.asList(tags),
+                JobState.fromWire(r.getString("state")).orElseThrow(), r.getInteger("attempt"), r.getInteger("snoozes"),
+                r.getInteger("max_attempts"), r.getString("retry_policy"), r.getString("error"),
+                r.getString("errors"), r.getInteger("run"), r.getString("result"), r.getLong("timeout_ms"),
+                r.getLong("visibility_timeout_ms"), instant(r, "run_at"), instant(r, "scheduled_at"),
+                instant(r, "expires_at"), r.getLong("retry_delay_ms"), r.getBoolean("dead_letter"),
+                instant(r, "created_at"), instant(r, "enqueued_at"), instant(r, "started_at"),
+                instant(r, "completed_at"), instant(r, "cancelled_at"), instant(r, "discarded_at"),
+                r.getString("lease_owner"), instant(r, "lease_expires_at"), instant(r, "execution_deadline"));
+    }
+
+    static Instant instant(Row r, String column) {
+        OffsetDateTime t = r.getOffsetDateTime(column);
+        return t == null ? null : t.toInstant();
+    }
+}

@@ -1,0 +1,208 @@
+package dev.steadfast.store;
+
+import dev.steadfast.domain.JobState;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * The jobs aggregate's only door to PostgreSQL. Each method runs the named statements of {@link JobSql}; every
+ * multi-row method takes a list so callers can batch. Transitions are guarded in SQL by the states the
+ * {@link dev.steadfast.domain.JobStateMachine} allows, so a refused transition writes nothing and is reported as
+ * "no row", which the service explains.
+ */
+@ApplicationScoped
+public class JobStore {
+
+    private final Pool pool;
+
+    public JobStore(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** Inserts the jobs and returns the ids that were new (an id that already existed is left out). */
+    public Uni<Set<UUID>> insert(List<NewJob> jobs) {
+        int n = jobs.size();
+        UUID[] ids = new UUID[n];
+        String[] types = new String[n], queues = new String[n], args = new String[n], metas = new String[n],
+                exts = new String[n], tags = new String[n], states = new String[n], retries = new String[n];
+        Integer[] priorities = new Integer[n], maxAttempts = new Integer[n];
+        Long[] timeouts = new Long[n], vis = new Long[n];
+        OffsetDateTime[] runAt = new OffsetDateTime[n], sched = new OffsetDateTime[n], expires = new OffsetDateTime[n],
+                created = new OffsetDateTime[n], enqueued = new OffsetDateTime[n];
+        for (int i = 0; i < n; i++) {
+            NewJob j = jobs.get(i);
+            ids[i] = j.id();
+            types[i] = j.type();
+            queues[i] = j.queue();
+            args[i] = j.argsJson();
+            metas[i] = j.metaJson();
+            exts[i] = j.extensionsJson();
+            priorities[i] = j.priority();
+            tags[i] = TagsJson.of(j.tags());
+            states[i] = j.state().wire();
+            maxAttempts[i] = j.maxAttempts();
+            retries[i] = j.retryPolicyJson();
+            timeouts[i] = j.timeoutMs();
+            vis[i] = j.visibilityTimeoutMs();
+            runAt[i] = odt(j.runAt());
+            sched[i] = odt(j.scheduledAt());
+            expires[i] = odt(j.expiresAt());
+            created[i] = odt(j.createdAt());
+            enqueued[i] = odt(j.enqueuedAt());
+        }
+        Tuple t = Tuple.from(Arrays.asList(ids, types, queues, args, metas, exts, priorities, tags, states,
+                maxAttempts, retries, timeouts, vis, runAt, sched, expires, created, enqueued));
+        return pool.preparedQuery(JobSql.INSERT_JOBS).execute(t).map(rows -> {
+            Set<UUID> inserted = new HashSet<>(rows.rowCount());
+            for (Row r : rows) {
+                inserted.add(r.getUUID(0));
+            }
+            return inserted;
+        });
+    }
+
+    public Uni<Void> registerQueues(Collection<String> names, Instant now) {
+        return pool.preparedQuery(JobSql.REGISTER_QUEUES)
+                .execute(Tuple.of(names.toArray(String[]::new), odt(now))).replaceWithVoid();
+    }
+
+    /** Claims up to {@code count} jobs of one queue for {@code workerId}, in claim order. */
+    public Uni<List<JobRow>> claim(String queue, int count, String workerId, Long visibilityMs, Instant now) {
+        Tuple t = Tuple.tuple(Arrays.asList(queue, odt(now), count, workerId, visibilityMs));
+        return pool.preparedQuery(JobSql.CLAIM).execute(t).map(rows -> {
+            List<JobRow> out = rowsOf(rows);
+            // RETURNING has no order: restore the claim order (priority, then when each became available).
+            out.sort((a, b) -> a.priority() != b.priority() ? Integer.compare(b.priority(), a.priority())
+                    : a.enqueuedAt().equals(b.enqueuedAt()) ? a.id().compareTo(b.id())
+                    : a.enqueuedAt().compareTo(b.enqueuedAt()));
+            return out;
+        });
+    }
+
+    /** Completes the jobs whose lease allows it; the others are left out of the answer. */
+    public Uni<List<Completion.Done>> complete(List<Completion> acks, Instant now) {
+        int n = acks.size();
+        UUID[] ids = new UUID[n];
+        String[] results = new String[n], workers = new String[n];
+        for (int i = 0; i < n; i++) {
+            ids[i] = acks.get(i).jobId();
+            results[i] = acks.get(i).resultJson();
+            workers[i] = acks.get(i).workerId();
+        }
+        return pool.preparedQuery(JobSql.COMPLETE).execute(Tuple.of(ids, results, workers, odt(now))).map(rows -> {
+            List<Completion.Done> done = new ArrayList<>(rows.rowCount());
+            for (Row r : rows) {
+                done.add(new Completion.Done(r.getUUID("id"), r.getString("type"), r.getString("queue"),
+                        r.getInteger("attempt"), JobRow.instant(r, "started_at")));
+            }
+            return done;
+        });
+    }
+
+    /**
+     * Locks the job, lets {@code decide} compute the outcome of its failed attempt from the locked row, and
+     * writes it, all in one transaction. {@code decide} may throw to refuse (nothing is written). Empty when
+     * the job does not exist.
+     */
+    public Uni<Optional<JobRow>> fail(UUID id, Function<JobRow, FailureWrite> decide) {
+        return pool.withTransaction(conn -> conn.preparedQuery(JobSql.LOCK_JOB).execute(Tuple.of(id))
+                .flatMap(rows -> {
+                    if (rows.rowCount() == 0) {
+                        return Uni.createFrom().item(Optional.<JobRow>empty());
+                    }
+                    FailureWrite w = decide.apply(JobRow.from(rows.iterator().next()));
+                    return recordFailure(conn, id, w).map(Optional::of);
+                }));
+    }
+
+    private Uni<JobRow> recordFailure(SqlConnection conn, UUID id, FailureWrite w) {
+        Tuple t = Tuple.tuple(Arrays.asList(id, w.state().wire(), odt(w.runAt()), w.retryDelayMs(), w.errorJson(),
+                w.errorsJson(), w.deadLetter(), w.snoozes(), odt(w.at())));
+        return conn.preparedQuery(JobSql.RECORD_FAILURE).execute(t).map(rows -> JobRow.from(rows.iterator().next()));
+    }
+
+    /** Cancels the job when its state allows; empty when it does not exist or may not be cancelled. */
+    public Uni<Optional<Cancelled>> cancel(UUID id, String[] fromStates, Instant now) {
+        return pool.preparedQuery(JobSql.CANCEL).execute(Tuple.of(id, odt(now), fromStates)).map(rows -> {
+            if (rows.rowCount() == 0) {
+                return Optional.empty();
+            }
+            Row r = rows.iterator().next();
+            return Optional.of(new Cancelled(JobState.fromWire(r.getString("previous_state")).orElseThrow(),
+                    JobRow.from(r)));
+        });
+    }
+
+    /** A cancelled job and the state it was cancelled from. */
+    public record Cancelled(JobState previousState, JobRow job) {
+    }
+
+    public Uni<Optional<JobRow>> find(UUID id) {
+        return pool.preparedQuery(JobSql.FIND).execute(Tuple.of(id))
+                .map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(JobRow.from(rows.iterator().next())));
+    }
+
+    /** The state of a job and who holds its lease, to explain a refused transition. */
+    public Uni<Optional<StateAndOwner>> stateOf(UUID id) {
+        return pool.preparedQuery(JobSql.STATE_OF).execute(Tuple.of(id)).map(rows -> {
+            if (rows.rowCount() == 0) {
+                return Optional.empty();
+            }
+            Row r = rows.iterator().next();
+            return Optional.of(new StateAndOwner(JobState.fromWire(r.getString(0)).orElseThrow(), r.getString(1)));
+        });
+    }
+
+    /** A job's state and lease owner. */
+    public record StateAndOwner(JobState state, String leaseOwner) {
+    }
+
+    public Uni<List<QueueRow>> queues() {
+        return pool.query(JobSql.LIST_QUEUES).execute().map(rows -> {
+            List<QueueRow> out = new ArrayList<>(rows.rowCount());
+            for (Row r : rows) {
+                out.add(new QueueRow(r.getString("name"), r.getBoolean("paused"), JobRow.instant(r, "paused_at"),
+                        JobRow.instant(r, "created_at")));
+            }
+            return out;
+        });
+    }
+
+    public Uni<Void> reset() {
+        return pool.query(JobSql.RESET).execute().replaceWithVoid();
+    }
+
+    /** Round-trips a trivial query; the health check times it. */
+    public Uni<Void> ping() {
+        return pool.query("SELECT 1").execute().replaceWithVoid();
+    }
+
+    static List<JobRow> rowsOf(RowSet<Row> rows) {
+        List<JobRow> out = new ArrayList<>(rows.rowCount());
+        for (Row r : rows) {
+            out.add(JobRow.from(r));
+        }
+        return out;
+    }
+
+    static OffsetDateTime odt(Instant i) {
+        return i == null ? null : OffsetDateTime.ofInstant(i, ZoneOffset.UTC);
+    }
+}

@@ -1,0 +1,18 @@
+package dev.steadfast.store;
+
+import dev.steadfast.domain.JobState;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * A job about to be inserted, with every value already validated and every JSON value already serialized.
+ *
+ * @param runAt when the job may first be claimed; null for pending jobs
+ * @param enqueuedAt when it became available; null while scheduled or pending
+ */
+public record NewJob(UUID id, String type, String queue, String argsJson, String metaJson, String extensionsJson,
+                     int priority, List<String> tags, JobState state, int maxAttempts, String retryPolicyJson,
+                     Long timeoutMs, long visibilityTimeoutMs, Instant runAt, Instant scheduledAt,
+                     Instant expiresAt, Instant createdAt, Instant enqueuedAt) {
+}

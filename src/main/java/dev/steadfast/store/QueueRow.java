@@ -1,0 +1,7 @@
+package dev.steadfast.store;
+
+import java.time.Instant;
+
+/** A row of the queues table. */
+public record QueueRow(String name, boolean paused, Instant pausedAt, Instant createdAt) {
+}
