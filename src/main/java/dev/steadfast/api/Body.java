@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.OjsException;
+import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -21,6 +22,12 @@ import java.util.Map;
  */
 final class Body {
 
+    /**
+     * Largest body accepted, in bytes. HttpFrame refuses larger bodies by Content-Length before they are read;
+     * this catches chunked bodies, which carry no length. Set once at start-up from steadfast.http.max-body-bytes.
+     */
+    static volatile long maxBytes = Long.MAX_VALUE;
+
     private final ObjectNode root;
     private final String prefix;
 
@@ -33,6 +40,7 @@ final class Body {
         if (text == null || text.isBlank()) {
             throw new OjsException(ErrorCode.INVALID_PAYLOAD, "The request body must be a JSON object.", Map.of());
         }
+        checkSize(text);
         JsonNode node;
         try {
             node = m.readTree(text);
@@ -45,6 +53,18 @@ final class Body {
                     + kind(node) + ".", Map.of("expected", "object", "received", kind(node)));
         }
         return new Body(o, "");
+    }
+
+    private static void checkSize(String text) {
+        // chars <= UTF-8 bytes <= 3 * chars (for the BMP), so the exact count is needed only near the limit
+        if ((long) text.length() * 3 <= maxBytes) {
+            return;
+        }
+        long bytes = text.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > maxBytes) {
+            throw new OjsException(ErrorCode.PAYLOAD_TOO_LARGE, "The request body is " + bytes
+                    + " bytes; the limit is " + maxBytes + ".", Map.of("limit_bytes", maxBytes, "received_bytes", bytes));
+        }
     }
 
     /** An empty body reads as an empty object (for POSTs whose body is optional). */

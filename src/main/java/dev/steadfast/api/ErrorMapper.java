@@ -35,8 +35,9 @@ public class ErrorMapper {
             return envelope(ErrorCode.NOT_FOUND, "No such resource.", Map.of(), headers);
         }
         if (e instanceof NotAllowedException) {
+            String allowed = String.join(", ", e.getResponse().getAllowedMethods());
             return envelope(ErrorCode.METHOD_NOT_ALLOWED, "This method is not allowed on this path.",
-                    Map.of("allowed", String.join(",", e.getResponse().getAllowedMethods())), headers);
+                    allowed.isEmpty() ? Map.of() : Map.of("allowed", allowed), headers);
         }
         if (e instanceof NotSupportedException) {
             return envelope(ErrorCode.INVALID_REQUEST, "Unsupported Content-Type.", Map.of(), headers);

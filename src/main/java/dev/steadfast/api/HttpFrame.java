@@ -32,6 +32,7 @@ public class HttpFrame {
 
     public HttpFrame(SteadfastConfig config) {
         this.maxBody = config.http().maxBodyBytes();
+        Body.maxBytes = maxBody;
     }
 
     void install(@Observes Router router) {

@@ -82,7 +82,7 @@ final class JobSql {
      * discarded (and maybe dead-lettered), or handed back as available. The lease ends in every case.
      */
     static final String RECORD_FAILURE = """
-            UPDATE jobs SET state = $2, run_at = $3, retry_delay_ms = $4, error = $5::jsonb, errors = $6::jsonb,
+            UPDATE jobs SET state = $2, run_at = $3, retry_delay_ms = $4, error = $5::text::jsonb, errors = $6::text::jsonb,
                    dead_letter = $7, snoozes = $8,
                    discarded_at = CASE WHEN $2 = 'discarded' THEN $9 ELSE discarded_at END,
                    completed_at = CASE WHEN $2 = 'discarded' THEN $9 ELSE completed_at END,

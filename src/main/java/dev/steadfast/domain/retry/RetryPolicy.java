@@ -47,9 +47,13 @@ public record RetryPolicy(
     }
 
     /**
-     * Layers {@code partial} (a JSON object as parsed by a JSON library) over {@code base}.
-     * Present fields override, absent or null fields inherit. See {@link PolicyMerge} for the
-     * accepted forms.
+     * Layers {@code partial} (a JSON object as parsed by a JSON library into Map, List, String,
+     * Number and Boolean values) over {@code base}: present fields override, absent or JSON-null
+     * fields inherit (RET-10). Accepts the seven spec fields, the {@code backoff_strategy} extension
+     * and the integer aliases {@code initial_interval_ms} / {@code max_interval_ms} (giving both forms
+     * of one duration is an error); any other key is rejected. Single fields are validated first,
+     * then {@code max_interval >= initial_interval} on the merged result. A null or empty
+     * {@code partial} returns {@code base} itself.
      *
      * @throws PolicyViolation naming the first invalid, mistyped or unknown field
      */

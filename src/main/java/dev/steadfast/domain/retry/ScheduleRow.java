@@ -1,7 +1,7 @@
 package dev.steadfast.domain.retry;
 
-import java.util.Objects;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * One row of a retry-schedule preview (see {@link Backoff#schedule}): the delay that precedes

@@ -12,9 +12,10 @@ import java.util.Map;
  * throws a {@link PolicyViolation} that names the field, so a wrong JSON type can never leak out
  * as a ClassCastException.
  *
- * <p>Numbers are compared exactly via {@link BigDecimal}, so {@code 0.99999999999999999999} is
- * below 1.0 even though it would round to 1.0 as a double. Following JSON Schema 2020-12, a
- * number with a zero fraction ({@code 3.0}) counts as an integer.
+ * <p>Numbers are compared as {@link BigDecimal}s, so when the JSON library keeps big decimals
+ * (Jackson's USE_BIG_DECIMAL_FOR_FLOATS) {@code 0.99999999999999999999} stays below 1.0 instead of
+ * rounding to it. Doubles are taken at their shortest decimal form, which keeps messages readable.
+ * Following JSON Schema 2020-12, a number with a zero fraction ({@code 3.0}) counts as an integer.
  */
 final class WireValues {
 
@@ -27,8 +28,11 @@ final class WireValues {
         if (n.signum() != 0 && n.stripTrailingZeros().scale() > 0) {
             throw new PolicyViolation(field, "must be an integer, got " + n.toPlainString());
         }
-        if (n.compareTo(BigDecimal.valueOf(min)) < 0 || n.compareTo(BigDecimal.valueOf(max)) > 0) {
-            throw new PolicyViolation(field, "must be between " + min + " and " + max + ", got " + n.toPlainString());
+        if (n.compareTo(BigDecimal.valueOf(min)) < 0) {
+            throw new PolicyViolation(field, "must be >= " + min + ", got " + n.toPlainString());
+        }
+        if (n.compareTo(BigDecimal.valueOf(max)) > 0) {
+            throw new PolicyViolation(field, "must be <= " + max + ", got " + n.toPlainString());
         }
         return n.longValueExact();
     }
@@ -46,7 +50,7 @@ final class WireValues {
             if (!Double.isFinite(d)) {
                 throw new PolicyViolation(field, "must be a finite number, got " + d);
             }
-            return new BigDecimal(d);
+            return BigDecimal.valueOf(d);
         }
         if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
             return BigDecimal.valueOf(((Number) value).longValue());
