@@ -333,13 +333,13 @@ public final class Bench {
             throws InterruptedException {
         Semaphore inFlight = new Semaphore(opt.connections);
         long deadline = r.deadline(opt.timeout);
-        int task;
-        while (System.nanoTime() < deadline && inFlight.tryAcquire(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
-            if ((task = next.getAsInt()) < 0) {
+        while (System.nanoTime() < deadline
+                && inFlight.tryAcquire(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+            int t = next.getAsInt();
+            if (t < 0) {
                 inFlight.release();
                 break;
             }
-            int t = task;
             Req req = request.apply(t);
             http.postAsync(req.path, req.body).whenComplete((resp, ex) -> {
                 if (ex != null) r.error(ex); else onResponse.accept(resp, t);
@@ -408,7 +408,9 @@ public final class Bench {
         if (opt.serverPid == null) return -1;
         if (!opt.serverPid.equals("auto")) {
             long pid = Long.parseLong(opt.serverPid);
-            if (!Files.isReadable(Path.of("/proc/" + pid + "/status"))) throw new Fatal("no process with pid " + pid);
+            if (!Files.isReadable(Path.of("/proc/" + pid + "/status"))) {
+                throw new Fatal("no readable process with pid " + pid);
+            }
             return pid;
         }
         URI uri = URI.create(opt.url);
@@ -418,7 +420,8 @@ public final class Bench {
             System.out.println("note: --server-pid auto found no readable process listening on port " + port
                     + "; RSS not reported (pass the PID)");
         } else {
-            System.out.println("note: server pid " + pid + " (" + ListenerLookup.comm(pid) + ") listens on port " + port);
+            System.out.println("note: server pid " + pid + " (" + ListenerLookup.comm(pid) + ") listens on port "
+                    + port);
         }
         return pid;
     }
@@ -461,15 +464,20 @@ public final class Bench {
             return new Cpu(nanos(ProcessHandle.current()), server);
         }
 
+        private static double cores(long cpuNanos, long wallNanos) {
+            return (double) cpuNanos / wallNanos;
+        }
+
         private static long nanos(ProcessHandle h) {
             return h.info().totalCpuDuration().map(Duration::toNanos).orElse(-1L);
         }
 
         /** "  cpu client=1.52 server=0.41 cores": average cores busy since {@code start}. */
         String since(Cpu start, long wallNanos) {
-            String s = String.format(Locale.ROOT, "  cpu client=%.2f", (double) (clientNanos - start.clientNanos) / wallNanos);
+            String s = String.format(Locale.ROOT, "  cpu client=%.2f",
+                    cores(clientNanos - start.clientNanos, wallNanos));
             if (serverNanos >= 0 && start.serverNanos >= 0) {
-                s += String.format(Locale.ROOT, " server=%.2f", (double) (serverNanos - start.serverNanos) / wallNanos);
+                s += String.format(Locale.ROOT, " server=%.2f", cores(serverNanos - start.serverNanos, wallNanos));
             }
             return s + " cores";
         }
@@ -479,7 +487,9 @@ public final class Bench {
     static final class ListenerLookup {
         static long pidListeningOn(int port) {
             Set<String> inodes = ConcurrentHashMap.newKeySet();
-            for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) inodes.addAll(listenInodes(table, port));
+            for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+                inodes.addAll(listenInodes(table, port));
+            }
             if (inodes.isEmpty()) return -1;
             long self = ProcessHandle.current().pid();
             try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
@@ -605,7 +615,9 @@ public final class Bench {
         List<String> warnings() {
             List<String> w = new ArrayList<>();
             if (timedOut) w.add(name + " hit the timeout; " + jobs + " of " + target + " jobs done");
-            if (errors.get() > 0) w.add(name + ": " + errors.get() + " failed requests, first: " + firstError.get());
+            if (errors.get() > 0) {
+                w.add(name + ": " + errors.get() + " failed requests, first: " + firstError.get());
+            }
             return w;
         }
     }
@@ -702,6 +714,8 @@ public final class Bench {
 
     /** Unreachable server or unusable --server-pid: exit code 2. */
     static final class Fatal extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         Fatal(String msg) {
             super(msg);
         }
@@ -717,7 +731,8 @@ public final class Bench {
         Http(String base, Duration requestTimeout) {
             this.base = base;
             this.requestTimeout = requestTimeout;
-            this.pool = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()), r -> {
+            int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+            this.pool = Executors.newFixedThreadPool(threads, r -> {
                 Thread t = new Thread(r, "http-pool");
                 t.setDaemon(true);
                 return t;

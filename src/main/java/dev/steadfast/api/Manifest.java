@@ -20,7 +20,7 @@ public class Manifest {
         Map<String, Object> caps = new LinkedHashMap<>();
         caps.put("batch_enqueue", false);
         caps.put("cron_jobs", false);
-        caps.put("dead_letter", false);
+        caps.put("dead_letter", true);
         caps.put("delayed_jobs", true);
         caps.put("job_ttl", false);
         caps.put("priority_queues", true);
@@ -37,7 +37,7 @@ public class Manifest {
         m.put("specversion", "1.0");
         m.put("ojs_version", "1.0");
         m.put("implementation", impl);
-        m.put("conformance_level", 0);
+        m.put("conformance_level", 1);
         m.put("protocols", List.of("http"));
         m.put("backend", "postgres");
         m.put("capabilities", caps);

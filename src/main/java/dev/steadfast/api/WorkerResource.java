@@ -9,6 +9,7 @@ import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.service.FailCommand;
 import dev.steadfast.service.FailureService;
+import dev.steadfast.service.HeartbeatService;
 import dev.steadfast.service.Timestamps;
 import dev.steadfast.service.WorkerService;
 import dev.steadfast.store.JobRow;
@@ -28,12 +29,15 @@ public class WorkerResource {
 
     private final WorkerService workers;
     private final FailureService failures;
+    private final HeartbeatService heartbeats;
     private final SteadfastConfig config;
     private final ObjectMapper json;
 
-    public WorkerResource(WorkerService workers, FailureService failures, SteadfastConfig config, ObjectMapper json) {
+    public WorkerResource(WorkerService workers, FailureService failures, HeartbeatService heartbeats,
+                          SteadfastConfig config, ObjectMapper json) {
         this.workers = workers;
         this.failures = failures;
+        this.heartbeats = heartbeats;
         this.config = config;
         this.json = json;
     }
@@ -135,6 +139,59 @@ public class WorkerResource {
             return List.of(bt.textValue().split("\\R"));
         }
         return err.strings(err.has("backtrace") ? "backtrace" : "stack_trace", false);
+    }
+
+    /**
+     * BEAT. The job list may come as {@code active_jobs} (the HTTP binding: an array of ids),
+     * {@code active_job_ids} (the worker protocol) or a single {@code job_id}; without any, every lease the
+     * worker holds is extended.
+     */
+    @POST
+    @Path("/heartbeat")
+    public Uni<Response> heartbeat(String body) {
+        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
+            String worker = workerId(b);
+            if (worker == null) {
+                throw OjsException.invalidField("worker_id", "The 'worker_id' field is required.", "string", "missing");
+            }
+            List<UUID> ids = heartbeatJobs(b);
+            Long vis = b.integer("visibility_timeout_ms");
+            if (vis != null) {
+                JobRules.checkPositiveMillis("visibility_timeout_ms", vis, config.jobs().maxTimeout().toMillis());
+            }
+            List<String> queues = b.strings("queues", false);
+            return heartbeats.beat(worker, ids, vis, b.string("hostname", false), queues);
+        }).map(beat -> {
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("state", beat.directive());
+            out.put("directive", "running".equals(beat.directive()) ? "" : beat.directive());
+            out.put("jobs_extended", beat.extended().stream().map(UUID::toString).toList());
+            out.put("server_time", Timestamps.format(beat.serverTime()));
+            return Responses.ok(json, out);
+        });
+    }
+
+    private static List<UUID> heartbeatJobs(Body b) {
+        List<String> raw = null;
+        if (b.raw("active_jobs") != null && b.raw("active_jobs").isArray()) {
+            raw = b.strings("active_jobs", false);
+        } else if (b.raw("active_job_ids") != null) {
+            raw = b.strings("active_job_ids", false);
+        } else if (b.raw("job_id") != null) {
+            raw = List.of(b.string("job_id", false));
+        }
+        if (raw == null) {
+            return null;
+        }
+        List<UUID> ids = new ArrayList<>(raw.size());
+        for (String s : raw) {
+            try {
+                ids.add(UUID.fromString(s));
+            } catch (IllegalArgumentException e) {
+                throw OjsException.invalidField("active_jobs", "'active_jobs' must list job ids (UUIDs).", "uuid", s);
+            }
+        }
+        return ids;
     }
 
     static Map<String, Object> outcome(JobRow row) {

@@ -20,6 +20,12 @@ public interface SteadfastConfig {
 
     Events events();
 
+    Workers workers();
+
+    Maintenance maintenance();
+
+    Retention retention();
+
     interface Admin {
         /** Serve POST /ojs/v1/admin/reset, which empties every table. Off unless set (on in dev and test). */
         @WithDefault("false")
@@ -70,5 +76,49 @@ public interface SteadfastConfig {
         /** Recent lifecycle events kept in memory for GET /ojs/v1/events. */
         @WithDefault("10000")
         int bufferSize();
+    }
+
+    interface Workers {
+        /**
+         * Honour a {@code test_directive} ("quiet" or "terminate") in a leased job's meta by returning it from that
+         * worker's heartbeats. A hook for testing worker SDKs' directive handling (the OJS conformance suite uses
+         * it); off unless set (on in dev and test).
+         */
+        @WithDefault("false")
+        boolean testDirectives();
+
+        /** A worker not heard from (fetch or heartbeat) for this long is shown as stale and later forgotten. */
+        @WithDefault("PT30S")
+        Duration heartbeatTimeout();
+    }
+
+    interface Maintenance {
+        /** How often expired leases are looked for (each run is one indexed query when nothing expired). */
+        @WithDefault("0.25s")
+        String leaseReaperInterval();
+
+        /** How often due scheduled and retryable jobs are made available. */
+        @WithDefault("0.5s")
+        String promoterInterval();
+
+        /** How often finished jobs past retention are deleted. */
+        @WithDefault("60s")
+        String prunerInterval();
+
+        /** Rows one maintenance statement handles; a task loops until a batch comes back short. */
+        @WithDefault("500")
+        int batchSize();
+    }
+
+    interface Retention {
+        /** Completed, cancelled and (not dead-lettered) discarded jobs are deleted this long after they finished. */
+        @WithDefault("P7D")
+        Duration finished();
+
+        /**
+         * Dead-lettered jobs are kept until an operator deletes them. Set a duration (e.g. P180D) to have them
+         * deleted that long after they were dead-lettered; unset, they are never pruned.
+         */
+        java.util.Optional<Duration> deadLetter();
     }
 }

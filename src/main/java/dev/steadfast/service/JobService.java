@@ -36,17 +36,17 @@ public class JobService {
     private final SteadfastConfig config;
     private final RetryPolicies policies;
     private final QueueRegistry queues;
-    private final EventLog events;
+    private final Telemetry telemetry;
     private final ObjectMapper json;
 
     public JobService(JobStore store, Clock clock, SteadfastConfig config, RetryPolicies policies,
-                      QueueRegistry queues, EventLog events, ObjectMapper json) {
+                      QueueRegistry queues, Telemetry telemetry, ObjectMapper json) {
         this.store = store;
         this.clock = clock;
         this.config = config;
         this.policies = policies;
         this.queues = queues;
-        this.events = events;
+        this.telemetry = telemetry;
         this.json = json;
     }
 
@@ -62,7 +62,7 @@ public class JobService {
             return queues.ensure(job.queue(), now);
         }).map(v -> {
             JobRow row = JobRow.inserted(job);
-            emitPushed(row, now);
+            telemetry.pushed(row, now);
             return row;
         });
     }
@@ -97,18 +97,6 @@ public class JobService {
                 visibility, runAt, c.scheduledAt(), c.expiresAt(), now, now);
     }
 
-    private void emitPushed(JobRow row, Instant now) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("job_id", row.id().toString());
-        data.put("priority", row.priority());
-        if (row.state() == JobState.SCHEDULED) {
-            data.put("scheduled_at", row.scheduledAt().toString());
-            events.emit("job.scheduled", now, row.id().toString(), row.type(), row.queue(), data);
-        } else if (row.state() == JobState.AVAILABLE) {
-            events.emit("job.enqueued", now, row.id().toString(), row.type(), row.queue(), data);
-        }
-    }
-
     /** INFO: the whole job; 404 when unknown. */
     public Uni<JobRow> info(UUID id) {
         return store.find(id).map(o -> o.orElseThrow(() -> OjsException.notFound("job", id.toString())));
@@ -119,9 +107,7 @@ public class JobService {
         Instant now = now(clock);
         return store.cancel(id, JobStateMachine.sourceNames(Operation.CANCEL), now).flatMap(o -> {
             if (o.isPresent()) {
-                JobRow j = o.get().job();
-                events.emit("job.cancelled", now, id.toString(), j.type(), j.queue(),
-                        Map.of("cancelled_by", "api", "previous_state", o.get().previousState().wire()));
+                telemetry.cancelled(o.get().job(), o.get().previousState(), now);
                 return Uni.createFrom().item(o.get());
             }
             return explain(store, id, Operation.CANCEL).map(x -> (JobStore.Cancelled) null);

@@ -6,13 +6,10 @@ import dev.steadfast.store.JobRow;
 import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Duration;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -23,12 +20,12 @@ public class WorkerService {
 
     private final JobStore store;
     private final Clock clock;
-    private final EventLog events;
+    private final Telemetry telemetry;
 
-    public WorkerService(JobStore store, Clock clock, EventLog events) {
+    public WorkerService(JobStore store, Clock clock, Telemetry telemetry) {
         this.store = store;
         this.clock = clock;
-        this.events = events;
+        this.telemetry = telemetry;
     }
 
     /**
@@ -39,10 +36,7 @@ public class WorkerService {
         Instant now = JobService.now(clock);
         return claimFrom(queues, 0, count, workerId, visibilityMs, now, new ArrayList<>()).invoke(jobs -> {
             for (JobRow j : jobs) {
-                Map<String, Object> data = new LinkedHashMap<>();
-                data.put("worker_id", workerId);
-                data.put("attempt", j.attempt());
-                events.emit("job.started", now, j.id().toString(), j.type(), j.queue(), data);
+                telemetry.started(j, workerId, now);
             }
         });
     }
@@ -66,10 +60,7 @@ public class WorkerService {
                 return JobService.explain(store, id, Operation.ACK).map(v -> (Instant) null);
             }
             Completion.Done d = done.get(0);
-            Map<String, Object> data = new LinkedHashMap<>();
-            data.put("duration_ms", d.startedAt() == null ? 0 : Duration.between(d.startedAt(), now).toMillis());
-            data.put("attempt", d.attempt());
-            events.emit("job.completed", now, id.toString(), d.type(), d.queue(), data);
+            telemetry.completed(id.toString(), d.type(), d.queue(), d.attempt(), d.startedAt(), now);
             return Uni.createFrom().item(now);
         });
     }

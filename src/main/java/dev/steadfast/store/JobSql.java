@@ -54,6 +54,7 @@ final class JobSql {
                 LIMIT $3
                 FOR UPDATE SKIP LOCKED)
             UPDATE jobs j SET state = 'active', attempt = j.attempt + 1, started_at = $2, lease_owner = $4,
+                   lease_renewed_at = $2,
                    enqueued_at = j.run_at, run_at = NULL,
                    execution_deadline = $2 + j.timeout_ms * interval '1 millisecond',
                    lease_expires_at = LEAST($2 + coalesce($5, j.visibility_timeout_ms) * interval '1 millisecond',

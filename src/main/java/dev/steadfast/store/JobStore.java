@@ -132,7 +132,7 @@ public class JobStore {
                 }));
     }
 
-    private Uni<JobRow> recordFailure(SqlConnection conn, UUID id, FailureWrite w) {
+    static Uni<JobRow> recordFailure(SqlConnection conn, UUID id, FailureWrite w) {
         Tuple t = Tuple.tuple(Arrays.asList(id, w.state().wire(), odt(w.runAt()), w.retryDelayMs(), w.errorJson(),
                 w.errorsJson(), w.deadLetter(), w.snoozes(), odt(w.at())));
         return conn.preparedQuery(JobSql.RECORD_FAILURE).execute(t).map(rows -> JobRow.from(rows.iterator().next()));

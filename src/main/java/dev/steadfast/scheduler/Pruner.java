@@ -1,0 +1,58 @@
+package dev.steadfast.scheduler;
+
+import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.store.MaintenanceStore;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import org.jboss.logging.Logger;
+
+/**
+ * Deletes finished jobs (completed, cancelled, discarded without dead letter) once they are older than
+ * steadfast.retention.finished, and forgets workers not heard from for ten heartbeat timeouts. Dead-lettered jobs
+ * are kept until an operator deletes them, unless steadfast.retention.dead-letter is set. Bounded batches,
+ * SKIP LOCKED: safe on every instance at once.
+ */
+@ApplicationScoped
+public class Pruner {
+
+    private static final Logger LOG = Logger.getLogger(Pruner.class);
+
+    private final MaintenanceStore store;
+    private final SteadfastConfig config;
+    private final Clock clock;
+
+    public Pruner(MaintenanceStore store, SteadfastConfig config, Clock clock) {
+        this.store = store;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    @Scheduled(every = "${steadfast.maintenance.pruner-interval}", delayed = "10s",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> tick() {
+        return runOnce(clock.instant().truncatedTo(ChronoUnit.MICROS)).invoke(n -> {
+            if (n > 0) {
+                LOG.infof("pruned %d finished jobs", n);
+            }
+        }).replaceWithVoid();
+    }
+
+    /** Prunes everything past retention at {@code now}; returns how many jobs were deleted. */
+    public Uni<Integer> runOnce(Instant now) {
+        int batch = config.maintenance().batchSize();
+        Uni<Integer> finished = loop(() -> store.pruneFinished(now.minus(config.retention().finished()), batch), batch);
+        Uni<Integer> dead = config.retention().deadLetter()
+                .map(age -> loop(() -> store.pruneDeadLetters(now.minus(age), batch), batch))
+                .orElse(Uni.createFrom().item(0));
+        Instant forgetBefore = now.minus(config.workers().heartbeatTimeout().multipliedBy(10));
+        return finished.flatMap(a -> dead.flatMap(b -> store.forgetWorkers(forgetBefore).map(w -> a + b)));
+    }
+
+    private static Uni<Integer> loop(java.util.function.Supplier<Uni<Integer>> step, int batch) {
+        return step.get().flatMap(n -> n < batch ? Uni.createFrom().item(n) : loop(step, batch).map(m -> m + n));
+    }
+}

@@ -1,0 +1,48 @@
+package dev.steadfast.scheduler;
+
+import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.service.Telemetry;
+import dev.steadfast.store.MaintenanceStore;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * Retry and schedule promotion: scheduled and retryable jobs whose time has come become available, so INFO and
+ * the console show the state a worker would see. Fetch already claims due jobs directly (RET-11 holds either
+ * way: nothing is claimable before its run_at); this task only keeps the visible state true. Set-based and
+ * guarded by state with SKIP LOCKED, so several instances running it at once is harmless.
+ */
+@ApplicationScoped
+public class RetryPromoter {
+
+    private final MaintenanceStore store;
+    private final Telemetry telemetry;
+    private final SteadfastConfig config;
+    private final Clock clock;
+
+    public RetryPromoter(MaintenanceStore store, Telemetry telemetry, SteadfastConfig config, Clock clock) {
+        this.store = store;
+        this.telemetry = telemetry;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    @Scheduled(every = "${steadfast.maintenance.promoter-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> tick() {
+        return runOnce(clock.instant().truncatedTo(ChronoUnit.MICROS)).replaceWithVoid();
+    }
+
+    /** Promotes every job due at {@code now}; returns how many. */
+    public Uni<Integer> runOnce(Instant now) {
+        int batch = config.maintenance().batchSize();
+        return store.promoteDue(now, batch).flatMap(promoted -> {
+            promoted.forEach(p -> telemetry.promoted(p.id(), p.type(), p.queue(), p.priority(), now));
+            return promoted.size() < batch ? Uni.createFrom().item(promoted.size())
+                    : runOnce(now).map(n -> n + promoted.size());
+        });
+    }
+}

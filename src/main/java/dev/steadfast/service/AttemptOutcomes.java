@@ -1,0 +1,62 @@
+package dev.steadfast.service;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.domain.FailureReport;
+import dev.steadfast.domain.JobState;
+import dev.steadfast.domain.retry.ErrorEntry;
+import dev.steadfast.domain.retry.Failure;
+import dev.steadfast.domain.retry.FailureDecision;
+import dev.steadfast.domain.retry.HandlerCode;
+import dev.steadfast.domain.retry.RetryDecider;
+import dev.steadfast.domain.retry.RetryPolicy;
+import dev.steadfast.store.FailureWrite;
+import dev.steadfast.store.JobRow;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.random.RandomGenerator;
+
+/**
+ * Turns one failed attempt into the write that records it: the error appended to the history (tagged with the
+ * run), and the retry engine's decision applied: retry after the backoff, discard, or dead-letter. Shared by a
+ * worker's FAIL and the lease reaper, so both follow the job's retry policy in exactly the same way.
+ */
+@ApplicationScoped
+public class AttemptOutcomes {
+
+    private final SteadfastConfig config;
+    private final ObjectMapper json;
+    private final RandomGenerator random = RandomGenerator.of("L64X128MixRandom");
+
+    public AttemptOutcomes(SteadfastConfig config, ObjectMapper json) {
+        this.config = config;
+        this.json = json;
+    }
+
+    /**
+     * @param backoffFrom the instant the backoff is measured from: now for a reported failure, the worker's last
+     *                    sign of life for a lease that ran out (the attempt failed no earlier than that)
+     */
+    public FailureWrite failed(JobRow row, FailureReport r, Failure f, Map<String, Object> details,
+                               List<String> backtrace, Instant now, Instant backoffFrom) {
+        RetryPolicy policy = RetryPolicy.merge(RetryPolicy.DEFAULT, ErrorHistoryJson.readMap(json, row.retryPolicyJson()));
+        FailureDecision d = RetryDecider.decide(policy, row.attempt() - row.snoozes(), f, backoffFrom, random);
+        ErrorEntry entry = new ErrorEntry(row.run(), row.attempt(), r.type(), r.code(), r.message(), now, details,
+                ErrorHistoryJson.backtrace(backtrace, config.errors().backtraceMaxFrames(),
+                        config.errors().backtraceMaxChars()));
+        ObjectNode node = ErrorHistoryJson.entry(json, entry, r.retryable(),
+                r.handlerCode().map(HandlerCode::name).orElse(null));
+        String errors = ErrorHistoryJson.append(json, row.errorsJson(), node, config.errors().historySize());
+        String error = ErrorHistoryJson.write(json, node);
+        if (d instanceof FailureDecision.Retry retry) {
+            boolean dueNow = !backoffFrom.equals(now) && !retry.at().isAfter(now);
+            return new FailureWrite(dueNow ? JobState.AVAILABLE : JobState.RETRYABLE, dueNow ? now : retry.at(),
+                    retry.delay().toMillis(), error, errors, false, row.snoozes(), now);
+        }
+        boolean deadLetter = d instanceof FailureDecision.DeadLetter;
+        return new FailureWrite(JobState.DISCARDED, null, null, error, errors, deadLetter, row.snoozes(), now);
+    }
+}

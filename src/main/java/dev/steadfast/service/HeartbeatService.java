@@ -1,0 +1,60 @@
+package dev.steadfast.service;
+
+import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.store.WorkerStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * BEAT (ojs-worker-protocol.md section 4): records that the worker is alive, extends the leases it holds
+ * (RET-13: a valid heartbeat extends the reservation rather than letting it be requeued), and answers the
+ * directive for the worker: {@code running}, or {@code quiet} / {@code terminate} when an operator asked for it.
+ */
+@ApplicationScoped
+public class HeartbeatService {
+
+    static final Set<String> DIRECTIVES = Set.of("running", "quiet", "terminate");
+
+    private final WorkerStore workers;
+    private final Clock clock;
+    private final SteadfastConfig config;
+
+    public HeartbeatService(WorkerStore workers, Clock clock, SteadfastConfig config) {
+        this.workers = workers;
+        this.clock = clock;
+        this.config = config;
+    }
+
+    /** The answer to a heartbeat: the directive and the jobs whose lease was extended. */
+    public record Beat(String directive, List<UUID> extended, Instant serverTime) {
+    }
+
+    /**
+     * @param jobIds the jobs the worker reports as running, or null to extend every lease it holds
+     */
+    public Uni<Beat> beat(String workerId, List<UUID> jobIds, Long visibilityMs, String hostname,
+                          List<String> queues) {
+        Instant now = JobService.now(clock);
+        UUID[] ids = jobIds == null ? null : jobIds.toArray(UUID[]::new);
+        return workers.extendLeases(workerId, ids, visibilityMs, now).flatMap(extended ->
+                workers.touch(workerId, jobIds == null ? extended.size() : jobIds.size(), hostname,
+                        queues == null ? null : queues.toArray(String[]::new), now).map(directive -> {
+                    String d = directive;
+                    if ("running".equals(d) && config.workers().testDirectives()) {
+                        d = extended.stream().map(WorkerStore.Extended::testDirective)
+                                .filter(t -> t != null && DIRECTIVES.contains(t)).findFirst().orElse(d);
+                    }
+                    return new Beat(d, extended.stream().map(WorkerStore.Extended::jobId).toList(), now);
+                }));
+    }
+
+    /** An operator's directive for a worker, delivered with its next heartbeat. */
+    public Uni<Void> direct(String workerId, String directive) {
+        return workers.setDirective(workerId, directive, JobService.now(clock));
+    }
+}

@@ -1,0 +1,158 @@
+package dev.steadfast.service;
+
+import dev.steadfast.domain.FailureReport;
+import dev.steadfast.domain.JobState;
+import dev.steadfast.store.JobRow;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Every job lifecycle event, in one place: it is appended to the {@link EventLog} (GET /ojs/v1/events and the
+ * server-sent event stream, in the ojs-events.md envelope) and counted in Micrometer, per queue and job type,
+ * on /q/metrics:
+ * <ul>
+ *   <li>{@code steadfast_jobs_enqueued_total}, {@code _started_total}, {@code _completed_total},
+ *       {@code _failed_total}, {@code _retry_scheduled_total}, {@code _discarded_total},
+ *       {@code _dead_lettered_total}, {@code _lease_expired_total}, {@code _snoozed_total},
+ *       {@code _cancelled_total}, {@code _dead_letter_retried_total}</li>
+ *   <li>{@code steadfast_job_duration_seconds} (fetch to ack or fail, tag {@code outcome}) and
+ *       {@code steadfast_job_wait_seconds} (available to fetched: enqueue-to-start latency)</li>
+ * </ul>
+ */
+@ApplicationScoped
+public class Telemetry {
+
+    private final EventLog events;
+    private final MeterRegistry meters;
+
+    public Telemetry(EventLog events, MeterRegistry meters) {
+        this.events = events;
+        this.meters = meters;
+    }
+
+    public void pushed(JobRow row, Instant now) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("job_id", row.id().toString());
+        data.put("priority", row.priority());
+        if (row.state() == JobState.SCHEDULED) {
+            data.put("scheduled_at", Timestamps.format(row.scheduledAt()));
+            emit("job.scheduled", row, now, data);
+        } else if (row.state() == JobState.AVAILABLE) {
+            emit("job.enqueued", row, now, data);
+        }
+        count("enqueued", row);
+    }
+
+    public void started(JobRow row, String workerId, Instant now) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("worker_id", workerId);
+        data.put("attempt", row.attempt());
+        emit("job.started", row, now, data);
+        count("started", row);
+        if (row.enqueuedAt() != null) {
+            timer("steadfast.job.wait", row.queue(), row.type(), null).record(Duration.between(row.enqueuedAt(), now));
+        }
+    }
+
+    public void completed(String id, String type, String queue, int attempt, Instant startedAt, Instant now) {
+        long ms = startedAt == null ? 0 : Duration.between(startedAt, now).toMillis();
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("duration_ms", ms);
+        data.put("attempt", attempt);
+        events.emit("job.completed", now, id, type, queue, data);
+        meters.counter("steadfast.jobs.completed", "queue", queue, "type", type).increment();
+        timer("steadfast.job.duration", queue, type, "completed").record(Duration.ofMillis(ms));
+    }
+
+    /** A failed attempt (reported by the worker, or a lease that ran out), and what became of the job. */
+    public void failed(JobRow row, FailureReport r, Instant now) {
+        Map<String, Object> err = new LinkedHashMap<>();
+        err.put("code", r.code());
+        err.put("type", r.type());
+        err.put("message", r.message());
+        err.put("retryable", row.state() != JobState.DISCARDED);
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("attempt", row.attempt());
+        data.put("error", err);
+        if (row.startedAt() != null) {
+            long ms = Duration.between(row.startedAt(), now).toMillis();
+            data.put("duration_ms", ms);
+            timer("steadfast.job.duration", row.queue(), row.type(), "failed").record(Duration.ofMillis(ms));
+        }
+        emit("job.failed", row, now, data);
+        count("failed", row);
+        if (row.state() == JobState.RETRYABLE || row.state() == JobState.AVAILABLE) {
+            Map<String, Object> retry = new LinkedHashMap<>(data);
+            retry.put("max_attempts", row.maxAttempts());
+            retry.put("next_retry_at", Timestamps.format(row.runAt()));
+            emit("job.retrying", row, now, retry);
+            count("retry_scheduled", row);
+        } else if (row.state() == JobState.DISCARDED) {
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("total_attempts", row.attempt());
+            d.put("last_error", err);
+            d.put("dead_letter", row.deadLetter());
+            emit("job.discarded", row, now, d);
+            count(row.deadLetter() ? "dead_lettered" : "discarded", row);
+            if (row.deadLetter()) {
+                emit("dead_letter.added", row, now, Map.of("total_attempts", row.attempt()));
+            }
+        }
+    }
+
+    public void leaseExpired(JobRow row, String workerId, Instant now) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("worker_id", workerId);
+        data.put("attempt", row.attempt());
+        emit("job.lease_expired", row, now, data);
+        count("lease_expired", row);
+    }
+
+    public void requeued(JobRow row, Instant now) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("attempt", row.attempt());
+        data.put("run_at", Timestamps.format(row.runAt()));
+        emit("job.snoozed", row, now, data);
+        count("snoozed", row);
+    }
+
+    public void cancelled(JobRow row, JobState previous, Instant now) {
+        emit("job.cancelled", row, now, Map.of("cancelled_by", "api", "previous_state", previous.wire()));
+        count("cancelled", row);
+    }
+
+    public void deadLetterRetried(JobRow row, Instant now) {
+        emit("dead_letter.retried", row, now, Map.of("run", row.run()));
+        count("dead_letter_retried", row);
+    }
+
+    public void promoted(String id, String type, String queue, int priority, Instant now) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("job_id", id);
+        data.put("priority", priority);
+        events.emit("job.enqueued", now, id, type, queue, data);
+    }
+
+    private void emit(String type, JobRow row, Instant now, Map<String, Object> data) {
+        events.emit(type, now, row.id().toString(), row.type(), row.queue(), data);
+    }
+
+    private void count(String what, JobRow row) {
+        Counter.builder("steadfast.jobs." + what).tag("queue", row.queue()).tag("type", row.type())
+                .register(meters).increment();
+    }
+
+    private Timer timer(String name, String queue, String type, String outcome) {
+        Timer.Builder b = Timer.builder(name).tag("queue", queue).tag("type", type);
+        if (outcome != null) {
+            b.tag("outcome", outcome);
+        }
+        return b.register(meters);
+    }
+}

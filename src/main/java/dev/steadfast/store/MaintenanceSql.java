@@ -1,0 +1,49 @@
+package dev.steadfast.store;
+
+/**
+ * Statements of the periodic maintenance tasks. Every one is safe when several instances run it at once: rows
+ * are taken with FOR UPDATE SKIP LOCKED (two reapers never decide the same job) or changed by set-based,
+ * idempotent updates guarded by state, and each works in bounded batches.
+ */
+final class MaintenanceSql {
+
+    private MaintenanceSql() {
+    }
+
+    /** Lease expiry: active jobs whose lease ran out, oldest first, locked so no other instance takes them. */
+    static final String LOCK_EXPIRED_LEASES = "SELECT " + JobRow.COLUMNS
+            + " FROM jobs WHERE state = 'active' AND lease_expires_at <= $1"
+            + " ORDER BY lease_expires_at LIMIT $2 FOR UPDATE SKIP LOCKED";
+
+    /**
+     * Retry and schedule promotion: due scheduled/retryable jobs become available, enqueued_at recording the
+     * instant they became due, so INFO and the console show the true state. Fetch claims due jobs directly, so
+     * this only keeps the visible state honest between claims.
+     */
+    static final String PROMOTE_DUE = """
+            WITH due AS (
+                SELECT id FROM jobs WHERE state IN ('scheduled', 'retryable') AND run_at <= $1
+                ORDER BY run_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+            UPDATE jobs j SET state = 'available', enqueued_at = j.run_at
+            FROM due WHERE j.id = due.id
+            RETURNING j.id, j.type, j.queue, j.priority""";
+
+    /** Pruning: finished jobs past retention; dead-lettered jobs are never pruned here. */
+    static final String PRUNE_FINISHED = """
+            WITH old AS (
+                SELECT id FROM jobs
+                WHERE state IN ('completed', 'discarded', 'cancelled') AND NOT dead_letter
+                  AND coalesce(completed_at, cancelled_at) < $1
+                LIMIT $2 FOR UPDATE SKIP LOCKED)
+            DELETE FROM jobs j USING old WHERE j.id = old.id""";
+
+    /** Dead letters past an operator-configured maximum age (off unless configured). */
+    static final String PRUNE_DEAD_LETTERS = """
+            WITH old AS (
+                SELECT id FROM jobs WHERE dead_letter AND discarded_at < $1
+                LIMIT $2 FOR UPDATE SKIP LOCKED)
+            DELETE FROM jobs j USING old WHERE j.id = old.id""";
+
+    /** Workers not heard from since the cut-off are forgotten (their jobs' leases still govern the jobs). */
+    static final String FORGET_WORKERS = "DELETE FROM workers WHERE last_seen < $1";
+}

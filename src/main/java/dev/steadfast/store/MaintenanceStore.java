@@ -1,0 +1,74 @@
+package dev.steadfast.store;
+
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/** The periodic tasks' door to PostgreSQL: lease expiry, promotion and pruning, in bounded batches. */
+@ApplicationScoped
+public class MaintenanceStore {
+
+    private final Pool pool;
+
+    public MaintenanceStore(Pool pool) {
+        this.pool = pool;
+    }
+
+    /**
+     * Locks up to {@code limit} jobs whose lease expired by {@code now}, lets {@code decide} compute each one's
+     * failed-attempt outcome, and writes them, all in one transaction. Returns the written rows.
+     */
+    public Uni<List<JobRow>> reapExpiredLeases(Instant now, int limit, Function<JobRow, FailureWrite> decide) {
+        return pool.withTransaction(conn -> conn.preparedQuery(MaintenanceSql.LOCK_EXPIRED_LEASES)
+                .execute(Tuple.of(JobStore.odt(now), limit))
+                .flatMap(rows -> {
+                    List<JobRow> expired = JobStore.rowsOf(rows);
+                    return Multi.createFrom().iterable(expired)
+                            .onItem().transformToUniAndConcatenate(j -> write(conn, j, decide.apply(j)))
+                            .collect().asList();
+                }));
+    }
+
+    private Uni<JobRow> write(SqlConnection conn, JobRow j, FailureWrite w) {
+        return JobStore.recordFailure(conn, j.id(), w);
+    }
+
+    /** Makes due scheduled/retryable jobs available; returns how many. */
+    public Uni<List<Promoted>> promoteDue(Instant now, int limit) {
+        return pool.preparedQuery(MaintenanceSql.PROMOTE_DUE).execute(Tuple.of(JobStore.odt(now), limit)).map(rows -> {
+            List<Promoted> out = new ArrayList<>(rows.rowCount());
+            for (Row r : rows) {
+                out.add(new Promoted(r.getUUID("id").toString(), r.getString("type"), r.getString("queue"),
+                        r.getInteger("priority")));
+            }
+            return out;
+        });
+    }
+
+    /** A job the promoter made available. */
+    public record Promoted(String id, String type, String queue, int priority) {
+    }
+
+    public Uni<Integer> pruneFinished(Instant before, int limit) {
+        return pool.preparedQuery(MaintenanceSql.PRUNE_FINISHED).execute(Tuple.of(JobStore.odt(before), limit))
+                .map(rows -> rows.rowCount());
+    }
+
+    public Uni<Integer> pruneDeadLetters(Instant before, int limit) {
+        return pool.preparedQuery(MaintenanceSql.PRUNE_DEAD_LETTERS).execute(Tuple.of(JobStore.odt(before), limit))
+                .map(rows -> rows.rowCount());
+    }
+
+    public Uni<Integer> forgetWorkers(Instant before) {
+        return pool.preparedQuery(MaintenanceSql.FORGET_WORKERS).execute(Tuple.of(JobStore.odt(before)))
+                .map(rows -> rows.rowCount());
+    }
+}

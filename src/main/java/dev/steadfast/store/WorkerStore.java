@@ -1,0 +1,99 @@
+package dev.steadfast.store;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+
+/** Workers and their leases: heartbeats, the worker registry and operator directives. */
+@ApplicationScoped
+public class WorkerStore {
+
+    /**
+     * BEAT: extends the leases this worker holds, each by its job's own visibility timeout unless the heartbeat
+     * asks for another, never past the job's execution deadline. A lease that already ran out is not revived:
+     * the job belongs to the lease reaper then. With no job list, every lease the worker holds is extended.
+     * Returns each extended job's test directive (see HeartbeatService), usually null.
+     */
+    static final String EXTEND_LEASES = """
+            UPDATE jobs SET lease_renewed_at = $3,
+                   lease_expires_at = LEAST($3 + coalesce($4, visibility_timeout_ms) * interval '1 millisecond',
+                                            coalesce(execution_deadline, 'infinity'::timestamptz))
+            WHERE state = 'active' AND lease_expires_at > $3
+              AND CASE WHEN $1::uuid[] IS NULL THEN lease_owner = $2
+                       ELSE id = ANY($1::uuid[]) AND (lease_owner IS NULL OR lease_owner = $2) END
+            RETURNING id, meta->>'test_directive' AS test_directive""";
+
+    /** Records that the worker is alive; returns the directive an operator set for it. */
+    static final String TOUCH_WORKER = """
+            INSERT INTO workers (id, first_seen, last_seen, active_jobs, hostname, queues)
+            VALUES ($1, $2, $2, $3, $4, $5)
+            ON CONFLICT (id) DO UPDATE SET last_seen = $2, active_jobs = $3,
+                   hostname = coalesce($4, workers.hostname), queues = coalesce($5, workers.queues)
+            RETURNING directive""";
+
+    static final String SET_DIRECTIVE = """
+            INSERT INTO workers (id, first_seen, last_seen, directive, directive_set_at) VALUES ($1, $2, $2, $3, $2)
+            ON CONFLICT (id) DO UPDATE SET directive = $3, directive_set_at = $2
+            RETURNING id""";
+
+    static final String LIST_WORKERS = """
+            SELECT w.id, w.directive, w.first_seen, w.last_seen, w.hostname, w.queues,
+                   (SELECT count(*) FROM jobs j WHERE j.state = 'active' AND j.lease_owner = w.id) AS held
+            FROM workers w ORDER BY w.last_seen DESC LIMIT $1""";
+
+    private final Pool pool;
+
+    public WorkerStore(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** A lease extended by a heartbeat, and the job's test directive if it carries one. */
+    public record Extended(UUID jobId, String testDirective) {
+    }
+
+    public Uni<List<Extended>> extendLeases(String workerId, UUID[] jobIds, Long visibilityMs, Instant now) {
+        Tuple t = Tuple.tuple(Arrays.asList(jobIds, workerId, JobStore.odt(now), visibilityMs));
+        return pool.preparedQuery(EXTEND_LEASES).execute(t).map(rows -> {
+            List<Extended> out = new ArrayList<>(rows.rowCount());
+            for (Row r : rows) {
+                out.add(new Extended(r.getUUID("id"), r.getString("test_directive")));
+            }
+            return out;
+        });
+    }
+
+    public Uni<String> touch(String workerId, int activeJobs, String hostname, String[] queues, Instant now) {
+        Tuple t = Tuple.tuple(Arrays.asList(workerId, JobStore.odt(now), activeJobs, hostname, queues));
+        return pool.preparedQuery(TOUCH_WORKER).execute(t).map(rows -> rows.iterator().next().getString(0));
+    }
+
+    public Uni<Void> setDirective(String workerId, String directive, Instant now) {
+        return pool.preparedQuery(SET_DIRECTIVE).execute(Tuple.of(workerId, JobStore.odt(now), directive))
+                .replaceWithVoid();
+    }
+
+    /** A known worker. */
+    public record WorkerRow(String id, String directive, Instant firstSeen, Instant lastSeen, String hostname,
+                            List<String> queues, long activeJobs) {
+    }
+
+    public Uni<List<WorkerRow>> list(int limit) {
+        return pool.preparedQuery(LIST_WORKERS).execute(Tuple.of(limit)).map(rows -> {
+            List<WorkerRow> out = new ArrayList<>(rows.rowCount());
+            for (Row r : rows) {
+                String[] q = r.getArrayOfStrings("queues");
+                out.add(new WorkerRow(r.getString("id"), r.getString("directive"), JobRow.instant(r, "first_seen"),
+                        JobRow.instant(r, "last_seen"), r.getString("hostname"), q == null ? List.of() : List.of(q),
+                        r.getLong("held")));
+            }
+            return out;
+        });
+    }
+}
