@@ -50,6 +50,17 @@ public class JobResource {
         });
     }
 
+    @POST
+    @Path("/{id}/activate")
+    public Uni<Response> activate(@PathParam("id") String id) {
+        return jobs.activate(jobId(id)).map(row -> {
+            Map<String, Object> view = JobJson.view(json, row);
+            view.put("previous_state", "pending");
+            view.put("activated_at", view.get("enqueued_at"));
+            return Responses.ok(json, Map.of("job", view));
+        });
+    }
+
     /** A job id from a path: anything that is not a UUID cannot name a job, so it is simply not found. */
     static UUID jobId(String id) {
         try {

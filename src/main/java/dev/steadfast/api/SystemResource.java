@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.service.EventLog;
 import dev.steadfast.service.JobEvent;
+import dev.steadfast.service.RetryPolicies;
 import dev.steadfast.service.SystemService;
 import dev.steadfast.service.Timestamps;
 import dev.steadfast.store.QueueRow;
@@ -23,12 +24,15 @@ import java.util.Set;
 public class SystemResource {
 
     private final SystemService system;
+    private final RetryPolicies policies;
     private final EventLog events;
     private final Manifest manifest;
     private final ObjectMapper json;
 
-    public SystemResource(SystemService system, EventLog events, Manifest manifest, ObjectMapper json) {
+    public SystemResource(SystemService system, RetryPolicies policies, EventLog events, Manifest manifest,
+                          ObjectMapper json) {
         this.system = system;
+        this.policies = policies;
         this.events = events;
         this.manifest = manifest;
         this.json = json;
@@ -65,6 +69,13 @@ public class SystemResource {
         out.put("uptime_seconds", system.uptimeSeconds());
         out.put("backend", backend);
         return out;
+    }
+
+    /** The retry policy scopes in force (extension "retry-policy-scopes"): default, per queue, per type, clamp. */
+    @GET
+    @Path("/v1/retry-policies")
+    public Response retryPolicies() {
+        return Responses.ok(json, policies.describe());
     }
 
     @GET

@@ -7,6 +7,8 @@ import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobRules;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.OjsException;
+import dev.steadfast.domain.retry.Iso8601Duration;
+import dev.steadfast.domain.retry.PolicyViolation;
 import dev.steadfast.service.FailCommand;
 import dev.steadfast.service.FailureService;
 import dev.steadfast.service.HeartbeatService;
@@ -17,6 +19,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Response;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -101,29 +104,59 @@ public class WorkerResource {
     public Uni<Response> nack(String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
             UUID id = jobIdField(b);
-            boolean requeue = Boolean.TRUE.equals(b.bool("requeue"));
+            if (Boolean.TRUE.equals(b.bool("requeue"))) {
+                // OJS's requeue: hand the job back without counting a failed attempt (a snooze, optionally delayed)
+                return workers.snooze(id, workerId(b), snoozeDelay(b), b.timestamp("until"))
+                        .map(row -> Responses.ok(json, outcome(row)));
+            }
             Body err = b.object("error");
-            if (err == null && !requeue) {
+            if (err == null) {
                 throw OjsException.invalidField("error", "The 'error' field is required: an object with at least "
                         + "a 'message'.", "object", "missing");
             }
-            FailCommand cmd = failCommand(id, workerId(b), err, requeue);
-            return failures.fail(cmd).map(row -> Responses.ok(json, outcome(row)));
+            String message = err.string("message", true);
+            Body details = err.object("details");
+            @SuppressWarnings("unchecked")
+            Map<String, Object> d = details == null ? null : json.convertValue(details.node(), Map.class);
+            FailureReport report = FailureReport.of(err.string("code", false), err.string("type", false), message,
+                    err.bool("retryable"), d);
+            return failures.fail(new FailCommand(id, workerId(b), report, d, backtrace(err)))
+                    .map(row -> Responses.ok(json, outcome(row)));
         });
     }
 
-    private FailCommand failCommand(UUID id, String worker, Body err, boolean requeue) {
-        if (err == null) {
-            return new FailCommand(id, worker, FailureReport.of(null, null, "requeued by the worker", null, null),
-                    null, null, true);
+    /**
+     * SNOOZE (Steadfast extension "snooze"): {@code {"job_id", "worker_id", "delay_ms" | "delay" (ISO 8601) |
+     * "until" (RFC 3339)}} hands the job back to run later without counting a failed attempt.
+     */
+    @POST
+    @Path("/snooze")
+    public Uni<Response> snooze(String body) {
+        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b ->
+                workers.snooze(jobIdField(b), workerId(b), snoozeDelay(b), b.timestamp("until")))
+                .map(row -> Responses.ok(json, outcome(row)));
+    }
+
+    /** The snooze delay from {@code delay_ms} or {@code delay} (ISO 8601); zero when neither is given. */
+    private Duration snoozeDelay(Body b) {
+        Long ms = b.integer("delay_ms");
+        String iso = b.string("delay", false);
+        long max = config.jobs().maxTimeout().toMillis();
+        if (ms != null) {
+            if (ms < 0 || ms > max) {
+                throw OjsException.invalidField("delay_ms", "'delay_ms' must be from 0 to " + max + ".",
+                        "integer in [0, " + max + "]", ms.toString());
+            }
+            return Duration.ofMillis(ms);
         }
-        String message = err.string("message", !requeue);
-        Body details = err.object("details");
-        @SuppressWarnings("unchecked")
-        Map<String, Object> d = details == null ? null : json.convertValue(details.node(), Map.class);
-        FailureReport report = FailureReport.of(err.string("code", false), err.string("type", false), message,
-                err.bool("retryable"), d);
-        return new FailCommand(id, worker, report, d, backtrace(err), requeue);
+        if (iso != null) {
+            try {
+                return Iso8601Duration.parse("delay", iso);
+            } catch (PolicyViolation v) {
+                throw OjsException.invalidField("delay", v.getMessage(), "ISO 8601 duration", iso);
+            }
+        }
+        return Duration.ZERO;
     }
 
     /** Backtrace as an array of frames (ojs-core.md 8.1), or one string split into lines. */
@@ -208,8 +241,9 @@ public class WorkerResource {
             out.put("discarded_at", Timestamps.format(row.discardedAt()));
             out.put("completed_at", Timestamps.format(row.completedAt()));
             out.put("dead_letter", row.deadLetter());
-        } else if (row.state() == JobState.AVAILABLE) {
+        } else if (row.state() == JobState.AVAILABLE || row.state() == JobState.SCHEDULED) {
             out.put("next_attempt_at", Timestamps.format(row.runAt()));
+            out.put("snoozes", row.snoozes());
         }
         return out;
     }

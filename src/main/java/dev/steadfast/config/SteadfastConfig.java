@@ -26,6 +26,8 @@ public interface SteadfastConfig {
 
     Retention retention();
 
+    Retry retry();
+
     interface Admin {
         /** Serve POST /ojs/v1/admin/reset, which empties every table. Off unless set (on in dev and test). */
         @WithDefault("false")
@@ -120,5 +122,23 @@ public interface SteadfastConfig {
          * deleted that long after they were dead-lettered; unset, they are never pruned.
          */
         java.util.Optional<Duration> deadLetter();
+    }
+
+    /**
+     * Retry policy scopes, each a partial OJS retry policy in JSON: the job's own policy wins over its type's,
+     * which wins over its queue's, which wins over the server default (itself merged over the OJS defaults).
+     */
+    interface Retry {
+        /** The server default, e.g. {"max_attempts": 5}. */
+        java.util.Optional<String> defaults();
+
+        /** Per queue: steadfast.retry.queues.billing={"on_exhaustion":"dead_letter"}. */
+        java.util.Map<String, String> queues();
+
+        /** Per job type: steadfast.retry.types."email.send"={"max_attempts":10}. */
+        java.util.Map<String, String> types();
+
+        /** When set, an effective max_attempts above it is lowered to it (e.g. 100). */
+        java.util.OptionalInt maxAttemptsClamp();
     }
 }

@@ -28,6 +28,8 @@ public final class JobStateMachine {
         FAIL,
         /** The worker extends its lease. */
         HEARTBEAT,
+        /** The worker hands the job back to run later without failing it (Steadfast's snooze extension). */
+        SNOOZE,
         /** The lease ran out without an answer: a failed attempt. */
         EXPIRE_LEASE,
         /** A producer or operator cancels the job. */
@@ -48,6 +50,7 @@ public final class JobStateMachine {
         rule(Operation.FAIL, EnumSet.of(JobState.ACTIVE),
                 EnumSet.of(JobState.RETRYABLE, JobState.DISCARDED, JobState.AVAILABLE));
         rule(Operation.HEARTBEAT, EnumSet.of(JobState.ACTIVE), EnumSet.of(JobState.ACTIVE));
+        rule(Operation.SNOOZE, EnumSet.of(JobState.ACTIVE), EnumSet.of(JobState.SCHEDULED, JobState.AVAILABLE));
         rule(Operation.EXPIRE_LEASE, EnumSet.of(JobState.ACTIVE),
                 EnumSet.of(JobState.AVAILABLE, JobState.RETRYABLE, JobState.DISCARDED));
         rule(Operation.CANCEL, EnumSet.of(JobState.SCHEDULED, JobState.AVAILABLE, JobState.PENDING,
@@ -97,6 +100,7 @@ public final class JobStateMachine {
             case ACK -> "Cannot acknowledge job not in 'active' state. Current state: '" + current.wire() + "'.";
             case FAIL -> "Cannot fail job not in 'active' state. Current state: '" + current.wire() + "'.";
             case HEARTBEAT -> "Cannot extend the lease of a job in state '" + current.wire() + "'.";
+            case SNOOZE -> "Cannot snooze job not in 'active' state. Current state: '" + current.wire() + "'.";
             case CANCEL -> "Cannot cancel job in terminal state '" + current.wire() + "'.";
             case ACTIVATE -> "Cannot activate job in state '" + current.wire()
                     + "'. Only jobs in 'pending' state can be activated.";

@@ -52,8 +52,10 @@ public class AttemptOutcomes {
         String errors = ErrorHistoryJson.append(json, row.errorsJson(), node, config.errors().historySize());
         String error = ErrorHistoryJson.write(json, node);
         if (d instanceof FailureDecision.Retry retry) {
+            // A crashed worker's job whose backoff already passed is available at once, in its FIFO place
+            // (run_at = when it became due); a reported failure is always retryable first (OJS: active -> retryable).
             boolean dueNow = !backoffFrom.equals(now) && !retry.at().isAfter(now);
-            return new FailureWrite(dueNow ? JobState.AVAILABLE : JobState.RETRYABLE, dueNow ? now : retry.at(),
+            return new FailureWrite(dueNow ? JobState.AVAILABLE : JobState.RETRYABLE, retry.at(),
                     retry.delay().toMillis(), error, errors, false, row.snoozes(), now);
         }
         boolean deadLetter = d instanceof FailureDecision.DeadLetter;

@@ -11,8 +11,7 @@ import java.util.UUID;
  * @param workerId  the worker that claims to hold the lease, or null
  * @param details   the error's details object, or null
  * @param backtrace the error's backtrace frames, or null
- * @param requeue   hand the job back now without counting a failed attempt
  */
 public record FailCommand(UUID jobId, String workerId, FailureReport report, Map<String, Object> details,
-                          List<String> backtrace, boolean requeue) {
+                          List<String> backtrace) {
 }

@@ -19,8 +19,7 @@ import java.util.Map;
 
 /**
  * FAIL (nack): records the error in the job's history and applies the retry engine's decision (retry with
- * backoff, discard, or dead-letter) in one transaction on the locked job. A {@code requeue} hands the job back
- * as available without counting a failed attempt.
+ * backoff, discard, or dead-letter) in one transaction on the locked job.
  */
 @ApplicationScoped
 public class FailureService {
@@ -53,20 +52,12 @@ public class FailureService {
             throw new OjsException(ErrorCode.CONFLICT, "The job's lease is held by worker '" + row.leaseOwner()
                     + "', not by '" + c.workerId() + "'.", d);
         }
-        if (c.requeue()) {
-            return new FailureWrite(JobState.AVAILABLE, now, null, row.errorJson(), row.errorsJson(), false,
-                    row.snoozes() + 1, now);
-        }
         FailureReport r = c.report();
         Failure failure = new Failure(r.type(), r.handlerCode().orElse(null), r.retryable(), false);
         return outcomes.failed(row, r, failure, c.details(), c.backtrace(), now, now);
     }
 
     private void emit(JobRow row, FailCommand c, Instant now) {
-        if (row.state() == JobState.AVAILABLE) {
-            telemetry.requeued(row, now);
-        } else {
-            telemetry.failed(row, c.report(), now);
-        }
+        telemetry.failed(row, c.report(), now);
     }
 }

@@ -97,6 +97,18 @@ public class JobService {
                 visibility, runAt, c.scheduledAt(), c.expiresAt(), now, now);
     }
 
+    /** ACTIVATE: a pending job becomes available; 404 when unknown, 409 when not pending. */
+    public Uni<JobRow> activate(UUID id) {
+        Instant now = now(clock);
+        return store.activate(id, now).flatMap(o -> {
+            if (o.isPresent()) {
+                telemetry.pushed(o.get(), now);
+                return Uni.createFrom().item(o.get());
+            }
+            return explain(store, id, Operation.ACTIVATE).map(x -> (JobRow) null);
+        });
+    }
+
     /** INFO: the whole job; 404 when unknown. */
     public Uni<JobRow> info(UUID id) {
         return store.find(id).map(o -> o.orElseThrow(() -> OjsException.notFound("job", id.toString())));

@@ -7,6 +7,7 @@ import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,6 +50,21 @@ public class WorkerService {
         return store.claim(queues.get(i), remaining, workerId, vis, now).flatMap(got -> {
             acc.addAll(got);
             return claimFrom(queues, i + 1, remaining - got.size(), workerId, vis, now, acc);
+        });
+    }
+
+    /**
+     * SNOOZE (extension): hands an active job back to run at {@code until} (or after {@code delay}) without counting a failed attempt
+     * or lengthening its backoff (Kathikon's {:sleep, s}, Oban's and River's snooze).
+     */
+    public Uni<JobRow> snooze(UUID id, String workerId, Duration delay, Instant until) {
+        Instant now = JobService.now(clock);
+        return store.snooze(id, workerId, until != null ? until : now.plus(delay), now).flatMap(o -> {
+            if (o.isPresent()) {
+                telemetry.requeued(o.get(), now);
+                return Uni.createFrom().item(o.get());
+            }
+            return JobService.explain(store, id, Operation.SNOOZE).map(v -> (JobRow) null);
         });
     }
 

@@ -102,6 +102,21 @@ final class JobSql {
             FROM old WHERE j.id = old.id AND old.state = ANY($3)
             RETURNING old.state AS previous_state,\s""" + JobRow.columns("j");
 
+    /**
+     * SNOOZE (extension): the worker hands the job back to run at $3 without failing it; the attempt does not
+     * count against max_attempts (snoozes records it) and the backoff is not lengthened. Same lease guard as ACK.
+     */
+    static final String SNOOZE = """
+            UPDATE jobs SET state = CASE WHEN $3 <= $4 THEN 'available' ELSE 'scheduled' END,
+                   run_at = greatest($3, $4), scheduled_at = CASE WHEN $3 <= $4 THEN scheduled_at ELSE $3 END,
+                   snoozes = snoozes + 1, lease_expires_at = NULL, execution_deadline = NULL
+            WHERE id = $1 AND state = 'active' AND ($2::text IS NULL OR lease_owner IS NULL OR lease_owner = $2)
+            RETURNING\s""" + JobRow.COLUMNS;
+
+    /** ACTIVATE: a pending job becomes available. */
+    static final String ACTIVATE = "UPDATE jobs SET state = 'available', run_at = $2, enqueued_at = $2"
+            + " WHERE id = $1 AND state = 'pending' RETURNING " + JobRow.COLUMNS;
+
     static final String FIND = "SELECT " + JobRow.COLUMNS + " FROM jobs WHERE id = $1";
 
     static final String STATE_OF = "SELECT state, lease_owner FROM jobs WHERE id = $1";

@@ -154,6 +154,20 @@ public class JobStore {
     public record Cancelled(JobState previousState, JobRow job) {
     }
 
+    /** Snoozes an active job until {@code until}; empty when it is not active or leased to another worker. */
+    public Uni<Optional<JobRow>> snooze(UUID id, String workerId, Instant until, Instant now) {
+        return one(pool.preparedQuery(JobSql.SNOOZE).execute(Tuple.of(id, workerId, odt(until), odt(now))));
+    }
+
+    /** Activates a pending job; empty when it is not pending. */
+    public Uni<Optional<JobRow>> activate(UUID id, Instant now) {
+        return one(pool.preparedQuery(JobSql.ACTIVATE).execute(Tuple.of(id, odt(now))));
+    }
+
+    private static Uni<Optional<JobRow>> one(Uni<RowSet<Row>> q) {
+        return q.map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(JobRow.from(rows.iterator().next())));
+    }
+
     public Uni<Optional<JobRow>> find(UUID id) {
         return pool.preparedQuery(JobSql.FIND).execute(Tuple.of(id))
                 .map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(JobRow.from(rows.iterator().next())));

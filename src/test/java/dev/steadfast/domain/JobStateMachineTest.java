@@ -31,6 +31,7 @@ class JobStateMachineTest {
             "ACK:active->completed",
             "FAIL:active->retryable", "FAIL:active->discarded", "FAIL:active->available",
             "HEARTBEAT:active->active",
+            "SNOOZE:active->scheduled", "SNOOZE:active->available",
             "EXPIRE_LEASE:active->available", "EXPIRE_LEASE:active->retryable", "EXPIRE_LEASE:active->discarded",
             "CANCEL:scheduled->cancelled", "CANCEL:available->cancelled", "CANCEL:pending->cancelled",
             "CANCEL:active->cancelled", "CANCEL:retryable->cancelled",
