@@ -1,6 +1,7 @@
 package dev.steadfast.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
@@ -43,7 +44,7 @@ final class Body {
         checkSize(text);
         JsonNode node;
         try {
-            node = m.readTree(text);
+            node = m.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(text);
         } catch (JsonProcessingException e) {
             throw new OjsException(ErrorCode.INVALID_PAYLOAD, "The request body is not valid JSON: "
                     + e.getOriginalMessage(), Map.of("line", e.getLocation() == null ? 0 : e.getLocation().getLineNr()));

@@ -36,17 +36,16 @@ final class EnqueueParser {
         JsonNode args = b.array("args", true);
         Body meta = b.object("meta");
         Body o = b.object("options");
-        Body opt = o == null ? b : o;
+        Options opt = new Options(o, b);
         ObjectNode metaNode = meta == null ? m.createObjectNode() : meta.node().deepCopy();
         Body metadata = o == null ? null : o.object("metadata");
         if (metadata != null) {
             metadata.node().fields().forEachRemaining(e -> metaNode.putIfAbsent(e.getKey(), e.getValue()));
         }
-        String queue = first(opt.string("queue", false), o == null ? null : b.string("queue", false));
         Long priority = opt.integer("priority");
         Long timeoutMs = opt.integer("timeout_ms");
-        if (timeoutMs == null && o == null && b.integer("timeout") != null) {
-            timeoutMs = Math.multiplyExact(b.integer("timeout"), 1000L); // core spec: seconds
+        if (timeoutMs == null && b.integer("timeout") != null) {
+            timeoutMs = Math.multiplyExact(b.integer("timeout"), 1000L); // the core envelope's timeout is in seconds
         }
         Instant scheduledAt = opt.timestamp("scheduled_at");
         if (scheduledAt == null) {
@@ -56,11 +55,47 @@ final class EnqueueParser {
         if (retry == null) {
             retry = opt.object("retry_policy");
         }
-        Boolean pending = opt.bool("pending");
-        return new EnqueueCommand(id, type, queue, write(m, args), write(m, metaNode), extensions(m, b, o),
+        return new EnqueueCommand(id, type, opt.string("queue"), write(m, args), write(m, metaNode),
+                extensions(m, b, o),
                 priority == null ? null : (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, priority)),
-                opt.strings("tags", false), timeoutMs, opt.integer("visibility_timeout_ms"), scheduledAt,
-                opt.timestamp("expires_at"), Boolean.TRUE.equals(pending), retry == null ? null : map(m, retry.node()));
+                opt.strings("tags"), timeoutMs, opt.integer("visibility_timeout_ms"), scheduledAt,
+                opt.timestamp("expires_at"), Boolean.TRUE.equals(opt.bool("pending")),
+                retry == null ? null : map(m, retry.node()));
+    }
+
+    /**
+     * An enqueue option read from {@code options} (the HTTP binding's shape) and, when absent there, from the
+     * envelope's top level (the core spec's shape), so both shapes and any mix of them work.
+     */
+    private record Options(Body options, Body envelope) {
+
+        private Body from(String name) {
+            return options != null && options.has(name) ? options : envelope;
+        }
+
+        String string(String name) {
+            return from(name).string(name, false);
+        }
+
+        Long integer(String name) {
+            return from(name).integer(name);
+        }
+
+        Boolean bool(String name) {
+            return from(name).bool(name);
+        }
+
+        Instant timestamp(String name) {
+            return from(name).timestamp(name);
+        }
+
+        Body object(String name) {
+            return from(name).object(name);
+        }
+
+        java.util.List<String> strings(String name) {
+            return from(name).strings(name, false);
+        }
     }
 
     /** Attributes outside the envelope, kept verbatim; also {@code unique} and {@code schema}, not enforced. */
@@ -76,10 +111,6 @@ final class EnqueueParser {
             ext.set("unique", o.raw("unique"));
         }
         return ext.isEmpty() ? null : write(m, ext);
-    }
-
-    private static String first(String a, String b) {
-        return a != null ? a : b;
     }
 
     @SuppressWarnings("unchecked")

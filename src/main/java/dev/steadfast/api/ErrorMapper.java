@@ -52,6 +52,11 @@ public class ErrorMapper {
 
     @ServerExceptionMapper
     public Response any(Throwable e, HttpHeaders headers) {
+        if (e instanceof java.io.IOException && "Request too large".equals(e.getMessage())) {
+            // the HTTP layer's own backstop (quarkus.http.limits.max-body-size) tripped on a chunked body
+            return envelope(ErrorCode.PAYLOAD_TOO_LARGE, "The request body is larger than the server accepts.",
+                    Map.of(), headers);
+        }
         if (unreachable(e)) {
             LOG.warnf("request %s: database unreachable: %s", headers.getHeaderString(HttpFrame.REQUEST_ID), e);
             return envelope(ErrorCode.BACKEND_UNAVAILABLE, "The database is unreachable.", Map.of(), headers);

@@ -96,12 +96,12 @@ public interface SteadfastConfig {
 
     interface Maintenance {
         /** How often expired leases are looked for (each run is one indexed query when nothing expired). */
-        @WithDefault("0.25s")
-        String leaseReaperInterval();
+        @WithDefault("PT0.25S")
+        Duration leaseReaperInterval();
 
         /** How often due scheduled and retryable jobs are made available. */
-        @WithDefault("0.5s")
-        String promoterInterval();
+        @WithDefault("PT0.5S")
+        Duration promoterInterval();
 
         /** How often finished jobs past retention are deleted. */
         @WithDefault("60s")

@@ -8,7 +8,10 @@ import dev.steadfast.service.Telemetry;
 import dev.steadfast.store.FailureWrite;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.store.MaintenanceStore;
-import io.quarkus.scheduler.Scheduled;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.event.Observes;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -47,9 +50,18 @@ public class LeaseReaper {
         this.clock = clock;
     }
 
-    @Scheduled(every = "${steadfast.maintenance.lease-reaper-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    Uni<Void> tick() {
-        return runOnce(clock.instant().truncatedTo(ChronoUnit.MICROS)).replaceWithVoid();
+    private Periodic trigger;
+
+    /** Runs every steadfast.maintenance.lease-reaper-interval (a Vert.x timer: sub-second, see {@link Periodic}). */
+    void start(@Observes StartupEvent e, Vertx vertx) {
+        trigger = Periodic.every(vertx, config.maintenance().leaseReaperInterval(), "LeaseReaper",
+                () -> runOnce(clock.instant().truncatedTo(ChronoUnit.MICROS)));
+    }
+
+    void stop(@Observes ShutdownEvent e) {
+        if (trigger != null) {
+            trigger.cancel();
+        }
     }
 
     /** Reaps every lease expired at {@code now}, batch after batch; returns how many jobs it handled. */

@@ -3,7 +3,10 @@ package dev.steadfast.scheduler;
 import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.service.Telemetry;
 import dev.steadfast.store.MaintenanceStore;
-import io.quarkus.scheduler.Scheduled;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.event.Observes;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -31,9 +34,18 @@ public class RetryPromoter {
         this.clock = clock;
     }
 
-    @Scheduled(every = "${steadfast.maintenance.promoter-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    Uni<Void> tick() {
-        return runOnce(clock.instant().truncatedTo(ChronoUnit.MICROS)).replaceWithVoid();
+    private Periodic trigger;
+
+    /** Runs every steadfast.maintenance.promoter-interval (a Vert.x timer: sub-second, see {@link Periodic}). */
+    void start(@Observes StartupEvent e, Vertx vertx) {
+        trigger = Periodic.every(vertx, config.maintenance().promoterInterval(), "RetryPromoter",
+                () -> runOnce(clock.instant().truncatedTo(ChronoUnit.MICROS)));
+    }
+
+    void stop(@Observes ShutdownEvent e) {
+        if (trigger != null) {
+            trigger.cancel();
+        }
     }
 
     /** Promotes every job due at {@code now}; returns how many. */

@@ -6,14 +6,20 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
+import dev.steadfast.domain.ErrorCode;
+import dev.steadfast.domain.OjsException;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
 /**
  * BEAT (ojs-worker-protocol.md section 4): records that the worker is alive, extends the leases it holds
  * (RET-13: a valid heartbeat extends the reservation rather than letting it be requeued), and answers the
- * directive for the worker: {@code running}, or {@code quiet} / {@code terminate} when an operator asked for it.
+ * directive for the worker. A heartbeat naming a job leased to another worker is refused with 409 and changes
+ * nothing: that worker lost the job (its lease ran out and someone else took it) and should stop. It answers
+ * the directive for the worker: {@code running}, or {@code quiet} / {@code terminate} when an operator asked for it.
  */
 @ApplicationScoped
 public class HeartbeatService {
@@ -41,7 +47,18 @@ public class HeartbeatService {
                           List<String> queues) {
         Instant now = JobService.now(clock);
         UUID[] ids = jobIds == null ? null : jobIds.toArray(UUID[]::new);
-        return workers.extendLeases(workerId, ids, visibilityMs, now).flatMap(extended ->
+        Uni<Void> owned = ids == null ? Uni.createFrom().voidItem() : workers.foreignLeases(workerId, ids).map(f -> {
+            if (!f.isEmpty()) {
+                Map<String, Object> d = new LinkedHashMap<>();
+                d.put("worker_id", workerId);
+                f.forEach((job, holder) -> d.put(job.toString(), holder));
+                throw new OjsException(ErrorCode.CONFLICT, "Worker '" + workerId + "' does not hold the lease of "
+                        + f.size() + " of the jobs it reported (details map each job to its holder); nothing was "
+                        + "extended.", d);
+            }
+            return null;
+        });
+        return owned.flatMap(v -> workers.extendLeases(workerId, ids, visibilityMs, now).flatMap(extended ->
                 workers.touch(workerId, jobIds == null ? extended.size() : jobIds.size(), hostname,
                         queues == null ? null : queues.toArray(String[]::new), now).map(directive -> {
                     String d = directive;
@@ -50,7 +67,7 @@ public class HeartbeatService {
                                 .filter(t -> t != null && DIRECTIVES.contains(t)).findFirst().orElse(d);
                     }
                     return new Beat(d, extended.stream().map(WorkerStore.Extended::jobId).toList(), now);
-                }));
+                })));
     }
 
     /** An operator's directive for a worker, delivered with its next heartbeat. */

@@ -8,7 +8,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /** Workers and their leases: heartbeats, the worker registry and operator directives. */
@@ -29,6 +31,11 @@ public class WorkerStore {
               AND CASE WHEN $1::uuid[] IS NULL THEN lease_owner = $2
                        ELSE id = ANY($1::uuid[]) AND (lease_owner IS NULL OR lease_owner = $2) END
             RETURNING id, meta->>'test_directive' AS test_directive""";
+
+    /** Jobs among $1 that are active and leased to a worker other than $2: a heartbeat naming them is refused. */
+    static final String FOREIGN_LEASES = """
+            SELECT id, lease_owner FROM jobs
+            WHERE id = ANY($1::uuid[]) AND state = 'active' AND lease_owner IS NOT NULL AND lease_owner <> $2""";
 
     /** Records that the worker is alive; returns the directive an operator set for it. */
     static final String TOUCH_WORKER = """
@@ -64,6 +71,17 @@ public class WorkerStore {
             List<Extended> out = new ArrayList<>(rows.rowCount());
             for (Row r : rows) {
                 out.add(new Extended(r.getUUID("id"), r.getString("test_directive")));
+            }
+            return out;
+        });
+    }
+
+    /** The jobs among {@code jobIds} leased to another worker, with their holder. */
+    public Uni<Map<UUID, String>> foreignLeases(String workerId, UUID[] jobIds) {
+        return pool.preparedQuery(FOREIGN_LEASES).execute(Tuple.of(jobIds, workerId)).map(rows -> {
+            Map<UUID, String> out = new LinkedHashMap<>();
+            for (Row r : rows) {
+                out.put(r.getUUID(0), r.getString(1));
             }
             return out;
         });

@@ -114,8 +114,8 @@ class LeaseExpiryTest {
         fetchOne("holder", "lease-q5");
         String before = (String) jobView(id).get("lease_expires_at");
 
-        send(obj("worker_id", "intruder", "active_jobs", arr(id))).post("/ojs/v1/workers/heartbeat")
-                .then().statusCode(200).body("jobs_extended.size()", org.hamcrest.Matchers.equalTo(0));
+        Api.assertError(send(obj("worker_id", "intruder", "active_jobs", arr(id))).post("/ojs/v1/workers/heartbeat"),
+                409, "conflict");
         assertEquals(before, jobView(id).get("lease_expires_at"), "a worker that does not hold the lease extends nothing");
 
         send(obj("worker_id", "holder", "active_jobs", arr(id), "visibility_timeout_ms", 600_000))
