@@ -63,13 +63,6 @@ public class JobResource {
 
     /** A job id from a path: anything that is not a UUID cannot name a job, so it is simply not found. */
     static UUID jobId(String id) {
-        try {
-            if (id.length() == 36) {
-                return UUID.fromString(id);
-            }
-        } catch (IllegalArgumentException e) {
-            // fall through
-        }
-        throw OjsException.notFound("job", id);
+        return Params.uuid(id).orElseThrow(() -> OjsException.notFound("job", id));
     }
 }

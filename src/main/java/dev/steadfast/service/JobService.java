@@ -1,6 +1,5 @@
 package dev.steadfast.service;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
@@ -93,7 +92,7 @@ public class JobService {
             runAt = now;
         }
         return new NewJob(id, type, queue, c.argsJson(), c.metaJson() == null ? "{}" : c.metaJson(),
-                c.extensionsJson(), priority, tags, state, policy.maxAttempts(), write(policy.toWire()), timeout,
+                c.extensionsJson(), priority, tags, state, policy.maxAttempts(), Json.write(json, policy.toWire()), timeout,
                 visibility, runAt, c.scheduledAt(), c.expiresAt(), now, now);
     }
 
@@ -141,14 +140,6 @@ public class JobService {
             throw new OjsException(ErrorCode.CONFLICT,
                     "The job's lease is held by worker '" + s.leaseOwner() + "', not by the worker in the request.", d);
         });
-    }
-
-    String write(Object value) {
-        try {
-            return json.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /** The operation's instant, at the database's microsecond precision. */
