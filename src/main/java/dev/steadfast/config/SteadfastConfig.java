@@ -28,6 +28,8 @@ public interface SteadfastConfig {
 
     Retry retry();
 
+    Batching batching();
+
     interface Admin {
         /** Serve POST /ojs/v1/admin/reset, which empties every table. Off unless set (on in dev and test). */
         @WithDefault("false")
@@ -122,6 +124,20 @@ public interface SteadfastConfig {
          * deleted that long after they were dead-lettered; unset, they are never pruned.
          */
         java.util.Optional<Duration> deadLetter();
+    }
+
+    /**
+     * Concurrent PUSH and ACK requests are gathered into one statement each (see service.Coalescer): an idle
+     * server sends each at once, a busy one batches what arrives while earlier batches run.
+     */
+    interface Batching {
+        /** Most requests in one batch. */
+        @WithDefault("500")
+        int maxBatch();
+
+        /** Batches of one kind running at once (each holds a database connection while it runs). */
+        @WithDefault("4")
+        int maxInFlight();
     }
 
     /**

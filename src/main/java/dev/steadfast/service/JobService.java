@@ -18,7 +18,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -37,6 +40,7 @@ public class JobService {
     private final QueueRegistry queues;
     private final Telemetry telemetry;
     private final ObjectMapper json;
+    private final Coalescer<NewJob, Boolean> inserts;
 
     public JobService(JobStore store, Clock clock, SteadfastConfig config, RetryPolicies policies,
                       QueueRegistry queues, Telemetry telemetry, ObjectMapper json) {
@@ -47,22 +51,46 @@ public class JobService {
         this.queues = queues;
         this.telemetry = telemetry;
         this.json = json;
+        this.inserts = new Coalescer<>(this::insertAll, config.batching().maxBatch(), config.batching().maxInFlight());
     }
 
     /** Enqueues one job; 409 duplicate when its id is taken. */
     public Uni<JobRow> push(EnqueueCommand c) {
         Instant now = now(clock);
         NewJob job = prepare(c, now);
-        return store.insert(List.of(job)).flatMap(inserted -> {
-            if (!inserted.contains(job.id())) {
+        return inserts.submit(job).map(inserted -> {
+            if (!inserted) {
                 throw new OjsException(ErrorCode.DUPLICATE, "A job with id '" + job.id() + "' already exists.",
                         Map.of("existing_job_id", job.id().toString()));
             }
-            return queues.ensure(job.queue(), now);
-        }).map(v -> {
             JobRow row = JobRow.inserted(job);
             telemetry.pushed(row, now);
             return row;
+        });
+    }
+
+    /**
+     * Inserts a batch of jobs in one statement and registers their queues; answers, per job, whether it was
+     * new. Within a batch only the first job with a given id can be new.
+     */
+    private Uni<List<Boolean>> insertAll(List<NewJob> batch) {
+        Set<UUID> first = new HashSet<>();
+        List<NewJob> unique = new ArrayList<>(batch.size());
+        for (NewJob j : batch) {
+            if (first.add(j.id())) {
+                unique.add(j);
+            }
+        }
+        return store.insert(unique).flatMap(inserted -> {
+            Set<String> newQueues = new HashSet<>();
+            unique.stream().filter(j -> inserted.contains(j.id())).forEach(j -> newQueues.add(j.queue()));
+            return queues.ensureAll(newQueues, batch.get(0).createdAt()).map(v -> {
+                List<Boolean> out = new ArrayList<>(batch.size());
+                for (NewJob j : batch) {
+                    out.add(inserted.remove(j.id())); // a repeat of an id finds it already taken
+                }
+                return out;
+            });
         });
     }
 

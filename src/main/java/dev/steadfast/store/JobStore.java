@@ -110,7 +110,7 @@ public class JobStore {
             List<Completion.Done> done = new ArrayList<>(rows.rowCount());
             for (Row r : rows) {
                 done.add(new Completion.Done(r.getUUID("id"), r.getString("type"), r.getString("queue"),
-                        r.getInteger("attempt"), JobRow.instant(r, "started_at")));
+                        r.getInteger("attempt"), JobRow.instant(r, "started_at"), now));
             }
             return done;
         });
