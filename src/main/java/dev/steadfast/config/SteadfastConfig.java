@@ -51,6 +51,10 @@ public interface SteadfastConfig {
         @WithDefault("PT30M")
         Duration defaultTimeout();
 
+        /** Most jobs one POST /ojs/v1/jobs/batch may carry. */
+        @WithDefault("1000")
+        int maxBatch();
+
         /** Upper bound accepted for timeout_ms and visibility_timeout_ms. */
         @WithDefault("P7D")
         Duration maxTimeout();

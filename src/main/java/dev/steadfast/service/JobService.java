@@ -70,6 +70,54 @@ public class JobService {
     }
 
     /**
+     * PUSH batch (ojs-http-binding.md 9.2): every job is validated first (a bad one rejects the batch, naming its
+     * index), then all are inserted in one transaction; if any id is taken, none is inserted (409 duplicate).
+     */
+    public Uni<List<JobRow>> pushAll(List<EnqueueCommand> commands) {
+        Instant now = now(clock);
+        List<NewJob> jobs = new ArrayList<>(commands.size());
+        Set<UUID> ids = new HashSet<>();
+        for (int i = 0; i < commands.size(); i++) {
+            NewJob j;
+            try {
+                j = prepare(commands.get(i), now);
+            } catch (OjsException e) {
+                throw atIndex(e, i);
+            }
+            if (!ids.add(j.id())) {
+                throw atIndex(new OjsException(ErrorCode.DUPLICATE, "The id '" + j.id()
+                        + "' appears twice in the batch.", Map.of("existing_job_id", j.id().toString())), i);
+            }
+            jobs.add(j);
+        }
+        return store.insertAllOrNothing(jobs).flatMap(taken -> {
+            if (!taken.isEmpty()) {
+                throw new OjsException(ErrorCode.DUPLICATE, "Batch rejected: " + taken.size()
+                        + " job id(s) already exist; nothing was enqueued.",
+                        Map.of("existing_job_ids", taken.stream().map(UUID::toString).sorted().toList()));
+            }
+            Set<String> q = new HashSet<>();
+            jobs.forEach(j -> q.add(j.queue()));
+            return queues.ensureAll(q, now);
+        }).map(v -> {
+            List<JobRow> rows = new ArrayList<>(jobs.size());
+            for (NewJob j : jobs) {
+                JobRow row = JobRow.inserted(j);
+                telemetry.pushed(row, now);
+                rows.add(row);
+            }
+            return rows;
+        });
+    }
+
+    /** {@code e} about the job at {@code index} of a batch: the whole batch is refused. */
+    public static OjsException atIndex(OjsException e, int index) {
+        Map<String, Object> d = new LinkedHashMap<>(e.details());
+        d.put("index", index);
+        return new OjsException(e.code(), "Batch validation failed: job at index " + index + ": " + e.getMessage(), d);
+    }
+
+    /**
      * Inserts a batch of jobs in one statement and registers their queues; answers, per job, whether it was
      * new. Within a batch only the first job with a given id can be new.
      */
