@@ -4,7 +4,8 @@ import jakarta.enterprise.context.RequestScoped;
 
 /**
  * What the console's filters learned about the current request before a page resource runs: the logged-in user
- * (null when login is off), the session's CSRF token, and the flash message left by the previous action.
+ * (null when login is off), the session's CSRF token, and the flash message left by the previous action; and
+ * what the response must do with the session cookie (issue a new one, or end it).
  */
 @RequestScoped
 public class ConsoleRequest {
@@ -12,6 +13,8 @@ public class ConsoleRequest {
     private String user;
     private String csrf = "";
     private String flash;
+    private Session issue;
+    private boolean end;
 
     public Chrome chrome(String active) {
         return new Chrome(active, user, csrf, flash);
@@ -41,5 +44,24 @@ public class ConsoleRequest {
 
     void flash(String flash) {
         this.flash = flash;
+    }
+
+    /** Have the response set this session's cookie (a new anonymous session, or a login). */
+    void issue(Session s) {
+        this.issue = s;
+        session(s.user(), s.csrf());
+    }
+
+    Session issued() {
+        return issue;
+    }
+
+    /** Have the response clear the session cookie (logout). */
+    void end() {
+        this.end = true;
+    }
+
+    boolean ended() {
+        return end;
     }
 }

@@ -1,6 +1,6 @@
 package dev.steadfast.admin;
 
-import jakarta.ws.rs.core.NewCookie;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.net.URLDecoder;
@@ -20,12 +20,9 @@ final class Flash {
 
     /** A 303 to {@code location} carrying {@code message} for the next page. */
     static Response redirect(String location, String message) {
-        return Response.seeOther(URI.create(location)).cookie(cookie(message, 60)).build();
-    }
-
-    static NewCookie cookie(String message, int maxAge) {
-        return new NewCookie.Builder(COOKIE).value(URLEncoder.encode(message, StandardCharsets.UTF_8)).path("/admin")
-                .maxAge(maxAge).httpOnly(true).sameSite(NewCookie.SameSite.STRICT).build();
+        String value = URLEncoder.encode(message, StandardCharsets.UTF_8);
+        return Response.seeOther(URI.create(location))
+                .header(HttpHeaders.SET_COOKIE, ConsoleFilters.cookie(COOKIE, value, 60, false)).build();
     }
 
     static String read(String cookieValue) {

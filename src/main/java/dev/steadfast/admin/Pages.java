@@ -30,5 +30,7 @@ public final class Pages {
 
     public static native TemplateInstance confirm(Chrome chrome, ConfirmView view);
 
+    public static native TemplateInstance login(Chrome chrome, String next, String error);
+
     public static native TemplateInstance error(Chrome chrome, int status, String title, String message);
 }
