@@ -82,8 +82,10 @@ public class JobActionsPage {
         Chrome chrome = request.chrome("jobs");
         return jobs.info(id).map(j -> {
             String[] t = text.apply(j);
-            ConfirmView v = new ConfirmView(t[0], t[1], t[2].isEmpty() ? null : "/admin/jobs/" + id + "/actions/" + action,
-                    List.of(new Hidden("confirm", "yes")), t[2], danger, "/admin/jobs/" + id);
+            String about = "Job " + j.type() + " " + j.id() + " in queue " + j.queue() + ". ";
+            String target = t[2].isEmpty() ? null : "/admin/jobs/" + id + "/actions/" + action;
+            ConfirmView v = new ConfirmView(t[0], about + t[1], target, List.of(new Hidden("confirm", "yes")), t[2],
+                    danger, "/admin/jobs/" + id);
             return Response.ok(Pages.confirm(chrome, v)).build();
         });
     }

@@ -37,7 +37,7 @@ final class RetryPreviews {
         String summary = p.strategy().wireName() + " backoff from " + Format.duration(p.initialInterval())
                 + (p.strategy().wireName().equals("exponential") ? " (×" + p.backoffCoefficient() + ")" : "")
                 + ", at most " + Format.duration(p.maxInterval()) + (p.jitter() ? ", with jitter ×0.5–1.5" : ", no jitter")
-                + "; " + p.maxAttempts() + " attempts, then " + p.onExhaustion().wireName().replace('_', ' ')
+                + "; " + p.maxAttempts() + (p.maxAttempts() == 1 ? " attempt" : " attempts") + ", then " + p.onExhaustion().wireName().replace('_', ' ')
                 + (p.nonRetryableErrors().isEmpty() ? "" : "; never retried: " + String.join(", ", p.nonRetryableErrors()))
                 + ".";
         return new RetryPreview(pretty, summary, steps, p.maxAttempts() - 1 > Backoff.MAX_SCHEDULE_ROWS);
