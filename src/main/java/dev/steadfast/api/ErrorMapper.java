@@ -1,5 +1,6 @@
 package dev.steadfast.api;
 
+import dev.steadfast.admin.ConsoleErrors;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.OjsException;
 import io.vertx.pgclient.PgException;
@@ -10,6 +11,7 @@ import jakarta.ws.rs.NotSupportedException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import java.net.ConnectException;
 import java.util.Map;
 import org.jboss.logging.Logger;
@@ -18,56 +20,63 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 /**
  * The one place failures become HTTP answers: an {@link OjsException} becomes its envelope; JAX-RS routing
  * failures become 404 / 405 / 400 envelopes; an unreachable database becomes 503 backend_error; anything else is
- * logged with its request id and answered 500 internal_error, without a stack trace on the wire.
+ * logged with its request id and answered 500 internal_error, without a stack trace on the wire. Under /admin the
+ * same status and message are rendered as the console's HTML error page instead of the envelope.
  */
 public class ErrorMapper {
 
     private static final Logger LOG = Logger.getLogger(ErrorMapper.class);
 
-    @ServerExceptionMapper
-    public Response ojs(OjsException e, HttpHeaders headers) {
-        return envelope(e.code(), e.getMessage(), e.details(), headers);
+    private final ConsoleErrors console;
+
+    public ErrorMapper(ConsoleErrors console) {
+        this.console = console;
     }
 
     @ServerExceptionMapper
-    public Response web(WebApplicationException e, HttpHeaders headers) {
+    public Response ojs(OjsException e, HttpHeaders headers, UriInfo uri) {
+        return envelope(e.code(), e.getMessage(), e.details(), headers, uri);
+    }
+
+    @ServerExceptionMapper
+    public Response web(WebApplicationException e, HttpHeaders headers, UriInfo uri) {
         if (e instanceof NotFoundException) {
-            return envelope(ErrorCode.NOT_FOUND, "No such resource.", Map.of(), headers);
+            return envelope(ErrorCode.NOT_FOUND, "No such resource.", Map.of(), headers, uri);
         }
         if (e instanceof NotAllowedException) {
             String allowed = String.join(", ", e.getResponse().getAllowedMethods());
             return envelope(ErrorCode.METHOD_NOT_ALLOWED, "This method is not allowed on this path.",
-                    allowed.isEmpty() ? Map.of() : Map.of("allowed", allowed), headers);
+                    allowed.isEmpty() ? Map.of() : Map.of("allowed", allowed), headers, uri);
         }
         if (e instanceof NotSupportedException) {
-            return envelope(ErrorCode.INVALID_REQUEST, "Unsupported Content-Type.", Map.of(), headers);
+            return envelope(ErrorCode.INVALID_REQUEST, "Unsupported Content-Type.", Map.of(), headers, uri);
         }
         int status = e.getResponse().getStatus();
         if (status >= 400 && status < 500) {
             return envelope(ErrorCode.INVALID_REQUEST, "The request could not be processed (HTTP " + status + ").",
-                    Map.of(), headers);
+                    Map.of(), headers, uri);
         }
-        return unexpected(e, headers);
+        return unexpected(e, headers, uri);
     }
 
     @ServerExceptionMapper
-    public Response any(Throwable e, HttpHeaders headers) {
+    public Response any(Throwable e, HttpHeaders headers, UriInfo uri) {
         if (e instanceof java.io.IOException && "Request too large".equals(e.getMessage())) {
             // the HTTP layer's own backstop (quarkus.http.limits.max-body-size) tripped on a chunked body
             return envelope(ErrorCode.PAYLOAD_TOO_LARGE, "The request body is larger than the server accepts.",
-                    Map.of(), headers);
+                    Map.of(), headers, uri);
         }
         if (unreachable(e)) {
             LOG.warnf("request %s: database unreachable: %s", headers.getHeaderString(HttpFrame.REQUEST_ID), e);
-            return envelope(ErrorCode.BACKEND_UNAVAILABLE, "The database is unreachable.", Map.of(), headers);
+            return envelope(ErrorCode.BACKEND_UNAVAILABLE, "The database is unreachable.", Map.of(), headers, uri);
         }
-        return unexpected(e, headers);
+        return unexpected(e, headers, uri);
     }
 
-    private Response unexpected(Throwable e, HttpHeaders headers) {
+    private Response unexpected(Throwable e, HttpHeaders headers, UriInfo uri) {
         String id = headers.getHeaderString(HttpFrame.REQUEST_ID);
         LOG.errorf(e, "request %s failed", id);
-        return envelope(ErrorCode.INTERNAL, "Internal server error (request " + id + ").", Map.of(), headers);
+        return envelope(ErrorCode.INTERNAL, "Internal server error (request " + id + ").", Map.of(), headers, uri);
     }
 
     static boolean unreachable(Throwable e) {
@@ -80,7 +89,11 @@ public class ErrorMapper {
         return false;
     }
 
-    private static Response envelope(ErrorCode code, String message, Map<String, Object> details, HttpHeaders h) {
+    private Response envelope(ErrorCode code, String message, Map<String, Object> details, HttpHeaders h,
+                              UriInfo uri) {
+        if (ConsoleErrors.isConsole(uri.getPath())) {
+            return console.response(code.status(), message);
+        }
         return Response.status(code.status()).type(HttpFrame.OJS_MEDIA_TYPE)
                 .entity(ErrorEnvelope.json(code, message, details, h.getHeaderString(HttpFrame.REQUEST_ID))).build();
     }

@@ -1,5 +1,6 @@
 package dev.steadfast.api;
 
+import dev.steadfast.admin.ConsoleErrors;
 import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.JobIds;
@@ -19,7 +20,7 @@ import java.util.regex.Pattern;
  * response; {@code OJS-Version: 1.0} and the {@code application/openjobspec+json} content type on every /ojs
  * response; and, before any resource runs, the refusals that need no resource: an unsupported OJS-Version (422),
  * a body with another content type (400) and a body over the size limit (413), each as an OJS error envelope.
- * Paths no resource serves get a 404 envelope too.
+ * Paths no resource serves get a 404 envelope too (the console's HTML error page under /admin).
  */
 @ApplicationScoped
 public class HttpFrame {
@@ -29,17 +30,25 @@ public class HttpFrame {
     private static final Pattern SANE_ID = Pattern.compile("^[A-Za-z0-9._:\\-]{1,200}$");
 
     private final long maxBody;
+    private final ConsoleErrors console;
 
-    public HttpFrame(SteadfastConfig config) {
+    public HttpFrame(SteadfastConfig config, ConsoleErrors console) {
         this.maxBody = config.http().maxBodyBytes();
+        this.console = console;
         Body.maxBytes = maxBody;
     }
 
     void install(@Observes Router router) {
         router.route().order(-1000).handler(this::frame);
-        router.route().order(Integer.MAX_VALUE).handler(rc -> refuse(rc, ErrorCode.NOT_FOUND,
-                "No resource at " + rc.request().method() + " " + rc.normalizedPath() + ".",
-                Map.of("path", rc.normalizedPath())));
+        router.route().order(Integer.MAX_VALUE).handler(rc -> {
+            String message = "No resource at " + rc.request().method() + " " + rc.normalizedPath() + ".";
+            if (ConsoleErrors.isConsole(rc.normalizedPath())) {
+                rc.response().setStatusCode(404).putHeader("Content-Type", ConsoleErrors.HTML)
+                        .end(console.html(404, message));
+            } else {
+                refuse(rc, ErrorCode.NOT_FOUND, message, Map.of("path", rc.normalizedPath()));
+            }
+        });
     }
 
     private void frame(RoutingContext rc) {

@@ -28,7 +28,7 @@ public class Manifest {
         caps.put("schema_validation", false);
         caps.put("unique_jobs", false);
         caps.put("workflows", false);
-        caps.put("pause_resume", false);
+        caps.put("pause_resume", true);
         Map<String, Object> endpoints = new LinkedHashMap<>();
         endpoints.put("base_url", "/ojs/v1");
         endpoints.put("manifest", "/ojs/manifest");

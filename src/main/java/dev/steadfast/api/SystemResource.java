@@ -6,7 +6,6 @@ import dev.steadfast.service.JobEvent;
 import dev.steadfast.service.RetryPolicies;
 import dev.steadfast.service.SystemService;
 import dev.steadfast.service.Timestamps;
-import dev.steadfast.store.QueueRow;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -18,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** Manifest, health, queue list and the event polling endpoint (ojs-http-binding.md 8, 11.1, 21; ojs-events 6.4). */
+/** Manifest, health, retry policy scopes and the event polling endpoint (ojs-http-binding.md 8, 21; ojs-events 6.4). */
 @Path("/ojs")
 public class SystemResource {
 
@@ -75,28 +74,6 @@ public class SystemResource {
     @Path("/v1/retry-policies")
     public Response retryPolicies() {
         return Responses.ok(json, policies.describe());
-    }
-
-    @GET
-    @Path("/v1/queues")
-    public Uni<Response> queues() {
-        return system.queues().map(rows -> {
-            List<Map<String, Object>> out = new ArrayList<>(rows.size());
-            for (QueueRow q : rows) {
-                Map<String, Object> v = new LinkedHashMap<>();
-                v.put("name", q.name());
-                v.put("status", q.paused() ? "paused" : "active");
-                v.put("paused", q.paused());
-                v.put("created_at", Timestamps.format(q.createdAt()));
-                out.add(v);
-            }
-            Map<String, Object> page = new LinkedHashMap<>();
-            page.put("total", out.size());
-            page.put("limit", out.size());
-            page.put("offset", 0);
-            page.put("has_more", false);
-            return Responses.ok(json, Map.of("queues", out, "pagination", page));
-        });
     }
 
     @GET

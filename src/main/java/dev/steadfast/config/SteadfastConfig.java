@@ -29,6 +29,7 @@ public interface SteadfastConfig {
     Retry retry();
 
     Batching batching();
+    Console console();
 
     interface Admin {
         /** Serve POST /ojs/v1/admin/reset, which empties every table. Off unless set (on in dev and test). */
@@ -160,5 +161,42 @@ public interface SteadfastConfig {
 
         /** When set, an effective max_attempts above it is lowered to it (e.g. 100). */
         java.util.OptionalInt maxAttemptsClamp();
+    }
+
+    /** The operator console under /admin. */
+    interface Console {
+        /** Require a login for every console page. On unless set to false (off in dev). */
+        @WithDefault("true")
+        boolean authEnabled();
+
+        /** The console user's name. */
+        @WithDefault("admin")
+        String username();
+
+        /**
+         * The console user's password as a PBKDF2-HMAC-SHA256 hash, {@code pbkdf2-sha256$<iterations>$<salt>$<hash>}
+         * (base64); make one with {@code java scripts/HashPassword.java}. Without it, nobody can log in.
+         */
+        java.util.Optional<String> passwordHash();
+
+        /**
+         * The key that signs session cookies (32 characters or more). When unset, a random key is made at start-up:
+         * sessions then end when the server restarts and are valid on this instance only.
+         */
+        java.util.Optional<String> sessionSecret();
+
+        /** How long a login lasts. */
+        @WithDefault("PT8H")
+        Duration sessionTimeout();
+
+        /**
+         * Send cookies with the Secure attribute (HTTPS only). When unset, they are Secure when the request
+         * arrived over HTTPS (behind a proxy, enable quarkus.http.proxy.proxy-address-forwarding for that).
+         */
+        java.util.Optional<Boolean> secureCookies();
+
+        /** Failed logins from one address within 15 minutes before further attempts are refused (429). */
+        @WithDefault("10")
+        int maxFailedLogins();
     }
 }

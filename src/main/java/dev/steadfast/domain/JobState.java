@@ -7,7 +7,7 @@ import java.util.Optional;
  * The eight OJS job states (ojs-core.md section 6.1) with their wire names.
  *
  * <p>{@code completed}, {@code cancelled} and {@code discarded} are terminal: the only way out of one is an
- * operator's retry of a dead-lettered {@code discarded} job (see {@link JobStateMachine}).
+ * operator's retry of a {@code discarded} or {@code cancelled} job as a new run (see {@link JobStateMachine}).
  */
 public enum JobState {
     SCHEDULED, AVAILABLE, PENDING, ACTIVE, COMPLETED, RETRYABLE, CANCELLED, DISCARDED;

@@ -35,7 +35,14 @@ public final class JobStateMachine {
         /** A producer or operator cancels the job. */
         CANCEL,
         /** An operator re-enqueues a dead-lettered job. */
-        RETRY_DEAD_LETTER
+        RETRY_DEAD_LETTER,
+        /** An operator makes a scheduled or retryable job available now instead of waiting for its time. */
+        RETRY_NOW,
+        /**
+         * An operator re-enqueues a cancelled or (not dead-lettered) discarded job as a new run
+         * (ojs-admin-api.md 7.4); dead letters take {@link #RETRY_DEAD_LETTER}.
+         */
+        REVIVE
     }
 
     private static final Map<Operation, Set<JobState>> SOURCES = new EnumMap<>(Operation.class);
@@ -56,6 +63,8 @@ public final class JobStateMachine {
         rule(Operation.CANCEL, EnumSet.of(JobState.SCHEDULED, JobState.AVAILABLE, JobState.PENDING,
                 JobState.ACTIVE, JobState.RETRYABLE), EnumSet.of(JobState.CANCELLED));
         rule(Operation.RETRY_DEAD_LETTER, EnumSet.of(JobState.DISCARDED), EnumSet.of(JobState.AVAILABLE));
+        rule(Operation.RETRY_NOW, EnumSet.of(JobState.SCHEDULED, JobState.RETRYABLE), EnumSet.of(JobState.AVAILABLE));
+        rule(Operation.REVIVE, EnumSet.of(JobState.CANCELLED, JobState.DISCARDED), EnumSet.of(JobState.AVAILABLE));
     }
 
     private JobStateMachine() {
@@ -105,6 +114,8 @@ public final class JobStateMachine {
             case ACTIVATE -> "Cannot activate job in state '" + current.wire()
                     + "'. Only jobs in 'pending' state can be activated.";
             case RETRY_DEAD_LETTER -> "Only discarded jobs can be retried from the dead letter queue; job is '"
+                    + current.wire() + "'.";
+            case RETRY_NOW, REVIVE -> "Only scheduled, retryable, discarded or cancelled jobs can be retried; job is '"
                     + current.wire() + "'.";
             default -> "Operation " + op + " is not allowed in state '" + current.wire() + "'.";
         };

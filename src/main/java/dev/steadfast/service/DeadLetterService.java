@@ -114,6 +114,32 @@ public class DeadLetterService {
                 .map(n -> new Bulk("delete", matched, n)));
     }
 
+    /** How many dead letters match {@code f}. */
+    public Uni<Long> count(DeadLetterFilter f) {
+        return store.count(f);
+    }
+
+    /** Retries each of {@code ids} in turn; one that is no longer a dead letter is counted, not fatal. */
+    public Uni<Bulk> retryEach(List<UUID> ids, boolean confirm) {
+        requireConfirm(confirm, "retry");
+        return each(ids, id -> retry(id).replaceWithVoid()).map(n -> new Bulk("retry", ids.size(), n));
+    }
+
+    /** Deletes each of {@code ids} in turn; one that is no longer a dead letter is counted, not fatal. */
+    public Uni<Bulk> deleteEach(List<UUID> ids, boolean confirm) {
+        requireConfirm(confirm, "delete");
+        return each(ids, this::delete).map(n -> new Bulk("delete", ids.size(), n));
+    }
+
+    private static Uni<Integer> each(List<UUID> ids, java.util.function.Function<UUID, Uni<Void>> op) {
+        Uni<Integer> done = Uni.createFrom().item(0);
+        for (UUID id : ids) {
+            done = done.flatMap(n -> op.apply(id).map(v -> n + 1)
+                    .onFailure(OjsException.class).recoverWithItem(n));
+        }
+        return done;
+    }
+
     static void requireConfirm(boolean confirm, String action) {
         if (!confirm) {
             throw OjsException.invalidField("confirm", "Bulk " + action + " acts on every matching job; send "

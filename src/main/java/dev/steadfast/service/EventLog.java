@@ -40,7 +40,10 @@ public class EventLog {
         d.put("job_type", jobType);
         d.put("queue", queue);
         d.putAll(data);
-        JobEvent e = new JobEvent("evt_" + JobIds.next(at.toEpochMilli()), type, at, jobId, queue, jobType, d);
+        append(new JobEvent("evt_" + JobIds.next(at.toEpochMilli()), type, at, jobId, queue, jobType, d));
+    }
+
+    private void append(JobEvent e) {
         synchronized (ring) {
             if (ring.size() == capacity) {
                 ring.removeFirst();
@@ -50,6 +53,14 @@ public class EventLog {
         for (Consumer<JobEvent> s : subscribers) {
             s.accept(e);
         }
+    }
+
+    /** Records an event about a queue (queue.paused, queue.resumed): the queue is its subject. */
+    public void emitQueue(String type, Instant at, String queue, Map<String, Object> data) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("queue", queue);
+        d.putAll(data);
+        append(new JobEvent("evt_" + JobIds.next(at.toEpochMilli()), type, at, queue, queue, null, d));
     }
 
     /** Events after {@code afterId} (exclusive; null for the oldest kept) matching the filters, oldest first. */

@@ -74,4 +74,14 @@ public class HeartbeatService {
     public Uni<Void> direct(String workerId, String directive) {
         return workers.setDirective(workerId, directive, JobService.now(clock));
     }
+
+    /** The known workers, most recently seen first (the console's workers page). */
+    public Uni<List<WorkerStore.WorkerRow>> workers(int limit) {
+        return workers.list(limit);
+    }
+
+    /** A worker silent this long is shown as stale. */
+    public java.time.Duration staleAfter() {
+        return config.workers().heartbeatTimeout();
+    }
 }

@@ -191,10 +191,15 @@ public class JobService {
 
     /** CANCEL: 404 when unknown, 409 when the job is already terminal. */
     public Uni<JobStore.Cancelled> cancel(UUID id) {
+        return cancel(id, "api");
+    }
+
+    /** CANCEL on behalf of {@code by} (an operator: "console:alice"), recorded in the job.cancelled event. */
+    public Uni<JobStore.Cancelled> cancel(UUID id, String by) {
         Instant now = now(clock);
         return store.cancel(id, JobStateMachine.sourceNames(Operation.CANCEL), now).flatMap(o -> {
             if (o.isPresent()) {
-                telemetry.cancelled(o.get().job(), o.get().previousState(), now);
+                telemetry.cancelled(o.get().job(), o.get().previousState(), by, now);
                 return Uni.createFrom().item(o.get());
             }
             return explain(store, id, Operation.CANCEL).map(x -> (JobStore.Cancelled) null);

@@ -122,9 +122,36 @@ public class Telemetry {
         count("snoozed", row);
     }
 
-    public void cancelled(JobRow row, JobState previous, Instant now) {
-        emit("job.cancelled", row, now, Map.of("cancelled_by", "api", "previous_state", previous.wire()));
+    public void cancelled(JobRow row, JobState previous, String by, Instant now) {
+        emit("job.cancelled", row, now, Map.of("cancelled_by", by, "previous_state", previous.wire()));
         count("cancelled", row);
+    }
+
+    /** An operator made a waiting job available now, or re-enqueued a finished one as a new run. */
+    public void operatorRetried(JobRow row, JobState previous, String by, Instant now) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("job_id", row.id().toString());
+        data.put("priority", row.priority());
+        data.put("retried_by", by);
+        data.put("previous_state", previous.wire());
+        data.put("run", row.run());
+        emit("job.enqueued", row, now, data);
+        count("operator_retried", row);
+    }
+
+    /** An operator deleted a job (kept as a counter only: the job is gone, the log line is the audit trail). */
+    public void deleted(JobRow row) {
+        count("deleted", row);
+    }
+
+    public void queuePaused(String queue, String by, Instant now) {
+        events.emitQueue("queue.paused", now, queue, Map.of("paused_by", by));
+        meters.counter("steadfast.queues.paused", "queue", queue).increment();
+    }
+
+    public void queueResumed(String queue, String by, Instant now) {
+        events.emitQueue("queue.resumed", now, queue, Map.of("resumed_by", by));
+        meters.counter("steadfast.queues.resumed", "queue", queue).increment();
     }
 
     public void deadLetterRetried(JobRow row, Instant now) {

@@ -35,7 +35,9 @@ class JobStateMachineTest {
             "EXPIRE_LEASE:active->available", "EXPIRE_LEASE:active->retryable", "EXPIRE_LEASE:active->discarded",
             "CANCEL:scheduled->cancelled", "CANCEL:available->cancelled", "CANCEL:pending->cancelled",
             "CANCEL:active->cancelled", "CANCEL:retryable->cancelled",
-            "RETRY_DEAD_LETTER:discarded->available");
+            "RETRY_DEAD_LETTER:discarded->available",
+            "RETRY_NOW:scheduled->available", "RETRY_NOW:retryable->available",
+            "REVIVE:cancelled->available", "REVIVE:discarded->available");
 
     @Test
     void everyTripleMatchesTheTable() {
@@ -56,12 +58,14 @@ class JobStateMachineTest {
     }
 
     @Test
-    void terminalStatesHaveNoWayOutButTheDeadLetterRetry() {
+    void terminalStatesHaveNoWayOutButAnOperatorRetry() {
         for (JobState terminal : Set.of(COMPLETED, CANCELLED, DISCARDED)) {
             assertTrue(terminal.terminal());
             for (Operation op : Operation.values()) {
                 boolean leaves = JobStateMachine.sources(op).contains(terminal);
-                assertEquals(op == Operation.RETRY_DEAD_LETTER && terminal == DISCARDED, leaves, op + " from " + terminal);
+                boolean operatorRetry = op == Operation.RETRY_DEAD_LETTER && terminal == DISCARDED
+                        || op == Operation.REVIVE && terminal != COMPLETED;
+                assertEquals(operatorRetry, leaves, op + " from " + terminal);
             }
         }
     }

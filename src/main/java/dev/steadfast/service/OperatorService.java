@@ -1,0 +1,100 @@
+package dev.steadfast.service;
+
+import dev.steadfast.domain.ErrorCode;
+import dev.steadfast.domain.JobState;
+import dev.steadfast.domain.JobStateMachine;
+import dev.steadfast.domain.JobStateMachine.Operation;
+import dev.steadfast.domain.OjsException;
+import dev.steadfast.store.JobRow;
+import dev.steadfast.store.JobStore;
+import dev.steadfast.store.OperatorStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import org.jboss.logging.Logger;
+
+/**
+ * What an operator does to one job, shared by the console and the admin API (ojs-admin-api.md 7.3, 7.4):
+ * <ul>
+ *   <li>retry: a scheduled or retryable job runs now; a dead letter is re-enqueued through
+ *       {@link DeadLetterService#retry}; a cancelled or discarded job is re-enqueued as a new run;</li>
+ *   <li>cancel: {@link JobService#cancel(UUID, String)};</li>
+ *   <li>delete: any job that is not active.</li>
+ * </ul>
+ * Every action names who did it ({@code by}, e.g. "console:alice"), in the events and in the log.
+ */
+@ApplicationScoped
+public class OperatorService {
+
+    private static final Logger LOG = Logger.getLogger(OperatorService.class);
+
+    private final OperatorStore store;
+    private final JobStore jobs;
+    private final JobService jobService;
+    private final DeadLetterService deadLetters;
+    private final Telemetry telemetry;
+    private final Clock clock;
+
+    public OperatorService(OperatorStore store, JobStore jobs, JobService jobService, DeadLetterService deadLetters,
+                           Telemetry telemetry, Clock clock) {
+        this.store = store;
+        this.jobs = jobs;
+        this.jobService = jobService;
+        this.deadLetters = deadLetters;
+        this.telemetry = telemetry;
+        this.clock = clock;
+    }
+
+    /** Retries the job as its state allows; 404 when unknown, 409 for a job that is available, active or done. */
+    public Uni<JobRow> retry(UUID id, String by) {
+        return jobs.find(id).flatMap(o -> {
+            JobRow job = o.orElseThrow(() -> OjsException.notFound("job", id.toString()));
+            if (job.deadLetter()) {
+                return deadLetters.retry(id).invoke(r -> LOG.infof("dead letter %s re-enqueued by %s", id, by));
+            }
+            Operation op = job.state() == JobState.CANCELLED || job.state() == JobState.DISCARDED
+                    ? Operation.REVIVE : Operation.RETRY_NOW;
+            JobStateMachine.check(op, job.state(), id.toString());
+            Instant now = JobService.now(clock);
+            String[] from = JobStateMachine.sourceNames(op);
+            return (op == Operation.REVIVE ? store.revive(id, from, now) : store.makeAvailableNow(id, from, now))
+                    .map(r -> {
+                        JobRow row = r.orElseThrow(() -> movedMeanwhile(id));
+                        telemetry.operatorRetried(row, job.state(), by, now);
+                        LOG.infof("job %s retried by %s (was %s)", id, by, job.state().wire());
+                        return row;
+                    });
+        });
+    }
+
+    public Uni<JobStore.Cancelled> cancel(UUID id, String by) {
+        return jobService.cancel(id, by).invoke(c -> LOG.infof("job %s cancelled by %s", id, by));
+    }
+
+    /** Deletes the job; 404 when unknown, 409 while it is active. */
+    public Uni<JobRow> delete(UUID id, String by) {
+        return store.delete(id).flatMap(o -> {
+            if (o.isPresent()) {
+                telemetry.deleted(o.get());
+                LOG.infof("job %s (%s, %s) deleted by %s", id, o.get().type(), o.get().state().wire(), by);
+                return Uni.createFrom().item(o.get());
+            }
+            return jobs.stateOf(id).map(s -> {
+                if (s.isEmpty()) {
+                    throw OjsException.notFound("job", id.toString());
+                }
+                throw new OjsException(ErrorCode.CONFLICT, "Job '" + id + "' is active (leased to worker '"
+                        + s.get().leaseOwner() + "'); cancel it first or wait for it to finish.",
+                        Map.of("job_id", id.toString(), "current_state", s.get().state().wire()));
+            });
+        });
+    }
+
+    private static OjsException movedMeanwhile(UUID id) {
+        return new OjsException(ErrorCode.CONFLICT, "Job '" + id + "' changed state while it was being retried; "
+                + "reload it and try again.", Map.of("job_id", id.toString()));
+    }
+}

@@ -1,0 +1,85 @@
+package dev.steadfast.service;
+
+import dev.steadfast.domain.JobState;
+import dev.steadfast.store.JobStore;
+import dev.steadfast.store.QueueRow;
+import dev.steadfast.store.StatsStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Assembles the {@link Overview} for the console and the admin queue list. Its queries run concurrently (each on
+ * its own pooled connection), so the answer takes as long as the slowest of them. Throughput counts jobs by how
+ * they finished (completed, or failed for good), from the jobs table itself: the same on every instance and
+ * across restarts. Failed attempts that were retried show as retryable jobs and in each job's error history.
+ */
+@ApplicationScoped
+public class StatsService {
+
+    /** The throughput window: one bar per minute. */
+    public static final int WINDOW_MINUTES = 60;
+
+    private final StatsStore stats;
+    private final JobStore jobs;
+    private final Clock clock;
+
+    public StatsService(StatsStore stats, JobStore jobs, Clock clock) {
+        this.stats = stats;
+        this.jobs = jobs;
+        this.clock = clock;
+    }
+
+    public Uni<Overview> overview() {
+        Instant now = clock.instant();
+        long nowMinute = now.getEpochSecond() / 60;
+        Instant since = Instant.ofEpochSecond((nowMinute - WINDOW_MINUTES + 1) * 60);
+        return Uni.combine().all().unis(jobs.queues(), stats.countsByQueue(), stats.deadLettersByQueue(),
+                        stats.oldestAvailable(), stats.finishedPerMinute(since)).asTuple()
+                .map(t -> new Overview(now, queues(t.getItem1(), t.getItem2(), t.getItem3(), t.getItem4()),
+                        minutes(t.getItem5(), nowMinute)));
+    }
+
+    /** Depth of every queue: the known queues, plus any queue that has jobs but no row, by name. */
+    public Uni<List<QueueStats>> queues() {
+        return Uni.combine().all().unis(jobs.queues(), stats.countsByQueue(), stats.deadLettersByQueue(),
+                stats.oldestAvailable()).asTuple()
+                .map(t -> queues(t.getItem1(), t.getItem2(), t.getItem3(), t.getItem4()));
+    }
+
+    static List<QueueStats> queues(List<QueueRow> rows, Map<String, Map<JobState, Long>> counts,
+                                   Map<String, Long> dead, Map<String, Instant> oldest) {
+        Map<String, QueueRow> byName = new TreeMap<>();
+        rows.forEach(r -> byName.put(r.name(), r));
+        counts.keySet().forEach(q -> byName.putIfAbsent(q, new QueueRow(q, false, null, null)));
+        List<QueueStats> out = new ArrayList<>(byName.size());
+        for (QueueRow q : byName.values()) {
+            out.add(new QueueStats(q.name(), q.paused(), q.pausedAt(), q.createdAt(),
+                    counts.getOrDefault(q.name(), Map.of()), dead.getOrDefault(q.name(), 0L), oldest.get(q.name())));
+        }
+        return out;
+    }
+
+    static List<StatsStore.Minute> minutes(List<StatsStore.Minute> found, long nowMinute) {
+        Map<Long, StatsStore.Minute> byMinute = new HashMap<>();
+        found.forEach(m -> byMinute.put(m.epochMinute(), m));
+        List<StatsStore.Minute> out = new ArrayList<>(WINDOW_MINUTES);
+        for (long m = nowMinute - WINDOW_MINUTES + 1; m <= nowMinute; m++) {
+            out.add(byMinute.getOrDefault(m, new StatsStore.Minute(m, 0, 0)));
+        }
+        return out;
+    }
+
+    /** How long the oldest available job of {@code q} has waited, as of {@code now}; null when none waits. */
+    public static Duration lag(QueueStats q, Instant now) {
+        return q.oldestAvailableAt() == null ? null : Duration.between(q.oldestAvailableAt(), now).isNegative()
+                ? Duration.ZERO : Duration.between(q.oldestAvailableAt(), now);
+    }
+}

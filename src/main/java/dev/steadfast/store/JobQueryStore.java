@@ -1,0 +1,114 @@
+package dev.steadfast.store;
+
+import dev.steadfast.domain.OjsException;
+import io.smallrye.mutiny.Uni;
+import io.vertx.pgclient.PgException;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Job listings for the console: filters, text search and keyset pagination on (created_at, id), never OFFSET, so
+ * page 1,000 costs what page 1 costs. The statement is assembled from the fixed fragments below, only those the
+ * filter uses, so that each combination gets a plan that can use its index (a catch-all
+ * {@code ($1 IS NULL OR col = $1)} would defeat them); every value is a bound parameter.
+ */
+@ApplicationScoped
+public class JobQueryStore {
+
+    /** A listing is interactive: one that runs away (a text search matching most of a huge table) is cut off. */
+    static final String TIME_LIMIT = "SET LOCAL statement_timeout = 5000";
+
+    static final String SUMMARY_COLUMNS = "id, type, queue, state, priority, attempt, max_attempts, tags, created_at,"
+            + " run_at, dead_letter, run, left(error->>'type', 200) AS error_type,"
+            + " left(error->>'message', 300) AS error_message";
+
+    /** Text search over args, meta and error history, served by the trigram index jobs_search_idx (V3). */
+    static final String TEXT = "job_search_text(args, meta, errors) ILIKE $%d";
+    static final String STATE = "state = $%d";
+    static final String QUEUE = "queue = $%d";
+    static final String TYPE = "type = $%d";
+    static final String TYPE_PREFIX = "type LIKE $%d";
+    static final String TAG = "tags @> ARRAY[$%d::text]";
+    static final String SINCE = "created_at >= $%d";
+    static final String UNTIL = "created_at < $%d";
+    static final String AFTER_DESC = "(created_at, id) < ($%d, $%d)";
+    static final String AFTER_ASC = "(created_at, id) > ($%d, $%d)";
+
+    private final Pool pool;
+
+    public JobQueryStore(Pool pool) {
+        this.pool = pool;
+    }
+
+    /**
+     * Up to {@code limit} jobs matching {@code f}, newest first (or oldest first when {@code ascending}), strictly
+     * after the (afterAt, afterId) cursor in that order when one is given.
+     */
+    public Uni<List<JobSummary>> list(JobFilter f, boolean ascending, Instant afterAt, UUID afterId, int limit) {
+        List<Object> params = new ArrayList<>();
+        List<String> where = new ArrayList<>();
+        add(where, params, STATE, f.state() == null ? null : f.state().wire());
+        add(where, params, QUEUE, f.queue());
+        add(where, params, f.typePrefix() ? TYPE_PREFIX : TYPE, f.typePrefix() ? likePrefix(f.type()) : f.type());
+        add(where, params, TAG, f.tag());
+        add(where, params, SINCE, JobStore.odt(f.since()));
+        add(where, params, UNTIL, JobStore.odt(f.until()));
+        add(where, params, TEXT, f.text() == null ? null : "%" + escapeLike(f.text()) + "%");
+        if (afterAt != null) {
+            params.add(JobStore.odt(afterAt));
+            params.add(afterId);
+            where.add((ascending ? AFTER_ASC : AFTER_DESC).formatted(params.size() - 1, params.size()));
+        }
+        params.add(limit);
+        String dir = ascending ? "ASC" : "DESC";
+        String sql = "SELECT " + SUMMARY_COLUMNS + " FROM jobs"
+                + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where))
+                + " ORDER BY created_at " + dir + ", id " + dir + " LIMIT $" + params.size();
+        return pool.withTransaction(conn -> conn.query(TIME_LIMIT).execute()
+                .flatMap(v -> conn.preparedQuery(sql).execute(Tuple.tuple(params))))
+                .map(rows -> {
+                    List<JobSummary> out = new ArrayList<>(rows.rowCount());
+                    for (Row r : rows) {
+                        out.add(summary(r));
+                    }
+                    return out;
+                })
+                .onFailure(JobQueryStore::timedOut).transform(e -> OjsException.invalidField("q",
+                        "The search took longer than 5 s; narrow it with a queue, type, state or time range."));
+    }
+
+    private static boolean timedOut(Throwable e) {
+        return e instanceof PgException pg && "57014".equals(pg.getSqlState());
+    }
+
+    private static void add(List<String> where, List<Object> params, String fragment, Object value) {
+        if (value != null) {
+            params.add(value);
+            where.add(fragment.formatted(params.size()));
+        }
+    }
+
+    static String escapeLike(String s) {
+        return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+    }
+
+    private static String likePrefix(String prefix) {
+        return prefix == null ? null : escapeLike(prefix) + "%";
+    }
+
+    static JobSummary summary(Row r) {
+        String[] tags = r.getArrayOfStrings("tags");
+        return new JobSummary(r.getUUID("id"), r.getString("type"), r.getString("queue"),
+                dev.steadfast.domain.JobState.fromWire(r.getString("state")).orElseThrow(), r.getInteger("priority"),
+                r.getInteger("attempt"), r.getInteger("max_attempts"), tags == null ? List.of() : Arrays.asList(tags),
+                JobRow.instant(r, "created_at"), JobRow.instant(r, "run_at"), r.getBoolean("dead_letter"),
+                r.getInteger("run"), r.getString("error_type"), r.getString("error_message"));
+    }
+}

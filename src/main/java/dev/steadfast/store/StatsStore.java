@@ -1,0 +1,110 @@
+package dev.steadfast.store;
+
+import dev.steadfast.domain.JobState;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Read-only aggregates for the operator console and the admin API: depth by state per queue, dead letters per
+ * queue, the age of the oldest available job per queue, and finished jobs per minute. Every statement here is a
+ * read that takes no locks; their cost on a million-row table is measured in README "Console".
+ */
+@ApplicationScoped
+public class StatsStore {
+
+    /** Depth: one grouped count over the whole table. */
+    static final String COUNT_BY_QUEUE_AND_STATE = "SELECT queue, state, count(*) FROM jobs GROUP BY queue, state";
+
+    /** Dead letters per queue, from the dead-letter partial index. */
+    static final String DEAD_LETTERS_BY_QUEUE = "SELECT queue, count(*) FROM jobs WHERE dead_letter GROUP BY queue";
+
+    /**
+     * Lag: per known queue, when its oldest available job became available (run_at), one subquery per queue.
+     */
+    static final String OLDEST_AVAILABLE = """
+            SELECT q.name, (SELECT j.run_at FROM jobs j WHERE j.queue = q.name AND j.state = 'available'
+                            ORDER BY j.run_at LIMIT 1) AS oldest
+            FROM queues q""";
+
+    /**
+     * Finished jobs per minute since $1: completed ones and ones that failed for good (discarded, dead letters
+     * included). Two halves so each uses its partial index (jobs_finished_idx, jobs_dead_letter_idx).
+     */
+    static final String FINISHED_PER_MINUTE = """
+            SELECT (extract(epoch FROM completed_at)::bigint / 60) AS minute, state = 'completed' AS ok, count(*)
+            FROM jobs WHERE state IN ('completed', 'discarded') AND NOT dead_letter AND completed_at >= $1
+            GROUP BY 1, 2
+            UNION ALL
+            SELECT (extract(epoch FROM discarded_at)::bigint / 60), false, count(*)
+            FROM jobs WHERE dead_letter AND discarded_at >= $1
+            GROUP BY 1""";
+
+    private final Pool pool;
+
+    public StatsStore(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** Job counts: queue -> state -> count (states with no jobs are absent). */
+    public Uni<Map<String, Map<JobState, Long>>> countsByQueue() {
+        return pool.query(COUNT_BY_QUEUE_AND_STATE).execute().map(rows -> {
+            Map<String, Map<JobState, Long>> out = new LinkedHashMap<>();
+            for (Row r : rows) {
+                JobState s = JobState.fromWire(r.getString(1)).orElseThrow();
+                out.computeIfAbsent(r.getString(0), q -> new LinkedHashMap<>()).put(s, r.getLong(2));
+            }
+            return out;
+        });
+    }
+
+    /** Dead letters per queue (queues without any are absent). */
+    public Uni<Map<String, Long>> deadLettersByQueue() {
+        return pool.query(DEAD_LETTERS_BY_QUEUE).execute().map(rows -> {
+            Map<String, Long> out = new LinkedHashMap<>();
+            for (Row r : rows) {
+                out.put(r.getString(0), r.getLong(1));
+            }
+            return out;
+        });
+    }
+
+    /** Per known queue, when its oldest available job became available (absent when none is available). */
+    public Uni<Map<String, Instant>> oldestAvailable() {
+        return pool.query(OLDEST_AVAILABLE).execute().map(rows -> {
+            Map<String, Instant> out = new LinkedHashMap<>();
+            for (Row r : rows) {
+                Instant t = JobRow.instant(r, "oldest");
+                if (t != null) {
+                    out.put(r.getString(0), t);
+                }
+            }
+            return out;
+        });
+    }
+
+    /** Finished jobs in one minute (epoch minute): how many completed, how many failed for good. */
+    public record Minute(long epochMinute, long completed, long failed) {
+    }
+
+    /** Finished jobs per minute since {@code since}, only minutes with at least one job, in no order. */
+    public Uni<List<Minute>> finishedPerMinute(Instant since) {
+        return pool.preparedQuery(FINISHED_PER_MINUTE).execute(Tuple.of(JobStore.odt(since))).map(rows -> {
+            Map<Long, long[]> acc = new LinkedHashMap<>();
+            for (Row r : rows) {
+                long[] c = acc.computeIfAbsent(r.getLong(0), m -> new long[2]);
+                c[r.getBoolean(1) ? 0 : 1] += r.getLong(2);
+            }
+            List<Minute> out = new ArrayList<>(acc.size());
+            acc.forEach((m, c) -> out.add(new Minute(m, c[0], c[1])));
+            return out;
+        });
+    }
+}

@@ -1,0 +1,110 @@
+package dev.steadfast.testsupport;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * A real headless Chromium for browser tests: the Debian {@code chromium} and {@code chromium-driver} packages,
+ * a fresh profile directory per run, no background network traffic. Tests skip (a JUnit assumption) only when
+ * /usr/bin/chromium is absent; CI installs it. Screenshots go to target/screenshots/.
+ */
+public final class Browser implements AutoCloseable {
+
+    public static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    public static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    public static final Path SCREENSHOTS = Path.of("target", "screenshots");
+    public static final int WIDTH = 1366;
+
+    private final Path profile;
+    private final ChromeDriver driver;
+    private final String base;
+
+    private Browser(String base) throws IOException {
+        this.base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+        this.profile = Files.createTempDirectory("steadfast-chromium-");
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+        ChromeOptions o = new ChromeOptions();
+        o.setBinary(CHROMIUM.toFile());
+        o.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--user-data-dir=" + profile,
+                "--window-size=" + WIDTH + ",900", "--lang=en-US");
+        o.setCapability("goog:loggingPrefs", Map.of("browser", "ALL"));
+        this.driver = new ChromeDriver(service, o);
+        driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+    }
+
+    /** Starts Chromium, or skips the test when it is not installed. */
+    public static Browser start(String baseUrl) throws IOException {
+        Assumptions.assumeTrue(Files.isExecutable(CHROMIUM), "Chromium is not installed at " + CHROMIUM);
+        return new Browser(baseUrl);
+    }
+
+    public WebDriver driver() {
+        return driver;
+    }
+
+    public void open(String path) {
+        driver.get(base + path);
+    }
+
+    public String path() {
+        String url = driver.getCurrentUrl();
+        return url.startsWith(base) ? url.substring(base.length()) : url;
+    }
+
+    public WebDriverWait waitUpTo(int seconds) {
+        return new WebDriverWait(driver, Duration.ofSeconds(seconds));
+    }
+
+    public void waitFor(By by) {
+        waitUpTo(10).until(ExpectedConditions.presenceOfElementLocated(by));
+    }
+
+    /** Saves the whole page (the window is stretched to the page's height first) as target/screenshots/name.png. */
+    public void screenshot(String name) throws IOException {
+        Object h = ((JavascriptExecutor) driver).executeScript("return document.documentElement.scrollHeight");
+        int height = Math.min(4000, Math.max(700, ((Number) h).intValue()));
+        driver.manage().window().setSize(new Dimension(WIDTH, height));
+        Files.createDirectories(SCREENSHOTS);
+        File shot = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
+        Files.copy(shot.toPath(), SCREENSHOTS.resolve(name + ".png"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        driver.manage().window().setSize(new Dimension(WIDTH, 900));
+    }
+
+    /** Browser console messages at level SEVERE (script errors, CSP violations). */
+    public java.util.List<String> severeLogs() {
+        return driver.manage().logs().get("browser").getAll().stream()
+                .filter(e -> e.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue())
+                .map(e -> e.getMessage()).toList();
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            driver.quit();
+        } finally {
+            try (Stream<Path> files = Files.walk(profile)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+}
