@@ -39,7 +39,9 @@ public record OverviewView(String at, List<Card> cards, ThroughputChart chart, L
         cards.add(new Card("Oldest waiting", maxLag == null ? "—" : Format.duration(maxLag), "max lag over queues",
                 null, maxLag != null && maxLag.toMinutes() >= 10 ? "bad" : maxLag != null && maxLag.toMinutes() >= 1
                 ? "warn" : ""));
-        return new OverviewView(Format.time(now) + " UTC", cards, ThroughputChart.of(o.minutes()), lines,
+        String at = Format.time(now) + " UTC" + (Duration.between(o.countedAt(), now).getSeconds() >= 1
+                ? " (counts as of " + Format.time(o.countedAt()).substring(11) + ")" : "");
+        return new OverviewView(at, cards, ThroughputChart.of(o.minutes()), lines,
                 QueueLine.headers());
     }
 

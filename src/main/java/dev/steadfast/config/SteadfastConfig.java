@@ -195,6 +195,14 @@ public interface SteadfastConfig {
          */
         java.util.Optional<Boolean> secureCookies();
 
+        /**
+         * How old the depth counts (jobs per queue and state, dead letters per queue) on the overview and queues
+         * pages may be. Counting a million-row table takes a fraction of a second, so one count serves every
+         * console request for this long, and is refreshed in the background after that; PT0S counts every time.
+         */
+        @WithDefault("PT5S")
+        Duration countsMaxAge();
+
         /** Failed logins from one address within 15 minutes before further attempts are refused (429). */
         @WithDefault("10")
         int maxFailedLogins();

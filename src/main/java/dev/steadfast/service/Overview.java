@@ -5,10 +5,11 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The server at a glance, as of {@code at}: every queue's depth, and finished jobs per minute for the last
- * {@code minutes.size()} minutes, oldest first, one entry per minute (zeros included).
+ * The server at a glance, as of {@code at}: every queue's depth (counted at {@code countedAt}, at most a few
+ * seconds earlier), and finished jobs per minute for the last {@code minutes.size()} minutes, oldest first, one
+ * entry per minute (zeros included).
  */
-public record Overview(Instant at, List<QueueStats> queues, List<StatsStore.Minute> minutes) {
+public record Overview(Instant at, Instant countedAt, List<QueueStats> queues, List<StatsStore.Minute> minutes) {
 
     public long deadLetters() {
         return queues.stream().mapToLong(QueueStats::deadLetters).sum();

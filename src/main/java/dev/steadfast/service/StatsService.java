@@ -17,7 +17,8 @@ import java.util.TreeMap;
 
 /**
  * Assembles the {@link Overview} for the console and the admin queue list. Its queries run concurrently (each on
- * its own pooled connection), so the answer takes as long as the slowest of them. Throughput counts jobs by how
+ * its own pooled connection), so the answer takes as long as the slowest of them; the depth counts come from
+ * {@link DepthCounts}, which shares one count among requests for a few seconds. Throughput counts jobs by how
  * they finished (completed, or failed for good), from the jobs table itself: the same on every instance and
  * across restarts. Failed attempts that were retried show as retryable jobs and in each job's error history.
  */
@@ -28,11 +29,13 @@ public class StatsService {
     public static final int WINDOW_MINUTES = 60;
 
     private final StatsStore stats;
+    private final DepthCounts counts;
     private final JobStore jobs;
     private final Clock clock;
 
-    public StatsService(StatsStore stats, JobStore jobs, Clock clock) {
+    public StatsService(StatsStore stats, DepthCounts counts, JobStore jobs, Clock clock) {
         this.stats = stats;
+        this.counts = counts;
         this.jobs = jobs;
         this.clock = clock;
     }
@@ -41,21 +44,21 @@ public class StatsService {
         Instant now = clock.instant();
         long nowMinute = now.getEpochSecond() / 60;
         Instant since = Instant.ofEpochSecond((nowMinute - WINDOW_MINUTES + 1) * 60);
-        return Uni.combine().all().unis(jobs.queues(), stats.countsByQueue(), stats.deadLettersByQueue(),
-                        stats.oldestAvailable(), stats.finishedPerMinute(since)).asTuple()
-                .map(t -> new Overview(now, queues(t.getItem1(), t.getItem2(), t.getItem3(), t.getItem4()),
-                        minutes(t.getItem5(), nowMinute)));
+        return Uni.combine().all().unis(jobs.queues(), counts.get(), stats.oldestAvailable(),
+                        stats.finishedPerMinute(since)).asTuple()
+                .map(t -> new Overview(now, t.getItem2().at(), queues(t.getItem1(), t.getItem2(), t.getItem3()),
+                        minutes(t.getItem4(), nowMinute)));
     }
 
     /** Depth of every queue: the known queues, plus any queue that has jobs but no row, by name. */
     public Uni<List<QueueStats>> queues() {
-        return Uni.combine().all().unis(jobs.queues(), stats.countsByQueue(), stats.deadLettersByQueue(),
-                stats.oldestAvailable()).asTuple()
-                .map(t -> queues(t.getItem1(), t.getItem2(), t.getItem3(), t.getItem4()));
+        return Uni.combine().all().unis(jobs.queues(), counts.get(), stats.oldestAvailable()).asTuple()
+                .map(t -> queues(t.getItem1(), t.getItem2(), t.getItem3()));
     }
 
-    static List<QueueStats> queues(List<QueueRow> rows, Map<String, Map<JobState, Long>> counts,
-                                   Map<String, Long> dead, Map<String, Instant> oldest) {
+    static List<QueueStats> queues(List<QueueRow> rows, DepthCounts.Snapshot snapshot, Map<String, Instant> oldest) {
+        Map<String, Map<JobState, Long>> counts = snapshot.byQueue();
+        Map<String, Long> dead = snapshot.deadLetters();
         Map<String, QueueRow> byName = new TreeMap<>();
         rows.forEach(r -> byName.put(r.name(), r));
         counts.keySet().forEach(q -> byName.putIfAbsent(q, new QueueRow(q, false, null, null)));
