@@ -35,8 +35,8 @@ public class AdminDeadLetterResource {
                               @QueryParam("error_type") String errorType, @QueryParam("since") String since,
                               @QueryParam("until") String until, @QueryParam("page") String page,
                               @QueryParam("per_page") String perPage) {
-        int p = DeadLetterViews.intParam("page", page, 1, 1, 1_000_000);
-        int n = DeadLetterViews.intParam("per_page", perPage, 20, 1, 100);
+        int p = Params.integer("page", page, 1, 1, 1_000_000);
+        int n = Params.integer("per_page", perPage, 20, 1, 100);
         return deadLetters.list(DeadLetterViews.filter(queue, type, errorType, since, until), null, n, (p - 1) * n)
                 .map(result -> {
                     Map<String, Object> pg = new LinkedHashMap<>();

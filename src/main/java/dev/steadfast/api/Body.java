@@ -68,6 +68,15 @@ final class Body {
         }
     }
 
+    /** An element of a JSON array that must be an object (e.g. one job of a batch), read with {@code prefix.}. */
+    static Body element(ObjectMapper m, JsonNode node, String prefix) {
+        if (!(node instanceof ObjectNode o)) {
+            throw OjsException.invalidField(prefix, "'" + prefix + "' must be a JSON object, not " + kind(node) + ".",
+                    "object", kind(node));
+        }
+        return new Body(o, prefix + ".");
+    }
+
     /** An empty body reads as an empty object (for POSTs whose body is optional). */
     static Body parseOptional(ObjectMapper m, String text) {
         return text == null || text.isBlank() ? new Body(m.createObjectNode(), "") : parse(m, text);

@@ -38,8 +38,8 @@ public class DeadLetterResource {
                               @QueryParam("error_type") String errorType, @QueryParam("since") String since,
                               @QueryParam("until") String until, @QueryParam("limit") String limit,
                               @QueryParam("offset") String offset, @QueryParam("cursor") String cursor) {
-        int n = DeadLetterViews.intParam("limit", limit, 50, 1, 200);
-        int off = DeadLetterViews.intParam("offset", offset, 0, 0, Integer.MAX_VALUE);
+        int n = Params.integer("limit", limit, 50, 1, 200);
+        int off = Params.integer("offset", offset, 0, 0, Integer.MAX_VALUE);
         return deadLetters.list(DeadLetterViews.filter(queue, type, errorType, since, until), cursor, n, off)
                 .map(page -> {
                     Map<String, Object> p = new LinkedHashMap<>();

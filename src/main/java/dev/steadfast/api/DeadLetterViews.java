@@ -82,20 +82,4 @@ final class DeadLetterViews {
     private static String blankToNull(String s) {
         return s == null || s.isBlank() ? null : s;
     }
-
-    static int intParam(String name, String value, int dflt, int min, int max) {
-        if (value == null || value.isBlank()) {
-            return dflt;
-        }
-        try {
-            int n = Integer.parseInt(value.trim());
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // fall through
-        }
-        throw OjsException.invalidField(name, "'" + name + "' must be an integer from " + min + " to " + max + ".",
-                "integer in [" + min + ", " + max + "]", value);
-    }
 }

@@ -1,10 +1,10 @@
 package dev.steadfast.api;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steadfast.service.EnqueueCommand;
+import dev.steadfast.service.Json;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.Map;
@@ -55,7 +55,7 @@ final class EnqueueParser {
         if (retry == null) {
             retry = opt.object("retry_policy");
         }
-        return new EnqueueCommand(id, type, opt.string("queue"), write(m, args), write(m, metaNode),
+        return new EnqueueCommand(id, type, opt.string("queue"), Json.write(m, args), Json.write(m, metaNode),
                 extensions(m, b, o),
                 priority == null ? null : (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, priority)),
                 opt.strings("tags"), timeoutMs, opt.integer("visibility_timeout_ms"), scheduledAt,
@@ -110,7 +110,7 @@ final class EnqueueParser {
         if (o != null && o.raw("unique") != null) {
             ext.set("unique", o.raw("unique"));
         }
-        return ext.isEmpty() ? null : write(m, ext);
+        return ext.isEmpty() ? null : Json.write(m, ext);
     }
 
     @SuppressWarnings("unchecked")
@@ -118,11 +118,4 @@ final class EnqueueParser {
         return m.convertValue(node, Map.class);
     }
 
-    static String write(ObjectMapper m, Object node) {
-        try {
-            return m.writeValueAsString(node);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 }

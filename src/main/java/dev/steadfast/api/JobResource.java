@@ -19,10 +19,12 @@ import java.util.UUID;
 public class JobResource {
 
     private final JobService jobs;
+    private final dev.steadfast.config.SteadfastConfig config;
     private final ObjectMapper json;
 
-    public JobResource(JobService jobs, ObjectMapper json) {
+    public JobResource(JobService jobs, dev.steadfast.config.SteadfastConfig config, ObjectMapper json) {
         this.jobs = jobs;
+        this.config = config;
         this.json = json;
     }
 
@@ -32,6 +34,37 @@ public class JobResource {
                 .flatMap(jobs::push)
                 .map(row -> Response.fromResponse(Responses.json(json, 201, Map.of("job", JobJson.view(json, row))))
                         .location(URI.create("/ojs/v1/jobs/" + row.id())).build());
+    }
+
+    /** PUSH batch: {@code {"jobs": [...]}}, all or nothing (ojs-http-binding.md 9.2). */
+    @POST
+    @Path("/batch")
+    public Uni<Response> pushAll(String body) {
+        return Uni.createFrom().item(() -> {
+            Body b = Body.parse(json, body);
+            com.fasterxml.jackson.databind.JsonNode list = b.array("jobs", true);
+            int max = config.jobs().maxBatch();
+            if (list.isEmpty() || list.size() > max) {
+                throw OjsException.invalidField("jobs", "'jobs' must hold 1 to " + max + " jobs.",
+                        "1 to " + max + " jobs", list.size() + " jobs");
+            }
+            java.util.List<dev.steadfast.service.EnqueueCommand> commands = new java.util.ArrayList<>(list.size());
+            for (int i = 0; i < list.size(); i++) {
+                try {
+                    commands.add(EnqueueParser.parse(json, Body.element(json, list.get(i), "jobs[" + i + "]")));
+                } catch (OjsException e) {
+                    throw JobService.atIndex(e, i);
+                }
+            }
+            return commands;
+        }).flatMap(jobs::pushAll).map(rows -> {
+            java.util.List<Map<String, Object>> views = new java.util.ArrayList<>(rows.size());
+            rows.forEach(r -> views.add(JobJson.view(json, r)));
+            Map<String, Object> out = new java.util.LinkedHashMap<>();
+            out.put("jobs", views);
+            out.put("count", views.size());
+            return Responses.json(json, 201, out);
+        });
     }
 
     @GET
@@ -63,13 +96,6 @@ public class JobResource {
 
     /** A job id from a path: anything that is not a UUID cannot name a job, so it is simply not found. */
     static UUID jobId(String id) {
-        try {
-            if (id.length() == 36) {
-                return UUID.fromString(id);
-            }
-        } catch (IllegalArgumentException e) {
-            // fall through
-        }
-        throw OjsException.notFound("job", id);
+        return Params.uuid(id).orElseThrow(() -> OjsException.notFound("job", id));
     }
 }

@@ -18,7 +18,7 @@ public class Manifest {
         impl.put("version", version);
         impl.put("language", "java");
         Map<String, Object> caps = new LinkedHashMap<>();
-        caps.put("batch_enqueue", false);
+        caps.put("batch_enqueue", true);
         caps.put("cron_jobs", false);
         caps.put("dead_letter", true);
         caps.put("delayed_jobs", true);

@@ -1,7 +1,7 @@
 package dev.steadfast.api;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.service.Json;
 import jakarta.ws.rs.core.Response;
 
 /**
@@ -14,11 +14,7 @@ final class Responses {
     }
 
     static Response json(ObjectMapper m, int status, Object body) {
-        try {
-            return Response.status(status).type(HttpFrame.OJS_MEDIA_TYPE).entity(m.writeValueAsString(body)).build();
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return Response.status(status).type(HttpFrame.OJS_MEDIA_TYPE).entity(Json.write(m, body)).build();
     }
 
     static Response ok(ObjectMapper m, Object body) {

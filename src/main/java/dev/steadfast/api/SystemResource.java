@@ -1,7 +1,6 @@
 package dev.steadfast.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.steadfast.domain.OjsException;
 import dev.steadfast.service.EventLog;
 import dev.steadfast.service.JobEvent;
 import dev.steadfast.service.RetryPolicies;
@@ -82,7 +81,7 @@ public class SystemResource {
     public Response events(@QueryParam("after") String after, @QueryParam("types") String types,
                            @QueryParam("queues") String queues, @QueryParam("job_types") String jobTypes,
                            @QueryParam("limit") String limit) {
-        int n = limit(limit, 100, 1000);
+        int n = Params.integer("limit", limit, 100, 1, 1000);
         EventLog.Page page = events.list(after, csv(types), csv(queues), csv(jobTypes), n);
         List<Map<String, Object>> out = new ArrayList<>(page.events().size());
         for (JobEvent e : page.events()) {
@@ -113,21 +112,5 @@ public class SystemResource {
             return Set.of();
         }
         return Set.of(s.split("\\s*,\\s*"));
-    }
-
-    static int limit(String s, int dflt, int max) {
-        if (s == null || s.isBlank()) {
-            return dflt;
-        }
-        try {
-            int n = Integer.parseInt(s.trim());
-            if (n >= 1 && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // fall through
-        }
-        throw OjsException.invalidField("limit", "'limit' must be an integer from 1 to " + max + ".",
-                "integer in [1, " + max + "]", s);
     }
 }

@@ -12,6 +12,7 @@ import dev.steadfast.domain.retry.PolicyViolation;
 import dev.steadfast.service.FailCommand;
 import dev.steadfast.service.FailureService;
 import dev.steadfast.service.HeartbeatService;
+import dev.steadfast.service.Json;
 import dev.steadfast.service.Timestamps;
 import dev.steadfast.service.WorkerService;
 import dev.steadfast.store.JobRow;
@@ -86,7 +87,7 @@ public class WorkerResource {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
             UUID id = jobIdField(b);
             JsonNode result = b.raw("result");
-            String resultJson = result == null ? null : EnqueueParser.write(json, result);
+            String resultJson = result == null ? null : Json.write(json, result);
             return workers.ack(id, resultJson, workerId(b)).map(at -> {
                 Map<String, Object> out = new LinkedHashMap<>();
                 out.put("acknowledged", true);
@@ -250,14 +251,8 @@ public class WorkerResource {
 
     static UUID jobIdField(Body b) {
         String id = b.string("job_id", true);
-        try {
-            if (id.length() == 36) {
-                return UUID.fromString(id);
-            }
-        } catch (IllegalArgumentException e) {
-            // fall through
-        }
-        throw OjsException.invalidField("job_id", "'job_id' must be a job id (a UUID).", "uuid", id);
+        return Params.uuid(id).orElseThrow(() ->
+                OjsException.invalidField("job_id", "'job_id' must be a job id (a UUID).", "uuid", id));
     }
 
     static String workerId(Body b) {

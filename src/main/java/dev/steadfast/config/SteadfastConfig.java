@@ -28,6 +28,7 @@ public interface SteadfastConfig {
 
     Retry retry();
 
+    Batching batching();
     Console console();
 
     interface Admin {
@@ -50,6 +51,10 @@ public interface SteadfastConfig {
         /** Execution timeout of a job that sets no timeout_ms (ojs-core.md recommends 30 minutes). */
         @WithDefault("PT30M")
         Duration defaultTimeout();
+
+        /** Most jobs one POST /ojs/v1/jobs/batch may carry. */
+        @WithDefault("1000")
+        int maxBatch();
 
         /** Upper bound accepted for timeout_ms and visibility_timeout_ms. */
         @WithDefault("P7D")
@@ -124,6 +129,20 @@ public interface SteadfastConfig {
          * deleted that long after they were dead-lettered; unset, they are never pruned.
          */
         java.util.Optional<Duration> deadLetter();
+    }
+
+    /**
+     * Concurrent PUSH and ACK requests are gathered into one statement each (see service.Coalescer): an idle
+     * server sends each at once, a busy one batches what arrives while earlier batches run.
+     */
+    interface Batching {
+        /** Most requests in one batch. */
+        @WithDefault("500")
+        int maxBatch();
+
+        /** Batches of one kind running at once (each holds a database connection while it runs). */
+        @WithDefault("4")
+        int maxInFlight();
     }
 
     /**

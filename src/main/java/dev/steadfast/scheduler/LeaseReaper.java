@@ -8,15 +8,9 @@ import dev.steadfast.service.Telemetry;
 import dev.steadfast.store.FailureWrite;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.store.MaintenanceStore;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
-import io.vertx.core.Vertx;
-import jakarta.enterprise.event.Observes;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -39,29 +33,13 @@ public class LeaseReaper {
     private final AttemptOutcomes outcomes;
     private final Telemetry telemetry;
     private final SteadfastConfig config;
-    private final Clock clock;
 
     public LeaseReaper(MaintenanceStore store, AttemptOutcomes outcomes, Telemetry telemetry,
-                       SteadfastConfig config, Clock clock) {
+                       SteadfastConfig config) {
         this.store = store;
         this.outcomes = outcomes;
         this.telemetry = telemetry;
         this.config = config;
-        this.clock = clock;
-    }
-
-    private Periodic trigger;
-
-    /** Runs every steadfast.maintenance.lease-reaper-interval (a Vert.x timer: sub-second, see {@link Periodic}). */
-    void start(@Observes StartupEvent e, Vertx vertx) {
-        trigger = Periodic.every(vertx, config.maintenance().leaseReaperInterval(), "LeaseReaper",
-                () -> runOnce(clock.instant().truncatedTo(ChronoUnit.MICROS)));
-    }
-
-    void stop(@Observes ShutdownEvent e) {
-        if (trigger != null) {
-            trigger.cancel();
-        }
     }
 
     /** Reaps every lease expired at {@code now}, batch after batch; returns how many jobs it handled. */

@@ -1,6 +1,7 @@
 package dev.steadfast.scheduler;
 
 import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.service.Batches;
 import dev.steadfast.store.MaintenanceStore;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
@@ -44,15 +45,11 @@ public class Pruner {
     /** Prunes everything past retention at {@code now}; returns how many jobs were deleted. */
     public Uni<Integer> runOnce(Instant now) {
         int batch = config.maintenance().batchSize();
-        Uni<Integer> finished = loop(() -> store.pruneFinished(now.minus(config.retention().finished()), batch), batch);
+        Uni<Integer> finished = Batches.untilShort(() -> store.pruneFinished(now.minus(config.retention().finished()), batch), batch);
         Uni<Integer> dead = config.retention().deadLetter()
-                .map(age -> loop(() -> store.pruneDeadLetters(now.minus(age), batch), batch))
+                .map(age -> Batches.untilShort(() -> store.pruneDeadLetters(now.minus(age), batch), batch))
                 .orElse(Uni.createFrom().item(0));
         Instant forgetBefore = now.minus(config.workers().heartbeatTimeout().multipliedBy(10));
         return finished.flatMap(a -> dead.flatMap(b -> store.forgetWorkers(forgetBefore).map(w -> a + b)));
-    }
-
-    private static Uni<Integer> loop(java.util.function.Supplier<Uni<Integer>> step, int batch) {
-        return step.get().flatMap(n -> n < batch ? Uni.createFrom().item(n) : loop(step, batch).map(m -> m + n));
     }
 }

@@ -3,15 +3,9 @@ package dev.steadfast.scheduler;
 import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.service.Telemetry;
 import dev.steadfast.store.MaintenanceStore;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
-import io.vertx.core.Vertx;
-import jakarta.enterprise.event.Observes;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 
 /**
  * Retry and schedule promotion: scheduled and retryable jobs whose time has come become available, so INFO and
@@ -25,27 +19,11 @@ public class RetryPromoter {
     private final MaintenanceStore store;
     private final Telemetry telemetry;
     private final SteadfastConfig config;
-    private final Clock clock;
 
-    public RetryPromoter(MaintenanceStore store, Telemetry telemetry, SteadfastConfig config, Clock clock) {
+    public RetryPromoter(MaintenanceStore store, Telemetry telemetry, SteadfastConfig config) {
         this.store = store;
         this.telemetry = telemetry;
         this.config = config;
-        this.clock = clock;
-    }
-
-    private Periodic trigger;
-
-    /** Runs every steadfast.maintenance.promoter-interval (a Vert.x timer: sub-second, see {@link Periodic}). */
-    void start(@Observes StartupEvent e, Vertx vertx) {
-        trigger = Periodic.every(vertx, config.maintenance().promoterInterval(), "RetryPromoter",
-                () -> runOnce(clock.instant().truncatedTo(ChronoUnit.MICROS)));
-    }
-
-    void stop(@Observes ShutdownEvent e) {
-        if (trigger != null) {
-            trigger.cancel();
-        }
     }
 
     /** Promotes every job due at {@code now}; returns how many. */

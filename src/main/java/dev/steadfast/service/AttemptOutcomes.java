@@ -42,7 +42,7 @@ public class AttemptOutcomes {
      */
     public FailureWrite failed(JobRow row, FailureReport r, Failure f, Map<String, Object> details,
                                List<String> backtrace, Instant now, Instant backoffFrom) {
-        RetryPolicy policy = RetryPolicy.merge(RetryPolicy.DEFAULT, ErrorHistoryJson.readMap(json, row.retryPolicyJson()));
+        RetryPolicy policy = RetryPolicy.merge(RetryPolicy.DEFAULT, Json.readMap(json, row.retryPolicyJson()));
         FailureDecision d = RetryDecider.decide(policy, row.attempt() - row.snoozes(), f, backoffFrom, random);
         ErrorEntry entry = new ErrorEntry(row.run(), row.attempt(), r.type(), r.code(), r.message(), now, details,
                 ErrorHistoryJson.backtrace(backtrace, config.errors().backtraceMaxFrames(),
@@ -50,7 +50,7 @@ public class AttemptOutcomes {
         ObjectNode node = ErrorHistoryJson.entry(json, entry, r.retryable(),
                 r.handlerCode().map(HandlerCode::name).orElse(null));
         String errors = ErrorHistoryJson.append(json, row.errorsJson(), node, config.errors().historySize());
-        String error = ErrorHistoryJson.write(json, node);
+        String error = Json.write(json, node);
         if (d instanceof FailureDecision.Retry retry) {
             // A crashed worker's job whose backoff already passed is available at once, in its FIFO place
             // (run_at = when it became due); a reported failure is always retryable first (OJS: active -> retryable).

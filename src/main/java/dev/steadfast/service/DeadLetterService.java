@@ -15,7 +15,6 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.Supplier;
 
 /**
  * Dead letter operations (ojs-dead-letter.md): browse with filters and cursor pagination, read one, retry it as
@@ -104,14 +103,14 @@ public class DeadLetterService {
     public Uni<Bulk> retryAll(DeadLetterFilter f, boolean confirm) {
         requireConfirm(confirm, "retry");
         Instant now = JobService.now(clock);
-        return store.count(f).flatMap(matched -> loop(() -> store.retryMatching(f, now, BULK_BATCH))
+        return store.count(f).flatMap(matched -> Batches.untilShort(() -> store.retryMatching(f, now, BULK_BATCH), BULK_BATCH)
                 .map(n -> new Bulk("retry", matched, n)));
     }
 
     /** Deletes every dead letter matching {@code f}; refused without {@code confirm}. */
     public Uni<Bulk> deleteAll(DeadLetterFilter f, boolean confirm) {
         requireConfirm(confirm, "delete");
-        return store.count(f).flatMap(matched -> loop(() -> store.deleteMatching(f, BULK_BATCH))
+        return store.count(f).flatMap(matched -> Batches.untilShort(() -> store.deleteMatching(f, BULK_BATCH), BULK_BATCH)
                 .map(n -> new Bulk("delete", matched, n)));
     }
 
@@ -146,10 +145,6 @@ public class DeadLetterService {
             throw OjsException.invalidField("confirm", "Bulk " + action + " acts on every matching job; send "
                     + "\"confirm\": true to proceed.", "true", "false or missing");
         }
-    }
-
-    private static Uni<Integer> loop(Supplier<Uni<Integer>> step) {
-        return step.get().flatMap(n -> n < BULK_BATCH ? Uni.createFrom().item(n) : loop(step).map(m -> m + n));
     }
 
     static String encode(Instant at, UUID id) {

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steadfast.domain.retry.ErrorEntry;
 import dev.steadfast.domain.retry.ErrorHistory;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The JSON form of error history entries (the jobs.errors column and the {@code errors} / {@code error} fields
@@ -53,26 +52,9 @@ final class ErrorHistoryJson {
             while (history.size() > max) {
                 history.remove(0);
             }
-            return m.writeValueAsString(history);
+            return Json.write(m, history);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("stored error history is not JSON", e);
-        }
-    }
-
-    static String write(ObjectMapper m, Object value) {
-        try {
-            return m.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    static Map<String, Object> readMap(ObjectMapper m, String json) {
-        try {
-            return m.readValue(json, Map.class);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("stored JSON is not an object", e);
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.steadfast.service;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
@@ -19,7 +18,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -38,6 +40,7 @@ public class JobService {
     private final QueueRegistry queues;
     private final Telemetry telemetry;
     private final ObjectMapper json;
+    private final Coalescer<NewJob, Boolean> inserts;
 
     public JobService(JobStore store, Clock clock, SteadfastConfig config, RetryPolicies policies,
                       QueueRegistry queues, Telemetry telemetry, ObjectMapper json) {
@@ -48,22 +51,94 @@ public class JobService {
         this.queues = queues;
         this.telemetry = telemetry;
         this.json = json;
+        this.inserts = new Coalescer<>(this::insertAll, config.batching().maxBatch(), config.batching().maxInFlight());
     }
 
     /** Enqueues one job; 409 duplicate when its id is taken. */
     public Uni<JobRow> push(EnqueueCommand c) {
         Instant now = now(clock);
         NewJob job = prepare(c, now);
-        return store.insert(List.of(job)).flatMap(inserted -> {
-            if (!inserted.contains(job.id())) {
+        return inserts.submit(job).map(inserted -> {
+            if (!inserted) {
                 throw new OjsException(ErrorCode.DUPLICATE, "A job with id '" + job.id() + "' already exists.",
                         Map.of("existing_job_id", job.id().toString()));
             }
-            return queues.ensure(job.queue(), now);
-        }).map(v -> {
             JobRow row = JobRow.inserted(job);
             telemetry.pushed(row, now);
             return row;
+        });
+    }
+
+    /**
+     * PUSH batch (ojs-http-binding.md 9.2): every job is validated first (a bad one rejects the batch, naming its
+     * index), then all are inserted in one transaction; if any id is taken, none is inserted (409 duplicate).
+     */
+    public Uni<List<JobRow>> pushAll(List<EnqueueCommand> commands) {
+        Instant now = now(clock);
+        List<NewJob> jobs = new ArrayList<>(commands.size());
+        Set<UUID> ids = new HashSet<>();
+        for (int i = 0; i < commands.size(); i++) {
+            NewJob j;
+            try {
+                j = prepare(commands.get(i), now);
+            } catch (OjsException e) {
+                throw atIndex(e, i);
+            }
+            if (!ids.add(j.id())) {
+                throw atIndex(new OjsException(ErrorCode.DUPLICATE, "The id '" + j.id()
+                        + "' appears twice in the batch.", Map.of("existing_job_id", j.id().toString())), i);
+            }
+            jobs.add(j);
+        }
+        return store.insertAllOrNothing(jobs).flatMap(taken -> {
+            if (!taken.isEmpty()) {
+                throw new OjsException(ErrorCode.DUPLICATE, "Batch rejected: " + taken.size()
+                        + " job id(s) already exist; nothing was enqueued.",
+                        Map.of("existing_job_ids", taken.stream().map(UUID::toString).sorted().toList()));
+            }
+            Set<String> q = new HashSet<>();
+            jobs.forEach(j -> q.add(j.queue()));
+            return queues.ensureAll(q, now);
+        }).map(v -> {
+            List<JobRow> rows = new ArrayList<>(jobs.size());
+            for (NewJob j : jobs) {
+                JobRow row = JobRow.inserted(j);
+                telemetry.pushed(row, now);
+                rows.add(row);
+            }
+            return rows;
+        });
+    }
+
+    /** {@code e} about the job at {@code index} of a batch: the whole batch is refused. */
+    public static OjsException atIndex(OjsException e, int index) {
+        Map<String, Object> d = new LinkedHashMap<>(e.details());
+        d.put("index", index);
+        return new OjsException(e.code(), "Batch validation failed: job at index " + index + ": " + e.getMessage(), d);
+    }
+
+    /**
+     * Inserts a batch of jobs in one statement and registers their queues; answers, per job, whether it was
+     * new. Within a batch only the first job with a given id can be new.
+     */
+    private Uni<List<Boolean>> insertAll(List<NewJob> batch) {
+        Set<UUID> first = new HashSet<>();
+        List<NewJob> unique = new ArrayList<>(batch.size());
+        for (NewJob j : batch) {
+            if (first.add(j.id())) {
+                unique.add(j);
+            }
+        }
+        return store.insert(unique).flatMap(inserted -> {
+            Set<String> newQueues = new HashSet<>();
+            unique.stream().filter(j -> inserted.contains(j.id())).forEach(j -> newQueues.add(j.queue()));
+            return queues.ensureAll(newQueues, batch.get(0).createdAt()).map(v -> {
+                List<Boolean> out = new ArrayList<>(batch.size());
+                for (NewJob j : batch) {
+                    out.add(inserted.remove(j.id())); // a repeat of an id finds it already taken
+                }
+                return out;
+            });
         });
     }
 
@@ -93,7 +168,7 @@ public class JobService {
             runAt = now;
         }
         return new NewJob(id, type, queue, c.argsJson(), c.metaJson() == null ? "{}" : c.metaJson(),
-                c.extensionsJson(), priority, tags, state, policy.maxAttempts(), write(policy.toWire()), timeout,
+                c.extensionsJson(), priority, tags, state, policy.maxAttempts(), Json.write(json, policy.toWire()), timeout,
                 visibility, runAt, c.scheduledAt(), c.expiresAt(), now, now);
     }
 
@@ -146,14 +221,6 @@ public class JobService {
             throw new OjsException(ErrorCode.CONFLICT,
                     "The job's lease is held by worker '" + s.leaseOwner() + "', not by the worker in the request.", d);
         });
-    }
-
-    String write(Object value) {
-        try {
-            return json.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /** The operation's instant, at the database's microsecond precision. */

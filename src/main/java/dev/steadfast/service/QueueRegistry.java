@@ -23,11 +23,13 @@ public class QueueRegistry {
         this.store = store;
     }
 
-    public Uni<Void> ensure(String queue, Instant now) {
-        if (known.contains(queue)) {
+    /** Registers every queue of {@code names} this instance has not seen yet, in one statement. */
+    public Uni<Void> ensureAll(java.util.Collection<String> names, Instant now) {
+        List<String> unseen = names.stream().filter(q -> !known.contains(q)).toList();
+        if (unseen.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return store.registerQueues(List.of(queue), now).invoke(() -> known.add(queue));
+        return store.registerQueues(unseen, now).invoke(() -> known.addAll(unseen));
     }
 
     /** Forgets what this instance has seen (the reset hook empties the table). */

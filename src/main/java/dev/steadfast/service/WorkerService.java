@@ -9,7 +9,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import dev.steadfast.config.SteadfastConfig;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 import java.util.List;
 import java.util.UUID;
 
@@ -23,10 +28,37 @@ public class WorkerService {
     private final Clock clock;
     private final Telemetry telemetry;
 
-    public WorkerService(JobStore store, Clock clock, Telemetry telemetry) {
+    private final Coalescer<Completion, Completion.Done> acks;
+
+    public WorkerService(JobStore store, Clock clock, Telemetry telemetry, SteadfastConfig config) {
         this.store = store;
         this.clock = clock;
         this.telemetry = telemetry;
+        this.acks = new Coalescer<>(this::completeAll, config.batching().maxBatch(), config.batching().maxInFlight());
+    }
+
+    /**
+     * Completes a batch of acks in one statement. Only the first ack of a job in the batch can succeed: a second
+     * one for the same job answers as if it came after (the job is no longer active).
+     */
+    private Uni<List<Completion.Done>> completeAll(List<Completion> batch) {
+        Instant now = JobService.now(clock);
+        Set<UUID> first = new HashSet<>();
+        List<Completion> unique = new ArrayList<>(batch.size());
+        for (Completion c : batch) {
+            if (first.add(c.jobId())) {
+                unique.add(c);
+            }
+        }
+        return store.complete(unique, now).map(done -> {
+            Map<UUID, Completion.Done> byId = new HashMap<>();
+            done.forEach(d -> byId.put(d.jobId(), d));
+            List<Completion.Done> out = new ArrayList<>(batch.size());
+            for (Completion c : batch) {
+                out.add(byId.remove(c.jobId())); // a repeat finds nothing left: null
+            }
+            return out;
+        });
     }
 
     /**
@@ -70,14 +102,12 @@ public class WorkerService {
 
     /** ACK: completes an active job held by this worker and returns when; 404 / 409 otherwise. */
     public Uni<Instant> ack(UUID id, String resultJson, String workerId) {
-        Instant now = JobService.now(clock);
-        return store.complete(List.of(new Completion(id, resultJson, workerId)), now).flatMap(done -> {
-            if (done.isEmpty()) {
+        return acks.submit(new Completion(id, resultJson, workerId)).flatMap(d -> {
+            if (d == null) {
                 return JobService.explain(store, id, Operation.ACK).map(v -> (Instant) null);
             }
-            Completion.Done d = done.get(0);
-            telemetry.completed(id.toString(), d.type(), d.queue(), d.attempt(), d.startedAt(), now);
-            return Uni.createFrom().item(now);
+            telemetry.completed(id.toString(), d.type(), d.queue(), d.attempt(), d.startedAt(), d.completedAt());
+            return Uni.createFrom().item(d.completedAt());
         });
     }
 }

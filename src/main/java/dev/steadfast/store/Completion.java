@@ -7,6 +7,6 @@ import java.util.UUID;
 public record Completion(UUID jobId, String resultJson, String workerId) {
 
     /** A job the store completed, with what telemetry needs. */
-    public record Done(UUID jobId, String type, String queue, int attempt, Instant startedAt) {
+    public record Done(UUID jobId, String type, String queue, int attempt, Instant startedAt, Instant completedAt) {
     }
 }

@@ -38,6 +38,35 @@ public class JobStore {
 
     /** Inserts the jobs and returns the ids that were new (an id that already existed is left out). */
     public Uni<Set<UUID>> insert(List<NewJob> jobs) {
+        return insert(pool, jobs);
+    }
+
+    /**
+     * Inserts all the jobs or none (PUSH batch): in one transaction, rolled back when any id already existed.
+     * Answers the ids that already existed (empty when everything was inserted).
+     */
+    public Uni<Set<UUID>> insertAllOrNothing(List<NewJob> jobs) {
+        return pool.withTransaction(conn -> insert(conn, jobs).map(inserted -> {
+            Set<UUID> taken = new HashSet<>();
+            jobs.stream().map(NewJob::id).filter(id -> !inserted.contains(id)).forEach(taken::add);
+            if (!taken.isEmpty()) {
+                throw new TakenIds(taken);
+            }
+            return taken;
+        })).onFailure(TakenIds.class).recoverWithItem(e -> ((TakenIds) e).ids);
+    }
+
+    /** Signals, inside a transaction, that it must roll back because these ids were taken. */
+    private static final class TakenIds extends RuntimeException {
+        private final Set<UUID> ids;
+
+        TakenIds(Set<UUID> ids) {
+            super(null, null, false, false);
+            this.ids = ids;
+        }
+    }
+
+    private static Uni<Set<UUID>> insert(io.vertx.mutiny.sqlclient.SqlClient client, List<NewJob> jobs) {
         int n = jobs.size();
         UUID[] ids = new UUID[n];
         String[] types = new String[n], queues = new String[n], args = new String[n], metas = new String[n],
@@ -69,7 +98,7 @@ public class JobStore {
         }
         Tuple t = Tuple.from(Arrays.asList(ids, types, queues, args, metas, exts, priorities, tags, states,
                 maxAttempts, retries, timeouts, vis, runAt, sched, expires, created, enqueued));
-        return pool.preparedQuery(JobSql.INSERT_JOBS).execute(t).map(rows -> {
+        return client.preparedQuery(JobSql.INSERT_JOBS).execute(t).map(rows -> {
             Set<UUID> inserted = new HashSet<>(rows.rowCount());
             for (Row r : rows) {
                 inserted.add(r.getUUID(0));
@@ -110,7 +139,7 @@ public class JobStore {
             List<Completion.Done> done = new ArrayList<>(rows.rowCount());
             for (Row r : rows) {
                 done.add(new Completion.Done(r.getUUID("id"), r.getString("type"), r.getString("queue"),
-                        r.getInteger("attempt"), JobRow.instant(r, "started_at")));
+                        r.getInteger("attempt"), JobRow.instant(r, "started_at"), now));
             }
             return done;
         });

@@ -1,0 +1,38 @@
+package dev.steadfast.api;
+
+import dev.steadfast.domain.OjsException;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Request values that are not JSON: query parameters and ids, refused with a 400 naming them when malformed. */
+final class Params {
+
+    private Params() {
+    }
+
+    /** An integer query parameter within [min, max]; {@code dflt} when absent. */
+    static int integer(String name, String value, int dflt, int min, int max) {
+        if (value == null || value.isBlank()) {
+            return dflt;
+        }
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n >= min && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // fall through
+        }
+        throw OjsException.invalidField(name, "'" + name + "' must be an integer from " + min + " to " + max + ".",
+                "integer in [" + min + ", " + max + "]", value);
+    }
+
+    /** A UUID in its canonical 36-character form. */
+    static Optional<UUID> uuid(String s) {
+        try {
+            return s != null && s.length() == 36 ? Optional.of(UUID.fromString(s)) : Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package dev.steadfast.api;
+
+import static dev.steadfast.testsupport.Api.enqueue;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** The server-sent event stream delivers lifecycle events live, filtered by queue. */
+@QuarkusTest
+class EventStreamTest {
+
+    @TestHTTPResource("/ojs/v1/events/stream?queues=sse-q&types=job.enqueued")
+    URI stream;
+
+    @Test
+    void anEnqueueArrivesOnTheStream() throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        HttpRequest req = HttpRequest.newBuilder(stream).header("Accept", "text/event-stream").build();
+        CompletableFuture<HttpResponse<Stream<String>>> open = client.sendAsync(req, HttpResponse.BodyHandlers.ofLines());
+        String[] id = new String[1];
+        CompletableFuture<String> seen = open.thenApplyAsync(r -> r.body()
+                .filter(l -> l.startsWith("data:") && l.contains("job.enqueued"))
+                .findFirst().orElse(""));
+        for (int i = 0; i < 50 && !seen.isDone(); i++) {
+            Thread.sleep(100); // the subscription is registered asynchronously; keep enqueueing until it sees one
+            id[0] = enqueue("sse.job", "sse-q");
+            enqueue("sse.job", "other-q");
+        }
+        String line = seen.get(10, TimeUnit.SECONDS);
+        assertTrue(line.contains("\"queue\":\"sse-q\""), line);
+        assertTrue(line.contains("\"specversion\":\"1.0\""), line);
+        assertTrue(!line.contains("other-q"), line);
+        open.get().body().close();
+    }
+}

@@ -1,0 +1,99 @@
+package dev.steadfast.service;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.UniEmitter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class CoalescerTest {
+
+    /** A batch function whose batches complete only when the test says so. */
+    static final class Manual {
+        final List<List<Integer>> batches = new CopyOnWriteArrayList<>();
+        final List<UniEmitter<? super List<String>>> open = new CopyOnWriteArrayList<>();
+
+        Uni<List<String>> run(List<Integer> items) {
+            batches.add(List.copyOf(items));
+            return Uni.createFrom().emitter(open::add);
+        }
+
+        void completeNext() {
+            UniEmitter<? super List<String>> em = open.remove(0);
+            List<Integer> items = batches.get(batches.size() - open.size() - 1);
+            em.complete(items.stream().map(i -> "r" + i).toList());
+        }
+    }
+
+    @Test
+    void anIdleCoalescerSendsAtOnceAndABusyOneGathers() throws Exception {
+        Manual m = new Manual();
+        Coalescer<Integer, String> c = new Coalescer<>(m::run, 100, 1);
+        List<CompletableFuture<String>> results = new ArrayList<>();
+        results.add(c.submit(1).subscribeAsCompletionStage());
+        assertEquals(List.of(List.of(1)), m.batches, "the first request leaves at once");
+        for (int i = 2; i <= 5; i++) {
+            results.add(c.submit(i).subscribeAsCompletionStage());
+        }
+        assertEquals(1, m.batches.size(), "the others wait while the batch is in flight");
+        m.completeNext();
+        assertEquals(List.of(2, 3, 4, 5), m.batches.get(1), "and leave together");
+        m.completeNext();
+        for (int i = 0; i < 5; i++) {
+            assertEquals("r" + (i + 1), results.get(i).get(1, TimeUnit.SECONDS), "each gets its own result");
+        }
+    }
+
+    @Test
+    void batchesAreBoundedAndSeveralMayRunAtOnce() {
+        Manual m = new Manual();
+        Coalescer<Integer, String> c = new Coalescer<>(m::run, 3, 2);
+        for (int i = 0; i < 10; i++) {
+            c.submit(i).subscribeAsCompletionStage();
+        }
+        assertEquals(2, m.batches.size());
+        m.completeNext();
+        m.completeNext();
+        m.completeNext();
+        assertTrue(m.batches.stream().allMatch(b -> b.size() <= 3), m.batches.toString());
+        assertEquals(List.of(0), m.batches.get(0));
+    }
+
+    @Test
+    void aFailedBatchFailsEveryRequestInItAndTheNextBatchStillRuns() throws Exception {
+        List<Integer> seen = new CopyOnWriteArrayList<>();
+        Coalescer<Integer, Integer> c = new Coalescer<>(items -> {
+            seen.addAll(items);
+            return items.contains(13) ? Uni.createFrom().failure(new IllegalStateException("boom"))
+                    : Uni.createFrom().item(items);
+        }, 10, 1);
+        CompletableFuture<Integer> bad = c.submit(13).subscribeAsCompletionStage();
+        assertThrows(Exception.class, () -> bad.get(1, TimeUnit.SECONDS));
+        assertEquals(7, c.submit(7).await().atMost(java.time.Duration.ofSeconds(1)));
+    }
+
+    @Test
+    void concurrentSubmittersAllGetTheirOwnAnswer() throws Exception {
+        Coalescer<Integer, Integer> c = new Coalescer<>(items -> Uni.createFrom().item(items.stream().map(i -> i * 2).toList())
+                .emitOn(Runnable::run), 50, 4);
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        List<CompletableFuture<Integer>> all = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            int n = i;
+            all.add(CompletableFuture.supplyAsync(() -> c.submit(n).await().indefinitely(), pool));
+        }
+        for (int i = 0; i < 2000; i++) {
+            assertEquals(2 * i, all.get(i).get(5, TimeUnit.SECONDS));
+        }
+        pool.shutdown();
+    }
+}
