@@ -35,15 +35,11 @@ public class DeadLetterStore {
 
     static final String FIND = "SELECT " + JobRow.COLUMNS + " FROM jobs WHERE id = $1 AND dead_letter";
 
-    /** RETRY_DEAD_LETTER: back to available with fresh attempts; the history stays, the current error clears. */
-    private static final String RETRY_SET = """
-            UPDATE jobs SET state = 'available', dead_letter = false, attempt = 0, snoozes = 0, run = run + 1,
-                   error = NULL, run_at = $%d, enqueued_at = $%d, discarded_at = NULL, completed_at = NULL,
-                   started_at = NULL, retry_delay_ms = NULL""";
+    /** RETRY_DEAD_LETTER: a new run of the job (JobSql.NEW_RUN_SET). */
+    static final String RETRY = JobSql.NEW_RUN_SET.formatted(2) + " WHERE id = $1 AND dead_letter RETURNING "
+            + JobRow.COLUMNS;
 
-    static final String RETRY = RETRY_SET.formatted(2, 2) + " WHERE id = $1 AND dead_letter RETURNING " + JobRow.COLUMNS;
-
-    static final String RETRY_MATCHING = RETRY_SET.formatted(6, 6)
+    static final String RETRY_MATCHING = JobSql.NEW_RUN_SET.formatted(6)
             + " WHERE id IN (SELECT id FROM jobs WHERE " + FILTER + " LIMIT $7 FOR UPDATE SKIP LOCKED)";
 
     static final String DELETE = "DELETE FROM jobs WHERE id = $1 AND dead_letter RETURNING id";
@@ -77,13 +73,11 @@ public class DeadLetterStore {
     }
 
     public Uni<Optional<JobRow>> find(UUID id) {
-        return pool.preparedQuery(FIND).execute(Tuple.of(id))
-                .map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(JobRow.from(rows.iterator().next())));
+        return JobStore.one(pool.preparedQuery(FIND).execute(Tuple.of(id)));
     }
 
     public Uni<Optional<JobRow>> retry(UUID id, Instant now) {
-        return pool.preparedQuery(RETRY).execute(Tuple.of(id, JobStore.odt(now)))
-                .map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(JobRow.from(rows.iterator().next())));
+        return JobStore.one(pool.preparedQuery(RETRY).execute(Tuple.of(id, JobStore.odt(now))));
     }
 
     public Uni<Boolean> delete(UUID id) {

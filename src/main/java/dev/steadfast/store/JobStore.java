@@ -193,13 +193,13 @@ public class JobStore {
         return one(pool.preparedQuery(JobSql.ACTIVATE).execute(Tuple.of(id, odt(now))));
     }
 
-    private static Uni<Optional<JobRow>> one(Uni<RowSet<Row>> q) {
+    /** The first row of a statement's answer as a job, or empty when it matched nothing. */
+    static Uni<Optional<JobRow>> one(Uni<RowSet<Row>> q) {
         return q.map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(JobRow.from(rows.iterator().next())));
     }
 
     public Uni<Optional<JobRow>> find(UUID id) {
-        return pool.preparedQuery(JobSql.FIND).execute(Tuple.of(id))
-                .map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(JobRow.from(rows.iterator().next())));
+        return one(pool.preparedQuery(JobSql.FIND).execute(Tuple.of(id)));
     }
 
     /** The state of a job and who holds its lease, to explain a refused transition. */

@@ -2,8 +2,6 @@ package dev.steadfast.store;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -25,16 +23,9 @@ public class OperatorStore {
     static final String MAKE_AVAILABLE_NOW = "UPDATE jobs SET state = 'available', run_at = $2, enqueued_at = $2"
             + " WHERE id = $1 AND state = ANY($3) RETURNING " + JobRow.COLUMNS;
 
-    /**
-     * REVIVE: a cancelled or (not dead-lettered) discarded job runs again as a new run, exactly like a dead-letter
-     * retry: attempts start over, the error history is kept (each entry carries its run), the current error and
-     * the previous run's outcome are cleared.
-     */
-    static final String REVIVE = """
-            UPDATE jobs SET state = 'available', attempt = 0, snoozes = 0, run = run + 1, error = NULL, result = NULL,
-                   run_at = $2, enqueued_at = $2, discarded_at = NULL, completed_at = NULL, cancelled_at = NULL,
-                   started_at = NULL, retry_delay_ms = NULL
-            WHERE id = $1 AND state = ANY($3) AND NOT dead_letter RETURNING\s""" + JobRow.COLUMNS;
+    /** REVIVE: a cancelled or (not dead-lettered) discarded job runs again as a new run (JobSql.NEW_RUN_SET). */
+    static final String REVIVE = JobSql.NEW_RUN_SET.formatted(2)
+            + " WHERE id = $1 AND state = ANY($3) AND NOT dead_letter RETURNING " + JobRow.COLUMNS;
 
     /**
      * DELETE_JOB: gone for good. An active job is refused: its worker holds a lease and would report on a job
@@ -49,19 +40,15 @@ public class OperatorStore {
     }
 
     public Uni<Optional<JobRow>> makeAvailableNow(UUID id, String[] fromStates, Instant now) {
-        return one(pool.preparedQuery(MAKE_AVAILABLE_NOW).execute(Tuple.of(id, JobStore.odt(now), fromStates)));
+        return JobStore.one(pool.preparedQuery(MAKE_AVAILABLE_NOW).execute(Tuple.of(id, JobStore.odt(now), fromStates)));
     }
 
     public Uni<Optional<JobRow>> revive(UUID id, String[] fromStates, Instant now) {
-        return one(pool.preparedQuery(REVIVE).execute(Tuple.of(id, JobStore.odt(now), fromStates)));
+        return JobStore.one(pool.preparedQuery(REVIVE).execute(Tuple.of(id, JobStore.odt(now), fromStates)));
     }
 
     /** Deletes the job unless it is active; empty when nothing was deleted. */
     public Uni<Optional<JobRow>> delete(UUID id) {
-        return one(pool.preparedQuery(DELETE).execute(Tuple.of(id)));
-    }
-
-    private static Uni<Optional<JobRow>> one(Uni<RowSet<Row>> q) {
-        return q.map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(JobRow.from(rows.iterator().next())));
+        return JobStore.one(pool.preparedQuery(DELETE).execute(Tuple.of(id)));
     }
 }
