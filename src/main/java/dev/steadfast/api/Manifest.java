@@ -41,7 +41,8 @@ public class Manifest {
         m.put("protocols", List.of("http"));
         m.put("backend", "postgres");
         m.put("capabilities", caps);
-        m.put("extensions", List.of("dead-letter", "snooze", "retry-policy-scopes", "event-stream", "admin-api"));
+        m.put("extensions", List.of("dead-letter", "snooze", "retry-policy-scopes", "event-stream", "admin-api",
+                "long-poll", "batch-ack"));
         m.put("endpoints", endpoints);
         this.body = java.util.Collections.unmodifiableMap(m);
     }

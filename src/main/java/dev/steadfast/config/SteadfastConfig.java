@@ -65,6 +65,24 @@ public interface SteadfastConfig {
         /** Largest count one fetch may ask for. */
         @WithDefault("1000")
         int maxCount();
+
+        /**
+         * Longest a long-poll FETCH ({@code wait_ms}) is held before it answers empty (ojs-security: a maximum poll
+         * duration, 30 s by default). A larger wait_ms is cut to this.
+         */
+        @WithDefault("PT30S")
+        java.time.Duration maxWait();
+
+        /**
+         * How often a waiting FETCH looks for work on its own, in case a notification was lost (another instance's
+         * retry coming due, a dropped listening connection).
+         */
+        @WithDefault("PT1S")
+        java.time.Duration pollInterval();
+
+        /** Listen for other instances' new jobs with PostgreSQL LISTEN/NOTIFY (off: only this instance's pushes and the poll wake waiters). */
+        @WithDefault("true")
+        boolean listen();
     }
 
     interface Errors {

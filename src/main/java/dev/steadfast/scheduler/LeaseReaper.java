@@ -5,6 +5,7 @@ import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.retry.Failure;
 import dev.steadfast.service.AttemptOutcomes;
 import dev.steadfast.service.Telemetry;
+import dev.steadfast.store.Attempt;
 import dev.steadfast.store.FailureWrite;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.store.MaintenanceStore;
@@ -47,7 +48,7 @@ public class LeaseReaper {
         int batch = config.maintenance().batchSize();
         Map<UUID, FailureReport> reports = new HashMap<>();
         Map<UUID, String> owners = new HashMap<>();
-        return store.reapExpiredLeases(now, batch, row -> {
+        return store.reapExpiredLeases(now, batch, outcomes.historyKept(), row -> {
             FailureReport r = report(row, now);
             reports.put(row.id(), r);
             owners.put(row.id(), row.leaseOwner());
@@ -66,7 +67,7 @@ public class LeaseReaper {
 
     FailureWrite decide(JobRow row, FailureReport r, Instant now) {
         Instant lastSeen = row.leaseRenewedAt() != null ? row.leaseRenewedAt() : row.startedAt();
-        return outcomes.failed(row, r, Failure.leaseExpired(r.type()), null, null, now, lastSeen);
+        return outcomes.failed(Attempt.of(row), r, Failure.leaseExpired(r.type()), null, null, null, now, lastSeen);
     }
 
     static FailureReport report(JobRow row, Instant now) {
