@@ -29,7 +29,27 @@ public interface SteadfastConfig {
     Retry retry();
 
     Batching batching();
+
     Console console();
+
+    Auth auth();
+
+    /** Bearer-token authentication of the OJS API (/ojs/...); the console has its own login. */
+    interface Auth {
+        /**
+         * Require a token on every /ojs route except the manifest and health. On unless set to false (off in dev
+         * and test). On without any token configured, the server refuses to start.
+         */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * The accepted tokens by name: {@code steadfast.auth.tokens."ci-worker"=worker:sha256:<hex>}, roles
+         * {@code producer}, {@code worker}, {@code admin}, {@code readonly} (comma-separated); make one with
+         * {@code java scripts/MakeToken.java --role worker}.
+         */
+        java.util.Map<String, String> tokens();
+    }
 
     interface Admin {
         /** Serve POST /ojs/v1/admin/reset, which empties every table. Off unless set (on in dev and test). */

@@ -25,6 +25,7 @@ public class Pruner {
     private final MaintenanceStore store;
     private final SteadfastConfig config;
     private final Clock clock;
+    private final OutageLog outages = new OutageLog(Pruner.class, "Pruner");
 
     public Pruner(MaintenanceStore store, SteadfastConfig config, Clock clock) {
         this.store = store;
@@ -39,7 +40,12 @@ public class Pruner {
             if (n > 0) {
                 LOG.infof("pruned %d finished jobs", n);
             }
-        }).replaceWithVoid();
+            outages.succeeded();
+        }).replaceWithVoid().onFailure().recoverWithUni(e -> {
+            // logged here, once per outage, instead of by the scheduler with a stack trace on every run
+            outages.failed(e);
+            return Uni.createFrom().voidItem();
+        });
     }
 
     /** Prunes everything past retention at {@code now}; returns how many jobs were deleted. */
