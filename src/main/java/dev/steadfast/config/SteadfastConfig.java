@@ -159,8 +159,20 @@ public interface SteadfastConfig {
         /** Per job type: steadfast.retry.types."email.send"={"max_attempts":10}. */
         java.util.Map<String, String> types();
 
-        /** When set, an effective max_attempts above it is lowered to it (e.g. 100). */
-        java.util.OptionalInt maxAttemptsClamp();
+        /** Smallest effective max_attempts allowed (OJS allows 0: run once, never retry). */
+        @WithDefault("0")
+        int maxAttemptsMin();
+
+        /** Largest effective max_attempts allowed (e.g. 100); unset, there is no upper bound. */
+        java.util.OptionalInt maxAttemptsMax();
+
+        /**
+         * What happens to an effective max_attempts outside [max-attempts-min, max-attempts-max]: {@code clamp} to
+         * the nearest bound, {@code reset} to the server default's max_attempts (steadfast.retry.defaults, else 3),
+         * or {@code reject} the job with 422.
+         */
+        @WithDefault("clamp")
+        dev.steadfast.domain.retry.MaxAttemptsRule.Mode maxAttemptsOutOfRange();
     }
 
     /** The operator console under /admin. */
