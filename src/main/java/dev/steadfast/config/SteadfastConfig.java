@@ -101,18 +101,30 @@ public interface SteadfastConfig {
         Duration heartbeatTimeout();
     }
 
+    /**
+     * The maintenance tasks run on the Quarkus scheduler ({@code @Scheduled}, one run of a task at a time per
+     * instance). Intervals are durations of at least one second ({@code 1s}, {@code PT1S}, {@code 60s}).
+     */
     interface Maintenance {
         /** How often expired leases are looked for (each run is one indexed query when nothing expired). */
-        @WithDefault("PT0.25S")
+        @WithDefault("1s")
         Duration leaseReaperInterval();
 
-        /** How often due scheduled and retryable jobs are made available. */
-        @WithDefault("PT0.5S")
+        /** How often due scheduled and retryable jobs are made available (fetch claims due jobs itself). */
+        @WithDefault("1s")
         Duration promoterInterval();
 
         /** How often finished jobs past retention are deleted. */
         @WithDefault("60s")
-        String prunerInterval();
+        Duration prunerInterval();
+
+        /** Longest a run may take before it is abandoned and reported (one log line; the next run is on time). */
+        @WithDefault("30s")
+        Duration runTimeout();
+
+        /** Readiness is DOWN when a task has not succeeded for this many of its intervals. */
+        @WithDefault("10")
+        int staleAfterIntervals();
 
         /** Rows one maintenance statement handles; a task loops until a batch comes back short. */
         @WithDefault("500")
