@@ -9,6 +9,7 @@ import dev.steadfast.store.Attempt;
 import dev.steadfast.store.FailureWrite;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.store.MaintenanceStore;
+import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -23,7 +24,9 @@ import java.util.UUID;
  * again, retryable after the backoff, or discarded / dead-lettered when attempts are exhausted. The backoff is
  * measured from the worker's last sign of life, so a crash already "waited out" part of it.
  *
- * <p>Runs every steadfast.maintenance.lease-reaper-interval on every instance; jobs are locked with SKIP LOCKED,
+ * <p>Runs every steadfast.maintenance.lease-reaper-interval (default 1 s) on the Quarkus scheduler, through
+ * {@link MaintenanceRuns} (timeout, one-line failures, last success in readiness and metrics), on every
+ * instance; jobs are locked with SKIP LOCKED,
  * so instances never decide the same job, and a late ack from the old worker finds the job no longer active
  * (or leased to someone else) and is refused.
  */
@@ -34,13 +37,21 @@ public class LeaseReaper {
     private final AttemptOutcomes outcomes;
     private final Telemetry telemetry;
     private final SteadfastConfig config;
+    private final MaintenanceRuns runs;
 
     public LeaseReaper(MaintenanceStore store, AttemptOutcomes outcomes, Telemetry telemetry,
-                       SteadfastConfig config) {
+                       SteadfastConfig config, MaintenanceRuns runs) {
+        this.runs = runs;
         this.store = store;
         this.outcomes = outcomes;
         this.telemetry = telemetry;
         this.config = config;
+    }
+
+    @Scheduled(identity = MaintenanceHealth.LEASE_REAPER, every = "${steadfast.maintenance.lease-reaper-interval}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> tick() {
+        return runs.run(MaintenanceHealth.LEASE_REAPER, this::runOnce);
     }
 
     /** Reaps every lease expired at {@code now}, batch after batch; returns how many jobs it handled. */

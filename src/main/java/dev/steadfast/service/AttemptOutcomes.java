@@ -17,19 +17,21 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.random.RandomGenerator;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Turns one failed attempt into the write that records it: the error appended to the history (tagged with the
  * run), and the retry engine's decision applied: retry after the backoff, discard, or dead-letter. Shared by a
  * worker's FAIL and the lease reaper, so both follow the job's retry policy in exactly the same way.
+ *
+ * <p>Jitter draws from {@link ThreadLocalRandom} (per thread, no lock, nothing looked up by name, so it works the
+ * same in a native image); the domain takes the generator as an input, so its tests stay seeded.
  */
 @ApplicationScoped
 public class AttemptOutcomes {
 
     private final SteadfastConfig config;
     private final ObjectMapper json;
-    private final RandomGenerator random = RandomGenerator.of("L64X128MixRandom");
 
     public AttemptOutcomes(SteadfastConfig config, ObjectMapper json) {
         this.config = config;
@@ -44,7 +46,8 @@ public class AttemptOutcomes {
     public FailureWrite failed(Attempt a, FailureReport r, Failure f, Map<String, Object> details,
                                List<String> backtrace, String workerId, Instant now, Instant backoffFrom) {
         RetryPolicy policy = RetryPolicy.merge(RetryPolicy.DEFAULT, Json.readMap(json, a.retryPolicyJson()));
-        FailureDecision d = RetryDecider.decide(policy, a.attempt() - a.snoozes(), f, backoffFrom, random);
+        FailureDecision d = RetryDecider.decide(policy, a.attempt() - a.snoozes(), f, backoffFrom,
+                ThreadLocalRandom.current());
         ErrorEntry entry = new ErrorEntry(a.run(), a.attempt(), r.type(), r.code(), r.message(), now, details,
                 ErrorHistoryJson.backtrace(backtrace, config.errors().backtraceMaxFrames(),
                         config.errors().backtraceMaxChars()));
