@@ -100,6 +100,13 @@ public interface SteadfastConfig {
         @WithDefault("PT1S")
         java.time.Duration pollInterval();
 
+        /**
+         * How often FETCH itself takes back expired leases before claiming (at most once per interval per
+         * instance), so a job whose worker vanished is claimable again without waiting for the lease reaper's tick.
+         */
+        @WithDefault("PT0.1S")
+        java.time.Duration reapInterval();
+
         /** Listen for other instances' new jobs with PostgreSQL LISTEN/NOTIFY (off: only this instance's pushes and the poll wake waiters). */
         @WithDefault("true")
         boolean listen();

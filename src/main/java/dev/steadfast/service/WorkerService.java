@@ -36,8 +36,11 @@ public class WorkerService {
     private final WorkSignal signal;
     private final Duration pollInterval;
 
+    private final LeaseExpiry expiry;
+
     public WorkerService(JobStore store, Clock clock, Telemetry telemetry, SteadfastConfig config, HeldAttempts held,
-                         WorkSignal signal) {
+                         WorkSignal signal, LeaseExpiry expiry) {
+        this.expiry = expiry;
         this.store = store;
         this.clock = clock;
         this.telemetry = telemetry;
@@ -98,7 +101,7 @@ public class WorkerService {
 
     private Uni<List<JobRow>> claim(List<String> queues, int count, String workerId, Long visibilityMs) {
         Instant now = JobService.now(clock);
-        return store.claim(queues, count, workerId, visibilityMs, now).invoke(jobs -> {
+        return expiry.reapIfDue(now).flatMap(n -> store.claim(queues, count, workerId, visibilityMs, now)).invoke(jobs -> {
             for (JobRow j : jobs) {
                 held.put(Attempt.of(j));
                 telemetry.started(j, workerId, now);
