@@ -133,7 +133,16 @@ public class WorkerResource {
                     throw dev.steadfast.service.JobService.atIndex(e, i);
                 }
             }
+            java.util.Set<UUID> seen = new java.util.HashSet<>();
             for (Object c : commands) {
+                UUID jobId = c instanceof FailCommand f ? f.jobId() : ((dev.steadfast.store.Completion) c).jobId();
+                if (!seen.add(jobId)) {
+                    // a job answered twice in one request: the first answer is the one that counts
+                    answers.add(Uni.createFrom().item(itemRefused(jobId, new OjsException(
+                            dev.steadfast.domain.ErrorCode.CONFLICT, "The job appears earlier in this batch; only its"
+                            + " first answer is applied.", Map.of("job_id", jobId.toString())))));
+                    continue;
+                }
                 if (c instanceof FailCommand f) {
                     answers.add(failures.record(f).map(o -> o instanceof FailureService.FailOutcome.Failed ok
                             ? itemOk(outcome(ok.job())) : itemRefused(f.jobId(),
