@@ -13,6 +13,7 @@ import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,6 +29,8 @@ final class Body {
      * this catches chunked bodies, which carry no length. Set once at start-up from steadfast.http.max-body-bytes.
      */
     static volatile long maxBytes = Long.MAX_VALUE;
+
+    private static final java.util.regex.Pattern RFC3339_YEAR = java.util.regex.Pattern.compile("^\\d{4}-");
 
     private final ObjectNode root;
     private final String prefix;
@@ -53,7 +56,44 @@ final class Body {
             throw new OjsException(ErrorCode.INVALID_PAYLOAD, "The request body must be a JSON object, not "
                     + kind(node) + ".", Map.of("expected", "object", "received", kind(node)));
         }
+        String nul = nulAt(o, "");
+        if (nul != null) {
+            throw OjsException.invalidField(nul, "'" + nul + "' contains a NUL character (\\u0000), which cannot be"
+                    + " stored; remove it or encode the data (e.g. base64).", "text without NUL", "text with NUL");
+        }
         return new Body(o, "");
+    }
+
+    /**
+     * The JSON path of the first string or key holding a NUL character, or null. PostgreSQL stores neither text
+     * nor jsonb with a NUL, so such a request is refused here, whole, before anything reaches the database.
+     */
+    static String nulAt(JsonNode node, String path) {
+        if (node.isTextual()) {
+            return node.textValue().indexOf('\0') >= 0 ? (path.isEmpty() ? "$" : path) : null;
+        }
+        if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                String p = nulAt(node.get(i), path + "[" + i + "]");
+                if (p != null) {
+                    return p;
+                }
+            }
+        } else if (node.isObject()) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                String key = e.getKey();
+                String p = (path.isEmpty() ? "" : path + ".") + key.replace("\0", "\\u0000");
+                if (key.indexOf('\0') >= 0) {
+                    return p;
+                }
+                p = nulAt(e.getValue(), p);
+                if (p != null) {
+                    return p;
+                }
+            }
+        }
+        return null;
     }
 
     private static void checkSize(String text) {
@@ -171,6 +211,9 @@ final class Body {
             return null;
         }
         try {
+            if (!RFC3339_YEAR.matcher(s).lookingAt()) { // java.time also reads +999999999-..., which no column holds
+                throw new DateTimeException("not a four-digit year");
+            }
             return OffsetDateTime.parse(s).toInstant();
         } catch (DateTimeException e) {
             throw OjsException.invalidField(field(name), "'" + field(name)

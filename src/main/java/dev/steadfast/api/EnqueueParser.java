@@ -3,6 +3,7 @@ package dev.steadfast.api;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steadfast.domain.OjsException;
 import dev.steadfast.service.EnqueueCommand;
 import dev.steadfast.service.Json;
 import java.time.Instant;
@@ -44,8 +45,13 @@ final class EnqueueParser {
         }
         Long priority = opt.integer("priority");
         Long timeoutMs = opt.integer("timeout_ms");
-        if (timeoutMs == null && b.integer("timeout") != null) {
-            timeoutMs = Math.multiplyExact(b.integer("timeout"), 1000L); // the core envelope's timeout is in seconds
+        Long timeoutSeconds = b.integer("timeout"); // the core envelope's timeout is in seconds
+        if (timeoutMs == null && timeoutSeconds != null) {
+            if (timeoutSeconds < 1 || timeoutSeconds > Integer.MAX_VALUE) {
+                throw OjsException.invalidField("timeout", "'timeout' must be a positive whole number of seconds.",
+                        "1 to " + Integer.MAX_VALUE, String.valueOf(timeoutSeconds));
+            }
+            timeoutMs = timeoutSeconds * 1000L;
         }
         Instant scheduledAt = opt.timestamp("scheduled_at");
         if (scheduledAt == null) {

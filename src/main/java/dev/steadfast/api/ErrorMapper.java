@@ -3,8 +3,7 @@ package dev.steadfast.api;
 import dev.steadfast.admin.ConsoleErrors;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.OjsException;
-import io.vertx.pgclient.PgException;
-import io.vertx.sqlclient.ClosedConnectionException;
+import dev.steadfast.store.DatabaseFaults;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.NotSupportedException;
@@ -12,14 +11,14 @@ import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
-import java.net.ConnectException;
 import java.util.Map;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**
  * The one place failures become HTTP answers: an {@link OjsException} becomes its envelope; JAX-RS routing
- * failures become 404 / 405 / 400 envelopes; an unreachable database becomes 503 backend_error; anything else is
+ * failures become 404 / 405 / 400 envelopes; a passing database fault (restart, lost connection, pool exhaustion,
+ * statement timeout: {@link DatabaseFaults}) becomes 503 backend_error, retryable; anything else is
  * logged with its request id and answered 500 internal_error, without a stack trace on the wire. Under /admin the
  * same status and message are rendered as the console's HTML error page instead of the envelope.
  */
@@ -66,9 +65,11 @@ public class ErrorMapper {
             return envelope(ErrorCode.PAYLOAD_TOO_LARGE, "The request body is larger than the server accepts.",
                     Map.of(), headers, uri);
         }
-        if (unreachable(e)) {
-            LOG.warnf("request %s: database unreachable: %s", headers.getHeaderString(HttpFrame.REQUEST_ID), e);
-            return envelope(ErrorCode.BACKEND_UNAVAILABLE, "The database is unreachable.", Map.of(), headers, uri);
+        if (DatabaseFaults.isTransient(e)) {
+            LOG.warnf("request %s: database unavailable: %s", headers.getHeaderString(HttpFrame.REQUEST_ID),
+                    DatabaseFaults.describe(e));
+            return envelope(ErrorCode.BACKEND_UNAVAILABLE, "The database is unavailable (restarting, unreachable,"
+                    + " out of connections or too slow); retry with backoff.", Map.of(), headers, uri);
         }
         return unexpected(e, headers, uri);
     }
@@ -77,16 +78,6 @@ public class ErrorMapper {
         String id = headers.getHeaderString(HttpFrame.REQUEST_ID);
         LOG.errorf(e, "request %s failed", id);
         return envelope(ErrorCode.INTERNAL, "Internal server error (request " + id + ").", Map.of(), headers, uri);
-    }
-
-    static boolean unreachable(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof ConnectException || t instanceof ClosedConnectionException
-                    || t instanceof PgException pg && pg.getSqlState() != null && pg.getSqlState().startsWith("08")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private Response envelope(ErrorCode code, String message, Map<String, Object> details, HttpHeaders h,

@@ -4,7 +4,6 @@ import dev.steadfast.admin.ConsoleErrors;
 import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.JobIds;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
@@ -40,6 +39,12 @@ public class HttpFrame {
 
     void install(@Observes Router router) {
         router.route().order(-1000).handler(this::frame);
+        // Requests the router itself refuses before any route runs (a path it cannot decode) and failures no
+        // resource mapped: the OJS envelope under /ojs instead of a bare status.
+        for (int status : new int[] {400, 404, 405, 413, 414, 415, 431, 500}) {
+            router.errorHandler(status, this::failed);
+        }
+        router.route().order(-1000).failureHandler(this::failed);
         router.route().order(Integer.MAX_VALUE).handler(rc -> {
             String message = "No resource at " + rc.request().method() + " " + rc.normalizedPath() + ".";
             if (ConsoleErrors.isConsole(rc.normalizedPath())) {
@@ -53,11 +58,20 @@ public class HttpFrame {
 
     private void frame(RoutingContext rc) {
         HttpServerRequest req = rc.request();
-        String given = req.getHeader(REQUEST_ID);
-        String id = given != null && SANE_ID.matcher(given).matches() ? given
-                : "req_" + JobIds.next(System.currentTimeMillis());
-        req.headers().set(REQUEST_ID, id);
-        boolean ojs = rc.normalizedPath().startsWith("/ojs/");
+        String id = requestId(req);
+        // the URL's syntax first: the router cannot even normalize a path with a bad escape
+        RequestTarget.Refusal bad = RequestTarget.syntax(req.uri(), 1000);
+        if (bad != null) {
+            if (ConsoleErrors.isConsole(req.path())) {
+                rc.response().setStatusCode(bad.code().status()).putHeader("Content-Type", ConsoleErrors.HTML)
+                        .putHeader(REQUEST_ID, id).end(console.html(bad.code().status(), bad.message()));
+            } else {
+                rc.response().putHeader(REQUEST_ID, id).putHeader("OJS-Version", "1.0");
+                refuse(rc, bad.code(), bad.message(), bad.details());
+            }
+            return;
+        }
+        boolean ojs = isOjs(rc);
         if (ojs) {
             // Answers are always OJS JSON whatever the client accepts (ojs-http-binding.md 4.3).
             req.headers().remove("Accept");
@@ -76,11 +90,67 @@ public class HttpFrame {
         if (ojs && !admissible(rc, req)) {
             return;
         }
+
         rc.next();
+    }
+
+    private static String requestId(HttpServerRequest req) {
+        String given = req.getHeader(REQUEST_ID);
+        String id = given != null && SANE_ID.matcher(given).matches() ? given
+                : "req_" + JobIds.next(System.currentTimeMillis());
+        req.headers().set(REQUEST_ID, id);
+        return id;
+    }
+
+    private static boolean isOjs(RoutingContext rc) {
+        String path = rc.normalizedPath() != null ? rc.normalizedPath() : rc.request().path();
+        return path != null && (path.equals("/ojs") || path.startsWith("/ojs/") || path.startsWith("/ojs%"));
+    }
+
+    /** A failure or refusal that reached the router without an answer. */
+    private void failed(RoutingContext rc) {
+        if (rc.response().ended() || rc.response().headWritten()) {
+            return;
+        }
+        String path = rc.request().path();
+        String id = requestId(rc.request());
+        int status = rc.statusCode() < 400 ? 500 : rc.statusCode();
+        if (path != null && ConsoleErrors.isConsole(path)) {
+            rc.response().setStatusCode(status).putHeader("Content-Type", ConsoleErrors.HTML)
+                    .end(console.html(status, status == 500 ? "Internal server error (request " + id + ")."
+                            : "The request could not be processed (HTTP " + status + ")."));
+            return;
+        }
+        ErrorCode code = switch (status) {
+            case 404 -> ErrorCode.NOT_FOUND;
+            case 405 -> ErrorCode.METHOD_NOT_ALLOWED;
+            case 413 -> ErrorCode.PAYLOAD_TOO_LARGE;
+            case 414 -> ErrorCode.URI_TOO_LONG;
+            case 431 -> ErrorCode.HEADERS_TOO_LARGE;
+            case 500 -> ErrorCode.INTERNAL;
+            default -> ErrorCode.INVALID_REQUEST;
+        };
+        if (code == ErrorCode.INTERNAL && rc.failure() != null) {
+            org.jboss.logging.Logger.getLogger(HttpFrame.class).errorf(rc.failure(), "request %s failed", id);
+        }
+        rc.response().headers().set(REQUEST_ID, id).set("OJS-Version", "1.0");
+        refuse(rc, code, code == ErrorCode.INTERNAL ? "Internal server error (request " + id + ")."
+                : "The request could not be processed: " + (status == 400 ? "the URL could not be decoded"
+                : "HTTP " + status) + ".", Map.of());
     }
 
     /** Applies the refusals that precede every /ojs resource; false when one answered the request. */
     private boolean admissible(RoutingContext rc, HttpServerRequest req) {
+        long headerBytes = 0;
+        for (Map.Entry<String, String> h : req.headers()) {
+            headerBytes += h.getKey().length() + h.getValue().length() + 4;
+        }
+        RequestTarget.Refusal target = RequestTarget.check(req.method().name(), req.uri(), req.headers().size(),
+                headerBytes);
+        if (target != null) {
+            refuse(rc, target.code(), target.message(), target.details());
+            return false;
+        }
         String version = req.getHeader("OJS-Version");
         if (version != null && !version.isBlank() && !version.trim().equals("1.0") && !version.trim().equals("1")) {
             refuse(rc, ErrorCode.UNSUPPORTED, "OJS-Version '" + version + "' is not supported; this server speaks 1.0.",
@@ -96,8 +166,7 @@ public class HttpFrame {
             return false;
         }
         boolean hasBody = chunked || size > 0;
-        HttpMethod m = req.method();
-        if (hasBody && (m == HttpMethod.POST || m == HttpMethod.PUT || m == HttpMethod.PATCH)) {
+        if (hasBody) { // on every method: a GET or DELETE with a form or multipart body is refused too
             String ct = req.getHeader("Content-Type");
             String base = ct == null ? "" : ct.split(";", 2)[0].trim().toLowerCase();
             if (!base.equals(OJS_MEDIA_TYPE) && !base.equals("application/json")) {

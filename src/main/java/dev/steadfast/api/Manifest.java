@@ -1,5 +1,6 @@
 package dev.steadfast.api;
 
+import dev.steadfast.config.SteadfastConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,7 +13,8 @@ public class Manifest {
 
     private final Map<String, Object> body;
 
-    public Manifest(@ConfigProperty(name = "quarkus.application.version", defaultValue = "0.1.0") String version) {
+    public Manifest(@ConfigProperty(name = "quarkus.application.version", defaultValue = "0.1.0") String version,
+                    SteadfastConfig config) {
         Map<String, Object> impl = new LinkedHashMap<>();
         impl.put("name", "steadfast");
         impl.put("version", version);
@@ -41,9 +43,28 @@ public class Manifest {
         m.put("protocols", List.of("http"));
         m.put("backend", "postgres");
         m.put("capabilities", caps);
-        m.put("extensions", List.of("dead-letter", "snooze", "retry-policy-scopes", "event-stream", "admin-api"));
+        m.put("extensions", List.of("dead-letter", "snooze", "retry-policy-scopes", "event-stream", "admin-api",
+                "long-poll", "batch-ack", "bearer-auth"));
         m.put("endpoints", endpoints);
+        m.put("authentication", authentication(config.auth().enabled()));
         this.body = java.util.Collections.unmodifiableMap(m);
+    }
+
+    /** How to authenticate (ojs-http-binding.md 5.2: documented in the manifest). */
+    private static Map<String, Object> authentication(boolean required) {
+        Map<String, Object> a = new LinkedHashMap<>();
+        a.put("required", required);
+        a.put("schemes", List.of("bearer"));
+        a.put("header", "Authorization: Bearer <token>");
+        a.put("public", List.of("GET /ojs/manifest", "GET /ojs/v1/health"));
+        Map<String, Object> roles = new LinkedHashMap<>();
+        roles.put("producer", "PUSH, batch PUSH, INFO, CANCEL, ACTIVATE");
+        roles.put("worker", "POST /ojs/v1/workers/{fetch,ack,nack,heartbeat,snooze}");
+        roles.put("readonly", "every GET");
+        roles.put("admin", "everything");
+        a.put("roles", roles);
+        a.put("errors", Map.of("401", "unauthenticated", "403", "permission_denied"));
+        return a;
     }
 
     public Map<String, Object> body() {

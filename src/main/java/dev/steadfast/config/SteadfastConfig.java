@@ -29,7 +29,27 @@ public interface SteadfastConfig {
     Retry retry();
 
     Batching batching();
+
     Console console();
+
+    Auth auth();
+
+    /** Bearer-token authentication of the OJS API (/ojs/...); the console has its own login. */
+    interface Auth {
+        /**
+         * Require a token on every /ojs route except the manifest and health. On unless set to false (off in dev
+         * and test). On without any token configured, the server refuses to start.
+         */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * The accepted tokens by name: {@code steadfast.auth.tokens."ci-worker"=worker:sha256:<hex>}, roles
+         * {@code producer}, {@code worker}, {@code admin}, {@code readonly} (comma-separated); make one with
+         * {@code java scripts/MakeToken.java --role worker}.
+         */
+        java.util.Map<String, String> tokens();
+    }
 
     interface Admin {
         /** Serve POST /ojs/v1/admin/reset, which empties every table. Off unless set (on in dev and test). */
@@ -65,6 +85,31 @@ public interface SteadfastConfig {
         /** Largest count one fetch may ask for. */
         @WithDefault("1000")
         int maxCount();
+
+        /**
+         * Longest a long-poll FETCH ({@code wait_ms}) is held before it answers empty (ojs-security: a maximum poll
+         * duration, 30 s by default). A larger wait_ms is cut to this.
+         */
+        @WithDefault("PT30S")
+        java.time.Duration maxWait();
+
+        /**
+         * How often a waiting FETCH looks for work on its own, in case a notification was lost (another instance's
+         * retry coming due, a dropped listening connection).
+         */
+        @WithDefault("PT1S")
+        java.time.Duration pollInterval();
+
+        /**
+         * How often FETCH itself takes back expired leases before claiming (at most once per interval per
+         * instance), so a job whose worker vanished is claimable again without waiting for the lease reaper's tick.
+         */
+        @WithDefault("PT0.1S")
+        java.time.Duration reapInterval();
+
+        /** Listen for other instances' new jobs with PostgreSQL LISTEN/NOTIFY (off: only this instance's pushes and the poll wake waiters). */
+        @WithDefault("true")
+        boolean listen();
     }
 
     interface Errors {

@@ -16,7 +16,8 @@ import org.jboss.logging.Logger;
  * Runs one maintenance task for its {@code @Scheduled} trigger: reads the clock once, bounds the run by
  * steadfast.maintenance.run-timeout, records a success in {@link MaintenanceHealth} (the readiness check and the
  * gauge {@code steadfast_maintenance_last_success_seconds{task}}, the Unix time of the task's last success), and
- * turns a failure or a timeout into one warning line. The returned Uni never fails, so a bad run is reported and
+ * turns a failure or a timeout into one warning line ({@link OutageLog}: once per database outage, then one line
+ * when it is over). The returned Uni never fails, so a bad run is reported and
  * the next tick runs as usual; the scheduler's {@code SKIP} keeps runs of one task from overlapping within this
  * instance (the SQL itself is safe across instances).
  *
@@ -55,18 +56,22 @@ public class MaintenanceRuns {
                 .ifNoItem().after(limit).failWith(() -> new MaintenanceTimeout(task, limit))
                 .invoke(n -> {
                     health.succeeded(task, clock.instant());
+                    outages(task).succeeded();
                     if (n > 0) {
                         LOG.debugf("%s handled %d jobs", task, n);
                     }
                 })
-                .onFailure().invoke(e -> LOG.warnf("maintenance task %s failed: %s", task, oneLine(e)))
+                .onFailure().invoke(e -> outages(task).failed(e))
                 .onFailure().recoverWithNull()
                 .replaceWithVoid();
     }
 
-    private static String oneLine(Throwable e) {
-        String m = e.getMessage() == null ? e.getClass().getName() : e.getClass().getSimpleName() + ": " + e.getMessage();
-        return m.replace('\n', ' ').replace('\r', ' ');
+    private final java.util.concurrent.ConcurrentHashMap<String, OutageLog> outages =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The task's failure log: one line per database outage, not one per run (OutageLog). */
+    private OutageLog outages(String task) {
+        return outages.computeIfAbsent(task, t -> new OutageLog(MaintenanceRuns.class, "maintenance task " + t));
     }
 
     /** A run that produced no result within the limit. */

@@ -1,5 +1,6 @@
 package dev.steadfast.service;
 
+import dev.steadfast.store.DatabaseFaults;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
 import java.util.ArrayDeque;
@@ -13,8 +14,9 @@ import java.util.function.Function;
  * else is waiting; while they are all busy, requests wait and leave together in the next batch of at most
  * {@code maxBatch}. An idle server therefore adds no latency, and a busy one gets bigger batches.
  *
- * <p>The batch function answers one result per input, in input order (null where the input had no effect); a
- * failed batch fails every request in it. Thread-safe: requests arrive from every event loop.
+ * <p>The batch function answers one result per input, in input order (null where the input had no effect). A
+ * failed batch is split until the request that failed it fails alone, so one bad request never fails its
+ * neighbours (see {@link #run}). Thread-safe: requests arrive from every event loop.
  *
  * @param <I> a request
  * @param <O> its result
@@ -57,22 +59,41 @@ public final class Coalescer<I, O> {
                 next.add(waiting.poll());
             }
         }
-        List<I> items = new ArrayList<>(next.size());
-        next.forEach(p -> items.add(p.item()));
+        run(next).subscribe().with(v -> finished(), e -> finished());
+    }
+
+    /**
+     * Runs one batch and answers its requests. When it fails and holds more than one request, the failure may
+     * belong to one of them (a value the database refuses): the batch is split in halves, each run on its own
+     * (one after the other, so a split never takes more connections than the batch did), until the bad request
+     * fails alone and every other gets its own answer. The batch function is one statement, so a failed batch
+     * changed nothing and running its requests again is safe. A passing database fault (restart, lost connection:
+     * {@link DatabaseFaults#isTransient}) fails the whole batch at once: splitting would only add load.
+     */
+    private Uni<Void> run(List<Pending<I, O>> group) {
+        List<I> items = new ArrayList<>(group.size());
+        group.forEach(p -> items.add(p.item()));
         Uni<List<O>> run;
         try {
             run = batch.apply(items);
         } catch (RuntimeException e) {
             run = Uni.createFrom().failure(e);
         }
-        run.subscribe().with(results -> {
-            finished();
-            for (int i = 0; i < next.size(); i++) {
-                next.get(i).emitter().complete(results.get(i));
+        return run.onItemOrFailure().transformToUni((results, failure) -> {
+            if (failure == null) {
+                for (int i = 0; i < group.size(); i++) {
+                    group.get(i).emitter().complete(results.get(i));
+                }
+                return Uni.createFrom().voidItem();
             }
-        }, failure -> {
-            finished();
-            next.forEach(p -> p.emitter().fail(failure));
+            if (group.size() == 1 || DatabaseFaults.isTransient(failure)) {
+                group.forEach(p -> p.emitter().fail(failure));
+                return Uni.createFrom().voidItem();
+            }
+            int half = group.size() / 2;
+            List<Pending<I, O>> first = group.subList(0, half);
+            List<Pending<I, O>> second = group.subList(half, group.size());
+            return run(first).onItemOrFailure().transformToUni((v, e) -> run(second));
         });
     }
 

@@ -1,13 +1,8 @@
 package dev.steadfast.service;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steadfast.domain.retry.ErrorEntry;
-import dev.steadfast.domain.retry.ErrorHistory;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -43,24 +38,6 @@ final class ErrorHistoryJson {
             n.set("backtrace", m.valueToTree(e.backtrace()));
         }
         return n;
-    }
-
-    /**
-     * Appends {@code entry} to the history JSON, keeping the most recent entries (never fewer than 10): the
-     * domain rule {@link ErrorHistory#append}, applied to the stored JSON entries.
-     */
-    static String append(ObjectMapper m, String historyJson, ObjectNode entry, int keep) {
-        try {
-            List<JsonNode> history = new ArrayList<>();
-            if (historyJson != null) {
-                m.readTree(historyJson).forEach(history::add);
-            }
-            ArrayNode out = m.createArrayNode();
-            out.addAll(ErrorHistory.append(history, (JsonNode) entry, keep));
-            return Json.write(m, out);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("stored error history is not JSON", e);
-        }
     }
 
     static List<String> backtrace(List<String> frames, int maxFrames, int maxChars) {

@@ -74,8 +74,8 @@ public class EventLog {
                 if (afterId != null && e.id().compareTo(afterId) <= 0) {
                     continue;
                 }
-                if (!types.isEmpty() && !types.contains(e.type()) || !queues.isEmpty() && !queues.contains(e.queue())
-                        || !jobTypes.isEmpty() && !jobTypes.contains(e.jobType())) {
+                // a queue event has no job type (null): it never matches a job_types filter (Set.of throws on null)
+                if (!matches(types, e.type()) || !matches(queues, e.queue()) || !matches(jobTypes, e.jobType())) {
                     continue;
                 }
                 if (out.size() == limit) {
@@ -86,6 +86,10 @@ public class EventLog {
             }
         }
         return new Page(out, out.isEmpty() ? afterId : out.get(out.size() - 1).id(), more);
+    }
+
+    private static boolean matches(Set<String> wanted, String value) {
+        return wanted.isEmpty() || value != null && wanted.contains(value);
     }
 
     /** A page of events and the cursor to continue from. */

@@ -20,6 +20,8 @@ import java.util.UUID;
  * directive for the worker. A heartbeat naming a job leased to another worker is refused with 409 and changes
  * nothing: that worker lost the job (its lease ran out and someone else took it) and should stop. It answers
  * the directive for the worker: {@code running}, or {@code quiet} / {@code terminate} when an operator asked for it.
+ * The check, the lease extension and the worker record are one transaction: a heartbeat answered with an error
+ * has changed nothing.
  */
 @ApplicationScoped
 public class HeartbeatService {
@@ -47,27 +49,23 @@ public class HeartbeatService {
                           List<String> queues) {
         Instant now = JobService.now(clock);
         UUID[] ids = jobIds == null ? null : jobIds.toArray(UUID[]::new);
-        Uni<Void> owned = ids == null ? Uni.createFrom().voidItem() : workers.foreignLeases(workerId, ids).map(f -> {
-            if (!f.isEmpty()) {
-                Map<String, Object> d = new LinkedHashMap<>();
-                d.put("worker_id", workerId);
-                f.forEach((job, holder) -> d.put(job.toString(), holder));
-                throw new OjsException(ErrorCode.CONFLICT, "Worker '" + workerId + "' does not hold the lease of "
-                        + f.size() + " of the jobs it reported (details map each job to its holder); nothing was "
-                        + "extended.", d);
-            }
-            return null;
-        });
-        return owned.flatMap(v -> workers.extendLeases(workerId, ids, visibilityMs, now).flatMap(extended ->
-                workers.touch(workerId, jobIds == null ? extended.size() : jobIds.size(), hostname,
-                        queues == null ? null : queues.toArray(String[]::new), now).map(directive -> {
-                    String d = directive;
+        return workers.beat(workerId, ids, visibilityMs, hostname,
+                queues == null ? null : queues.toArray(String[]::new), now).map(beat -> {
+                    if (!beat.foreign().isEmpty()) {
+                        Map<String, Object> d = new LinkedHashMap<>();
+                        d.put("worker_id", workerId);
+                        beat.foreign().forEach((job, holder) -> d.put(job.toString(), holder));
+                        throw new OjsException(ErrorCode.CONFLICT, "Worker '" + workerId + "' does not hold the lease"
+                                + " of " + beat.foreign().size() + " of the jobs it reported (details map each job to"
+                                + " its holder); nothing was extended.", d);
+                    }
+                    String d = beat.directive();
                     if ("running".equals(d) && config.workers().testDirectives()) {
-                        d = extended.stream().map(WorkerStore.Extended::testDirective)
+                        d = beat.extended().stream().map(WorkerStore.Extended::testDirective)
                                 .filter(t -> t != null && DIRECTIVES.contains(t)).findFirst().orElse(d);
                     }
-                    return new Beat(d, extended.stream().map(WorkerStore.Extended::jobId).toList(), now);
-                })));
+                    return new Beat(d, beat.extended().stream().map(WorkerStore.Extended::jobId).toList(), now);
+                });
     }
 
     /** An operator's directive for a worker, delivered with its next heartbeat. */

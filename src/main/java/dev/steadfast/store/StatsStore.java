@@ -21,18 +21,28 @@ import java.util.Map;
 @ApplicationScoped
 public class StatsStore {
 
-    /** Depth: one grouped count over the whole table. */
-    static final String COUNT_BY_QUEUE_AND_STATE = "SELECT queue, state, count(*) FROM jobs GROUP BY queue, state";
+    /**
+     * Depth: cold jobs are counted from the small partial index jobs_queue_state_idx (index-only), available ones
+     * through the claim index and active ones through the lease index, so no part reads the whole table.
+     */
+    static final String COUNT_BY_QUEUE_AND_STATE = "SELECT queue, state, count(*) FROM jobs WHERE " + HotStates.COLD_SQL
+            + " GROUP BY queue, state"
+            + " UNION ALL SELECT queue, 'available', count(*) FROM jobs WHERE state = 'available' GROUP BY queue"
+            + " UNION ALL SELECT queue, 'active', count(*) FROM jobs WHERE state = 'active' GROUP BY queue";
 
     /** Dead letters per queue, from the dead-letter partial index. */
     static final String DEAD_LETTERS_BY_QUEUE = "SELECT queue, count(*) FROM jobs WHERE dead_letter GROUP BY queue";
 
     /**
-     * Lag: per known queue, when its oldest available job became available (run_at), one subquery per queue.
+     * Lag: per known queue, when the job a fetch would take next became available (run_at): the first available
+     * entry of the queue's range of the claim index, so no extra index is written on the hot path. With equal
+     * priorities this is the oldest available job.
      */
     static final String OLDEST_AVAILABLE = """
-            SELECT q.name, (SELECT j.run_at FROM jobs j WHERE j.queue = q.name AND j.state = 'available'
-                            ORDER BY j.run_at LIMIT 1) AS oldest
+            SELECT q.name, (SELECT j.run_at FROM jobs j
+                            WHERE j.queue = q.name AND j.state IN ('available', 'scheduled', 'retryable')
+                              AND j.state = 'available'
+                            ORDER BY j.priority DESC, j.run_at, j.id LIMIT 1) AS oldest
             FROM queues q""";
 
     /**

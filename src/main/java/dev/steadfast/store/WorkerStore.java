@@ -3,6 +3,7 @@ package dev.steadfast.store;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -69,9 +70,31 @@ public class WorkerStore {
     public record Extended(UUID jobId, String testDirective) {
     }
 
-    public Uni<List<Extended>> extendLeases(String workerId, UUID[] jobIds, Long visibilityMs, Instant now) {
+    /** What a heartbeat found and did: jobs leased to others (then nothing changed), extended leases, directive. */
+    public record Beat(Map<UUID, String> foreign, List<Extended> extended, String directive) {
+    }
+
+    /**
+     * BEAT as one transaction: refuses (changing nothing) when a listed job is leased to another worker, else
+     * extends the leases and records the worker, so a heartbeat that fails half-way leaves no lease extended.
+     */
+    public Uni<Beat> beat(String workerId, UUID[] jobIds, Long visibilityMs, String hostname, String[] queues,
+                          Instant now) {
+        return pool.withTransaction(conn -> (jobIds == null ? Uni.createFrom().item(Map.<UUID, String>of())
+                : foreignLeases(conn, workerId, jobIds)).flatMap(foreign -> {
+                    if (!foreign.isEmpty()) {
+                        return Uni.createFrom().item(new Beat(foreign, List.of(), null));
+                    }
+                    return extendLeases(conn, workerId, jobIds, visibilityMs, now).flatMap(extended ->
+                            touch(conn, workerId, jobIds == null ? extended.size() : jobIds.length, hostname, queues,
+                                    now).map(directive -> new Beat(Map.of(), extended, directive)));
+                }));
+    }
+
+    private static Uni<List<Extended>> extendLeases(SqlClient db, String workerId, UUID[] jobIds, Long visibilityMs,
+                                                    Instant now) {
         Tuple t = Tuple.tuple(Arrays.asList(jobIds, workerId, JobStore.odt(now), visibilityMs));
-        return pool.preparedQuery(EXTEND_LEASES).execute(t).map(rows -> {
+        return db.preparedQuery(EXTEND_LEASES).execute(t).map(rows -> {
             List<Extended> out = new ArrayList<>(rows.rowCount());
             for (Row r : rows) {
                 out.add(new Extended(r.getUUID("id"), r.getString("test_directive")));
@@ -81,8 +104,8 @@ public class WorkerStore {
     }
 
     /** The jobs among {@code jobIds} leased to another worker, with their holder. */
-    public Uni<Map<UUID, String>> foreignLeases(String workerId, UUID[] jobIds) {
-        return pool.preparedQuery(FOREIGN_LEASES).execute(Tuple.of(jobIds, workerId)).map(rows -> {
+    private static Uni<Map<UUID, String>> foreignLeases(SqlClient db, String workerId, UUID[] jobIds) {
+        return db.preparedQuery(FOREIGN_LEASES).execute(Tuple.of(jobIds, workerId)).map(rows -> {
             Map<UUID, String> out = new LinkedHashMap<>();
             for (Row r : rows) {
                 out.put(r.getUUID(0), r.getString(1));
@@ -91,9 +114,10 @@ public class WorkerStore {
         });
     }
 
-    public Uni<String> touch(String workerId, int activeJobs, String hostname, String[] queues, Instant now) {
+    private static Uni<String> touch(SqlClient db, String workerId, int activeJobs, String hostname, String[] queues,
+                                     Instant now) {
         Tuple t = Tuple.tuple(Arrays.asList(workerId, JobStore.odt(now), activeJobs, hostname, queues));
-        return pool.preparedQuery(TOUCH_WORKER).execute(t).map(rows -> rows.iterator().next().getString(0));
+        return db.preparedQuery(TOUCH_WORKER).execute(t).map(rows -> rows.iterator().next().getString(0));
     }
 
     public Uni<Void> setDirective(String workerId, String directive, Instant now) {

@@ -96,4 +96,57 @@ class CoalescerTest {
         }
         pool.shutdown();
     }
+
+    @Test
+    void oneBadRequestNeverFailsItsNeighbours() throws Exception {
+        Manual gate = new Manual();
+        List<List<Integer>> calls = new CopyOnWriteArrayList<>();
+        Coalescer<Integer, Integer> c = new Coalescer<>(items -> {
+            calls.add(List.copyOf(items));
+            if (items.equals(List.of(-1))) {
+                return gate.run(items).map(r -> List.of(-1)); // holds the coalescer busy while the others gather
+            }
+            return items.contains(13) ? Uni.createFrom().failure(new IllegalArgumentException("bad value 13"))
+                    : Uni.createFrom().item(items);
+        }, 100, 1);
+        CompletableFuture<Integer> first = c.submit(-1).subscribeAsCompletionStage();
+        List<CompletableFuture<Integer>> rest = new ArrayList<>();
+        for (int i = 10; i < 20; i++) {
+            rest.add(c.submit(i).subscribeAsCompletionStage());
+        }
+        gate.completeNext();
+        assertEquals(-1, first.get(1, TimeUnit.SECONDS));
+        assertEquals(List.of(10, 11, 12, 13, 14, 15, 16, 17, 18, 19), calls.get(1), "the ten left as one batch");
+        for (int i = 0; i < 10; i++) {
+            CompletableFuture<Integer> r = rest.get(i);
+            if (i + 10 == 13) {
+                var e = assertThrows(java.util.concurrent.ExecutionException.class, () -> r.get(1, TimeUnit.SECONDS));
+                assertEquals("bad value 13", e.getCause().getMessage());
+            } else {
+                assertEquals(i + 10, r.get(1, TimeUnit.SECONDS), "request " + (i + 10) + " got its own answer");
+            }
+        }
+        assertTrue(calls.size() <= 2 + 2 * 4, "halving takes a few statements, not one per request: " + calls);
+    }
+
+    @Test
+    void aDatabaseOutageFailsTheWholeBatchWithoutSplitting() throws Exception {
+        Manual gate = new Manual();
+        List<List<Integer>> calls = new CopyOnWriteArrayList<>();
+        Coalescer<Integer, Integer> c = new Coalescer<>(items -> {
+            calls.add(List.copyOf(items));
+            return items.equals(List.of(-1)) ? gate.run(items).map(r -> List.of(-1))
+                    : Uni.createFrom().failure(new java.net.SocketException("Connection reset"));
+        }, 100, 1);
+        c.submit(-1).subscribeAsCompletionStage();
+        List<CompletableFuture<Integer>> rest = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            rest.add(c.submit(i).subscribeAsCompletionStage());
+        }
+        gate.completeNext();
+        for (CompletableFuture<Integer> r : rest) {
+            assertThrows(Exception.class, () -> r.get(1, TimeUnit.SECONDS));
+        }
+        assertEquals(2, calls.size(), "no split: " + calls);
+    }
 }

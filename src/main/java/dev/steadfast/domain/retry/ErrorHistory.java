@@ -34,9 +34,14 @@ public final class ErrorHistory {
         Objects.requireNonNull(e, "entry");
         List<T> all = new ArrayList<>(history == null ? List.of() : history);
         all.add(e);
-        int limit = Math.max(keep, MIN_KEEP);
+        int limit = kept(keep);
         int from = Math.max(0, all.size() - limit);
         return List.copyOf(all.subList(from, all.size()));
+    }
+
+    /** How many entries a history configured to keep {@code keep} really keeps: never fewer than MIN_KEEP. */
+    public static int kept(int keep) {
+        return Math.max(keep, MIN_KEEP);
     }
 
     /** {@link #append(List, ErrorEntry, int)} with {@link #DEFAULT_KEEP}. */

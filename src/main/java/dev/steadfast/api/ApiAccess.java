@@ -1,0 +1,78 @@
+package dev.steadfast.api;
+
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Which roles may call which /ojs route (pure: method and normalized path in, roles out), following the
+ * permission matrix of ojs-security.md 7.5 with a read-only role for dashboards:
+ *
+ * <ul>
+ *   <li>public: {@code GET /ojs/manifest} (it says how to authenticate) and {@code GET /ojs/v1/health};</li>
+ *   <li>{@code producer}: PUSH, batch PUSH, INFO, CANCEL, ACTIVATE;</li>
+ *   <li>{@code worker}: every {@code POST /ojs/v1/workers/...} (fetch, ack, ack/batch, nack, heartbeat, snooze);</li>
+ *   <li>{@code readonly}: every GET (jobs, queues, stats, dead letters, events, retry policies, admin views);</li>
+ *   <li>{@code admin}: everything, including every change under /ojs/v1/admin, queue pause and resume and the
+ *       dead-letter actions.</li>
+ * </ul>
+ *
+ * Anything not named above needs {@code admin}: a route added later is closed until it is placed here, and a
+ * path spelled unusually (a trailing slash, an encoded slash) at worst asks for more than it needs.
+ */
+public final class ApiAccess {
+
+    /** The roles a token may carry. */
+    public enum Role {
+        PRODUCER, WORKER, ADMIN, READONLY;
+
+        public String wire() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** The role named {@code s} (case-insensitive), or null. */
+        public static Role of(String s) {
+            for (Role r : values()) {
+                if (r.wire().equalsIgnoreCase(s.trim())) {
+                    return r;
+                }
+            }
+            return null;
+        }
+    }
+
+    private static final Pattern JOB = Pattern.compile("^/ojs/v1/jobs/[^/]+$");
+    private static final Pattern ACTIVATE = Pattern.compile("^/ojs/v1/jobs/[^/]+/activate$");
+    private static final Pattern WORKER_OP = Pattern.compile("^/ojs/v1/workers/(fetch|ack|ack/batch|nack|heartbeat|snooze)$");
+
+    private ApiAccess() {
+    }
+
+    /** True when the route needs no token. */
+    public static boolean isPublic(String method, String path) {
+        return read(method) && (path.equals("/ojs/manifest") || path.equals("/ojs/v1/health"));
+    }
+
+    /** The roles allowed to call {@code method path}; never empty ({@code admin} is always among them). */
+    public static Set<Role> allowed(String method, String path) {
+        String m = method.toUpperCase(Locale.ROOT);
+        if (read(m)) {
+            return JOB.matcher(path).matches() ? EnumSet.of(Role.PRODUCER, Role.READONLY, Role.ADMIN)
+                    : EnumSet.of(Role.READONLY, Role.ADMIN);
+        }
+        if (m.equals("POST") && (path.equals("/ojs/v1/jobs") || path.equals("/ojs/v1/jobs/batch")
+                || ACTIVATE.matcher(path).matches())
+                || m.equals("DELETE") && JOB.matcher(path).matches() && !path.equals("/ojs/v1/jobs/batch")) {
+            return EnumSet.of(Role.PRODUCER, Role.ADMIN);
+        }
+        if (m.equals("POST") && WORKER_OP.matcher(path).matches()) {
+            return EnumSet.of(Role.WORKER, Role.ADMIN);
+        }
+        return EnumSet.of(Role.ADMIN);
+    }
+
+    private static boolean read(String method) {
+        return method.equalsIgnoreCase("GET") || method.equalsIgnoreCase("HEAD");
+    }
+}

@@ -1,0 +1,109 @@
+package dev.steadfast.api;
+
+import dev.steadfast.api.ApiAccess.Role;
+import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.domain.ErrorCode;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
+
+/**
+ * Bearer-token authentication of every /ojs route (ojs-http-binding.md 5, ojs-security.md 6 and 7), as a Vert.x
+ * route that runs right after {@link HttpFrame} gave the request its id and before any resource: a missing,
+ * malformed or unknown token is {@code 401 unauthenticated} with {@code WWW-Authenticate: Bearer}, a known token
+ * without a role {@link ApiAccess} allows is {@code 403 permission_denied}, both as OJS envelopes. The manifest and
+ * health stay public. With {@code steadfast.auth.enabled=false} everything passes; with it on and no token
+ * configured the server does not start (an operator gets a clear message at once, not a fleet of 401s later).
+ */
+@ApplicationScoped
+public class ApiAuth {
+
+    private static final Logger LOG = Logger.getLogger(ApiAuth.class);
+    static final String REALM = "Bearer realm=\"steadfast\"";
+
+    private final boolean enabled;
+    private final ApiTokens tokens;
+
+    public ApiAuth(SteadfastConfig config) {
+        this.enabled = config.auth().enabled();
+        this.tokens = ApiTokens.parse(config.auth().tokens());
+        if (enabled && tokens.isEmpty()) {
+            throw new IllegalStateException("API authentication is on (steadfast.auth.enabled defaults to true) but"
+                    + " no token is configured. Make one with 'java scripts/MakeToken.java --role admin' and set the"
+                    + " line it prints (steadfast.auth.tokens.\"<name>\"=<roles>:sha256:<hex>), or switch"
+                    + " authentication off explicitly with steadfast.auth.enabled=false.");
+        }
+    }
+
+    public boolean enabled() {
+        return enabled;
+    }
+
+    void install(@Observes Router router) {
+        if (enabled) {
+            LOG.infof("API authentication on: %d token(s) configured", tokens.size());
+            router.route().order(-999).handler(this::check);
+        } else {
+            LOG.warn("API authentication is OFF (steadfast.auth.enabled=false): anyone who reaches the port can use"
+                    + " the OJS API");
+        }
+    }
+
+    private void check(RoutingContext rc) {
+        String path = rc.normalizedPath();
+        String method = rc.request().method().name();
+        if (!path.startsWith("/ojs/") || ApiAccess.isPublic(method, path)) {
+            rc.next();
+            return;
+        }
+        String header = rc.request().getHeader("Authorization");
+        if (header == null || header.isBlank()) {
+            refuse(rc, ErrorCode.UNAUTHENTICATED, REALM, "This endpoint requires a token: send Authorization: "
+                    + "Bearer <token>.", Map.of("scheme", "Bearer"));
+            return;
+        }
+        String token = bearer(header);
+        ApiTokens.Entry who = token == null ? null : tokens.find(token);
+        if (who == null) {
+            refuse(rc, ErrorCode.UNAUTHENTICATED, REALM + ", error=\"invalid_token\"", token == null
+                    ? "The Authorization header must be 'Bearer <token>'." : "The token is not valid.",
+                    Map.of("scheme", "Bearer"));
+            return;
+        }
+        Set<Role> allowed = ApiAccess.allowed(method, path);
+        if (who.roles().stream().noneMatch(allowed::contains)) {
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("token", who.name());
+            d.put("roles", who.roles().stream().map(Role::wire).sorted().toList());
+            d.put("required_roles", allowed.stream().map(Role::wire).sorted().toList());
+            refuse(rc, ErrorCode.PERMISSION_DENIED, REALM + ", error=\"insufficient_scope\"",
+                    "Token '" + who.name() + "' (" + who.roles().stream().map(Role::wire).sorted()
+                            .collect(Collectors.joining(", ")) + ") may not " + method + " " + path + ".", d);
+            return;
+        }
+        rc.put("steadfast.token", who.name());
+        rc.next();
+    }
+
+    /** The token of an {@code Authorization: Bearer <token>} header (scheme case-insensitive), or null. */
+    static String bearer(String header) {
+        String h = header.trim();
+        if (h.length() < 8 || !h.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return null;
+        }
+        String t = h.substring(7).trim();
+        return t.isEmpty() || t.contains(" ") ? null : t;
+    }
+
+    private static void refuse(RoutingContext rc, ErrorCode code, String challenge, String message,
+                               Map<String, Object> details) {
+        rc.response().putHeader("WWW-Authenticate", challenge);
+        HttpFrame.refuse(rc, code, message, details);
+    }
+}
