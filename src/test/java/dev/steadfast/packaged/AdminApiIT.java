@@ -10,6 +10,8 @@ import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.quarkus.test.junit.QuarkusIntegrationTest;
+import io.quarkus.test.junit.TestProfile;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,7 +19,13 @@ import org.junit.jupiter.api.Test;
  * state, delete completed before a cutoff, the metrics summary, the readiness check and the maintenance gauge.
  */
 @QuarkusIntegrationTest
+@TestProfile(PackagedProfile.class)
 class AdminApiIT {
+
+    @BeforeAll
+    static void token() {
+        PackagedProfile.authenticate();
+    }
 
     @Test
     void countSummaryAndDeleteCompleted() {

@@ -5,6 +5,8 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 
 import io.quarkus.test.junit.QuarkusIntegrationTest;
+import io.quarkus.test.junit.TestProfile;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -12,7 +14,13 @@ import org.junit.jupiter.api.Test;
  * metrics and OpenAPI endpoints; the reset hook, on only in dev and test, is off.
  */
 @QuarkusIntegrationTest
+@TestProfile(PackagedProfile.class)
 class StartupIT {
+
+    @BeforeAll
+    static void token() {
+        PackagedProfile.authenticate();
+    }
 
     @Test
     void healthIsUpWithTheDatabaseReachable() {
@@ -40,5 +48,17 @@ class StartupIT {
     @Test
     void theResetHookIsOffInProduction() {
         request().post("/ojs/v1/admin/reset").then().statusCode(404).body("error.code", equalTo("not_found"));
+    }
+
+    @Test
+    void theApiNeedsATokenButTheManifestAndHealthDoNot() {
+        PackagedProfile.anonymous();
+        try {
+            request().get("/ojs/v1/queues").then().statusCode(401).body("error.code", equalTo("unauthenticated"));
+            request().get("/ojs/manifest").then().statusCode(200);
+            request().get("/ojs/v1/health").then().statusCode(200);
+        } finally {
+            PackagedProfile.authenticate();
+        }
     }
 }
