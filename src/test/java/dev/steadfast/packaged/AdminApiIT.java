@@ -19,12 +19,12 @@ import org.junit.jupiter.api.Test;
  * state, delete completed before a cutoff, the metrics summary, the readiness check and the maintenance gauge.
  */
 @QuarkusIntegrationTest
-@TestProfile(PackagedProfile.class)
+@TestProfile(PackagedApp.class)
 class AdminApiIT {
 
     @BeforeAll
     static void token() {
-        PackagedProfile.authenticate();
+        PackagedApp.authorize();
     }
 
     @Test

@@ -10,13 +10,14 @@ import org.junit.jupiter.api.Test;
 
 /** In production the console requires a login: a page without a session is sent to the login form. */
 @QuarkusIntegrationTest
-@TestProfile(PackagedProfile.class)
+@TestProfile(PackagedApp.class)
 class ConsoleLoginIT {
 
     @BeforeAll
-    static void token() {
-        PackagedProfile.authenticate();
+    static void authorize() {
+        PackagedApp.authorize();
     }
+
 
     @Test
     void pagesNeedALogin() {

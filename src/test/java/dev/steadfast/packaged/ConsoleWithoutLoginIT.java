@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class ConsoleWithoutLoginIT {
 
     /** Console login off. */
-    public static class LoginOff extends PackagedProfile {
+    public static class LoginOff extends PackagedApp {
         @Override
         public Map<String, String> getConfigOverrides() {
             Map<String, String> m = new java.util.HashMap<>(super.getConfigOverrides());
@@ -29,8 +29,8 @@ class ConsoleWithoutLoginIT {
     }
 
     @BeforeAll
-    static void token() {
-        PackagedProfile.authenticate();
+    static void authorize() {
+        PackagedApp.authorize();
     }
 
     @Test

@@ -14,21 +14,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.quarkus.test.junit.TestProfile;
+import org.junit.jupiter.api.BeforeAll;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The OJS operations end to end against the packaged application: push, fetch, ack, fail, retry, dead letter. */
 @QuarkusIntegrationTest
-@TestProfile(PackagedProfile.class)
+@TestProfile(PackagedApp.class)
 class JobLifecycleIT {
 
     @BeforeAll
-    static void token() {
-        PackagedProfile.authenticate();
+    static void authorize() {
+        PackagedApp.authorize();
     }
+
 
     /** A queue no other test run uses: the prod profile has no reset hook. */
     static String freshQueue(String name) {
