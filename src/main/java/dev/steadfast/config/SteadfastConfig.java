@@ -205,8 +205,13 @@ public interface SteadfastConfig {
         @WithDefault("500")
         int maxBatch();
 
-        /** Batches of one kind running at once (each holds a database connection while it runs). */
-        @WithDefault("4")
+        /**
+         * Batches of one kind running at once (each holds a database connection while it runs). One by default:
+         * requests that arrive while a batch runs leave together in the next, so a busy server sends fewer,
+         * larger statements (measured with 8 workers acking one job per request: 1,504 jobs/s and half the
+         * PostgreSQL CPU with 1, against 1,051 with 4; README "Performance").
+         */
+        @WithDefault("1")
         int maxInFlight();
     }
 
