@@ -4,6 +4,7 @@ import dev.steadfast.admin.ConsoleErrors;
 import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.JobIds;
+import dev.steadfast.store.DatabaseFaults;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
@@ -24,6 +25,7 @@ import java.util.regex.Pattern;
 @ApplicationScoped
 public class HttpFrame {
 
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(HttpFrame.class);
     public static final String OJS_MEDIA_TYPE = "application/openjobspec+json";
     public static final String REQUEST_ID = "X-Request-Id";
     private static final Pattern SANE_ID = Pattern.compile("^[A-Za-z0-9._:\\-]{1,200}$");
@@ -90,7 +92,6 @@ public class HttpFrame {
         if (ojs && !admissible(rc, req)) {
             return;
         }
-
         rc.next();
     }
 
@@ -121,7 +122,8 @@ public class HttpFrame {
                             : "The request could not be processed (HTTP " + status + ")."));
             return;
         }
-        ErrorCode code = switch (status) {
+        boolean outage = rc.failure() != null && DatabaseFaults.isTransient(rc.failure());
+        ErrorCode code = outage ? ErrorCode.BACKEND_UNAVAILABLE : switch (status) {
             case 404 -> ErrorCode.NOT_FOUND;
             case 405 -> ErrorCode.METHOD_NOT_ALLOWED;
             case 413 -> ErrorCode.PAYLOAD_TOO_LARGE;
@@ -131,12 +133,14 @@ public class HttpFrame {
             default -> ErrorCode.INVALID_REQUEST;
         };
         if (code == ErrorCode.INTERNAL && rc.failure() != null) {
-            org.jboss.logging.Logger.getLogger(HttpFrame.class).errorf(rc.failure(), "request %s failed", id);
+            LOG.errorf(rc.failure(), "request %s failed", id);
         }
         rc.response().headers().set(REQUEST_ID, id).set("OJS-Version", "1.0");
-        refuse(rc, code, code == ErrorCode.INTERNAL ? "Internal server error (request " + id + ")."
-                : "The request could not be processed: " + (status == 400 ? "the URL could not be decoded"
-                : "HTTP " + status) + ".", Map.of());
+        String message = code == ErrorCode.INTERNAL ? "Internal server error (request " + id + ")."
+                : outage ? "The database is unavailable; retry with backoff."
+                : status == 400 ? "The request could not be processed: the URL could not be decoded."
+                : "The request could not be processed (HTTP " + status + ").";
+        refuse(rc, code, message, Map.of());
     }
 
     /** Applies the refusals that precede every /ojs resource; false when one answered the request. */
