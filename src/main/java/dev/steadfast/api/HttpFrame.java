@@ -115,11 +115,19 @@ public class HttpFrame {
         }
         String path = rc.request().path();
         String id = requestId(rc.request());
-        int status = rc.statusCode() < 400 ? 500 : rc.statusCode();
+        // a handler that ran before ours (an access log, dev mode) may have failed on a URL it could not decode
+        RequestTarget.Refusal bad = RequestTarget.syntax(rc.request().uri(), Integer.MAX_VALUE);
+        int status = bad != null ? bad.code().status() : rc.statusCode() < 400 ? 500 : rc.statusCode();
         if (path != null && ConsoleErrors.isConsole(path)) {
-            rc.response().setStatusCode(status).putHeader("Content-Type", ConsoleErrors.HTML)
-                    .end(console.html(status, status == 500 ? "Internal server error (request " + id + ")."
+            rc.response().setStatusCode(status).putHeader("Content-Type", ConsoleErrors.HTML).putHeader(REQUEST_ID, id)
+                    .end(console.html(status, bad != null ? bad.message() : status == 500
+                            ? "Internal server error (request " + id + ")."
                             : "The request could not be processed (HTTP " + status + ")."));
+            return;
+        }
+        rc.response().headers().set(REQUEST_ID, id).set("OJS-Version", "1.0");
+        if (bad != null) {
+            refuse(rc, bad.code(), bad.message(), bad.details());
             return;
         }
         boolean outage = rc.failure() != null && DatabaseFaults.isTransient(rc.failure());
@@ -135,7 +143,6 @@ public class HttpFrame {
         if (code == ErrorCode.INTERNAL && rc.failure() != null) {
             LOG.errorf(rc.failure(), "request %s failed", id);
         }
-        rc.response().headers().set(REQUEST_ID, id).set("OJS-Version", "1.0");
         String message = code == ErrorCode.INTERNAL ? "Internal server error (request " + id + ")."
                 : outage ? "The database is unavailable; retry with backoff."
                 : status == 400 ? "The request could not be processed: the URL could not be decoded."
