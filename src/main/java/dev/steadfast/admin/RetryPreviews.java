@@ -34,7 +34,10 @@ final class RetryPreviews {
                     : Format.duration(r.range().min()) + " – " + Format.duration(r.range().max());
             steps.add(new Step(r.attempt(), Format.duration(r.delay()), range));
         }
-        String summary = p.strategy().wireName() + " backoff from " + Format.duration(p.initialInterval())
+        String from = p.strategy() == dev.steadfast.domain.retry.BackoffStrategy.CUSTOM
+                ? "custom delays " + String.join(", ", p.intervals().stream().map(Format::duration).toList())
+                : p.strategy().wireName() + " backoff from " + Format.duration(p.initialInterval());
+        String summary = from
                 + (p.strategy().wireName().equals("exponential") ? " (×" + p.backoffCoefficient() + ")" : "")
                 + ", at most " + Format.duration(p.maxInterval()) + (p.jitter() ? ", with jitter ×0.5–1.5" : ", no jitter")
                 + "; " + p.maxAttempts() + (p.maxAttempts() == 1 ? " attempt" : " attempts") + ", then " + p.onExhaustion().wireName().replace('_', ' ')

@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>public: {@code GET /ojs/manifest} (it says how to authenticate) and {@code GET /ojs/v1/health};</li>
  *   <li>{@code producer}: PUSH, batch PUSH, INFO, CANCEL, ACTIVATE;</li>
- *   <li>{@code worker}: every {@code POST /ojs/v1/workers/...} (fetch, ack, nack, heartbeat, snooze);</li>
+ *   <li>{@code worker}: every {@code POST /ojs/v1/workers/...} (fetch, ack, ack/batch, nack, heartbeat, snooze);</li>
  *   <li>{@code readonly}: every GET (jobs, queues, stats, dead letters, events, retry policies, admin views);</li>
  *   <li>{@code admin}: everything, including every change under /ojs/v1/admin, queue pause and resume and the
  *       dead-letter actions.</li>
@@ -44,7 +44,7 @@ public final class ApiAccess {
 
     private static final Pattern JOB = Pattern.compile("^/ojs/v1/jobs/[^/]+$");
     private static final Pattern ACTIVATE = Pattern.compile("^/ojs/v1/jobs/[^/]+/activate$");
-    private static final Pattern WORKER_OP = Pattern.compile("^/ojs/v1/workers/(fetch|ack|nack|heartbeat|snooze)$");
+    private static final Pattern WORKER_OP = Pattern.compile("^/ojs/v1/workers/(fetch|ack|ack/batch|nack|heartbeat|snooze)$");
 
     private ApiAccess() {
     }

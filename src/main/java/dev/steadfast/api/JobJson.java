@@ -23,6 +23,18 @@ final class JobJson {
     }
 
     static Map<String, Object> view(ObjectMapper m, JobRow j) {
+        return view(m, j, true);
+    }
+
+    /**
+     * The envelope a worker gets from FETCH: everything but the error history, the last error and the stored retry
+     * policy, which a handler never needs (INFO has them); the claim does not even read them.
+     */
+    static Map<String, Object> claimed(ObjectMapper m, JobRow j) {
+        return view(m, j, false);
+    }
+
+    private static Map<String, Object> view(ObjectMapper m, JobRow j, boolean whole) {
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("specversion", "1.0");
         v.put("id", j.id().toString());
@@ -37,7 +49,9 @@ final class JobJson {
         put(v, "timeout_ms", j.timeoutMs());
         v.put("visibility_timeout_ms", j.visibilityTimeoutMs());
         v.put("tags", j.tags());
-        v.put("retry", new RawValue(j.retryPolicyJson()));
+        if (whole) {
+            v.put("retry", new RawValue(j.retryPolicyJson()));
+        }
         put(v, "created_at", Timestamps.format(j.createdAt()));
         put(v, "enqueued_at", Timestamps.format(j.enqueuedAt()));
         put(v, "scheduled_at", Timestamps.format(j.scheduledAt()));
@@ -66,7 +80,9 @@ final class JobJson {
         if (j.errorJson() != null) {
             v.put("error", new RawValue(j.errorJson()));
         }
-        v.put("errors", new RawValue(j.errorsJson()));
+        if (whole) {
+            v.put("errors", new RawValue(j.errorsJson()));
+        }
         if (j.resultJson() != null) {
             v.put("result", new RawValue(j.resultJson()));
         }

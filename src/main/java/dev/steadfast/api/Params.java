@@ -1,6 +1,10 @@
 package dev.steadfast.api;
 
+import dev.steadfast.domain.JobRules;
 import dev.steadfast.domain.OjsException;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -25,6 +29,31 @@ final class Params {
         }
         throw OjsException.invalidField(name, "'" + name + "' must be an integer from " + min + " to " + max + ".",
                 "integer in [" + min + ", " + max + "]", value);
+    }
+
+    /** A required RFC 3339 timestamp query parameter (e.g. 2026-11-01T00:00:00Z). */
+    static Instant requiredTimestamp(String name, String value) {
+        if (value == null || value.isBlank()) {
+            throw OjsException.invalidField(name, "'" + name + "' is required: an RFC 3339 timestamp.", "RFC 3339",
+                    String.valueOf(value));
+        }
+        try {
+            return OffsetDateTime.parse(value.trim()).toInstant();
+        } catch (DateTimeException e) {
+            throw OjsException.invalidField(name, "'" + name + "' must be an RFC 3339 timestamp.", "RFC 3339", value);
+        }
+    }
+
+    /** An optional queue name query parameter; null when absent. */
+    static String queue(String name, String value) {
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        if (!JobRules.isQueue(value)) {
+            throw OjsException.invalidField(name, "'" + name + "' must be a queue name (" + JobRules.QUEUE.pattern()
+                    + ").", JobRules.QUEUE.pattern(), value);
+        }
+        return value;
     }
 
     /** A UUID in its canonical 36-character form. */

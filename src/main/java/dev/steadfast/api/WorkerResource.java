@@ -66,11 +66,11 @@ public class WorkerResource {
             if (vis != null) {
                 JobRules.checkPositiveMillis("visibility_timeout_ms", vis, config.jobs().maxTimeout().toMillis());
             }
-            return workers.fetch(queues, count == null ? 1 : count.intValue(), worker, vis);
+            return workers.fetch(queues, count == null ? 1 : count.intValue(), worker, vis, waitOf(b));
         }).map(jobs -> {
             List<Map<String, Object>> views = new ArrayList<>(jobs.size());
             for (JobRow j : jobs) {
-                views.add(JobJson.view(json, j));
+                views.add(JobJson.claimed(json, j));
             }
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("jobs", views);
@@ -81,22 +81,142 @@ public class WorkerResource {
         });
     }
 
+    /**
+     * Long-poll (extension "long_poll"): {@code wait_ms} holds an empty FETCH until a job arrives or the wait is
+     * over; more than steadfast.fetch.max-wait is cut to it.
+     */
+    private Duration waitOf(Body b) {
+        Long ms = b.integer("wait_ms");
+        if (ms == null || ms == 0) {
+            return null;
+        }
+        if (ms < 0) {
+            throw OjsException.invalidField("wait_ms", "'wait_ms' must be 0 or more milliseconds.", "integer >= 0",
+                    ms.toString());
+        }
+        Duration max = config.fetch().maxWait();
+        return ms >= max.toMillis() ? max : Duration.ofMillis(ms);
+    }
+
+    /**
+     * Batch ACK/FAIL (extension "batch_ack"): {@code {"worker_id", "acks": [{"job_id", "result"} | {"job_id",
+     * "error": {...}}]}} answers each job on its own, in request order: {@code {"results": [{"job_id", "ok":
+     * true, "state", ...} | {"job_id", "ok": false, "error": {code, message, details}}]}}. Items with an
+     * {@code error} are FAILs. Every item is validated before any is applied; a refused item (not active, lease
+     * lost) does not affect the others.
+     */
+    @POST
+    @Path("/ack/batch")
+    public Uni<Response> ackBatch(String body) {
+        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
+            String worker = workerId(b);
+            JsonNode arr = b.array("acks", true);
+            List<Body> items = new ArrayList<>(arr.size());
+            for (int i = 0; i < arr.size(); i++) {
+                items.add(Body.element(json, arr.get(i), "acks[" + i + "]"));
+            }
+            int max = config.jobs().maxBatch();
+            if (items.isEmpty() || items.size() > max) {
+                throw OjsException.invalidField("acks", "'acks' must hold 1 to " + max + " items.",
+                        "array of 1.." + max, Integer.toString(items.size()));
+            }
+            List<Uni<Map<String, Object>>> answers = new ArrayList<>(items.size());
+            List<Object> commands = new ArrayList<>(items.size());
+            for (int i = 0; i < items.size(); i++) {
+                Body item = items.get(i);
+                try {
+                    UUID id = jobIdField(item);
+                    String w = item.has("worker_id") ? workerId(item) : worker;
+                    commands.add(item.has("error") ? failCommand(id, w, item.object("error"))
+                            : new dev.steadfast.store.Completion(id, resultOf(item), w));
+                } catch (OjsException e) {
+                    throw dev.steadfast.service.JobService.atIndex(e, i);
+                }
+            }
+            java.util.Set<UUID> seen = new java.util.HashSet<>();
+            for (Object c : commands) {
+                UUID jobId = c instanceof FailCommand f ? f.jobId() : ((dev.steadfast.store.Completion) c).jobId();
+                if (!seen.add(jobId)) {
+                    // a job answered twice in one request: the first answer is the one that counts
+                    answers.add(Uni.createFrom().item(itemRefused(jobId, new OjsException(
+                            dev.steadfast.domain.ErrorCode.CONFLICT, "The job appears earlier in this batch; only its"
+                            + " first answer is applied.", Map.of("job_id", jobId.toString())))));
+                    continue;
+                }
+                if (c instanceof FailCommand f) {
+                    answers.add(failures.record(f).map(o -> o instanceof FailureService.FailOutcome.Failed ok
+                            ? itemOk(outcome(ok.job())) : itemRefused(f.jobId(),
+                            ((FailureService.FailOutcome.Refused) o).error())));
+                } else {
+                    dev.steadfast.store.Completion a = (dev.steadfast.store.Completion) c;
+                    answers.add(workers.complete(a).map(o -> o.error() != null ? itemRefused(a.jobId(), o.error())
+                            : itemOk(acked(a.jobId(), o.completedAt()))));
+                }
+            }
+            return Uni.join().all(answers).andFailFast();
+        }).map(results -> {
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("results", results);
+            return Responses.ok(json, out);
+        });
+    }
+
+    private static Map<String, Object> itemOk(Map<String, Object> outcome) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("job_id", outcome.get("job_id"));
+        r.put("ok", true);
+        outcome.forEach(r::putIfAbsent);
+        return r;
+    }
+
+    private static Map<String, Object> itemRefused(UUID id, OjsException e) {
+        Map<String, Object> err = new LinkedHashMap<>();
+        err.put("code", e.code().wire());
+        err.put("message", e.getMessage());
+        err.put("details", e.details());
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("job_id", id.toString());
+        r.put("ok", false);
+        r.put("error", err);
+        return r;
+    }
+
+    private String resultOf(Body b) {
+        JsonNode result = b.raw("result");
+        return result == null ? null : Json.write(json, result);
+    }
+
+    private static Map<String, Object> acked(UUID id, java.time.Instant at) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("acknowledged", true);
+        out.put("id", id.toString());
+        out.put("job_id", id.toString());
+        out.put("state", JobState.COMPLETED.wire());
+        out.put("completed_at", Timestamps.format(at));
+        return out;
+    }
+
+    /** The FAIL a nack body's {@code error} object describes. */
+    private FailCommand failCommand(UUID id, String worker, Body err) {
+        if (err == null) {
+            throw OjsException.invalidField("error", "The 'error' field is required: an object with at least "
+                    + "a 'message'.", "object", "missing");
+        }
+        String message = err.string("message", true);
+        Body details = err.object("details");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> d = details == null ? null : json.convertValue(details.node(), Map.class);
+        FailureReport report = FailureReport.of(err.string("code", false), err.string("type", false), message,
+                err.bool("retryable"), d);
+        return new FailCommand(id, worker, report, d, backtrace(err));
+    }
+
     @POST
     @Path("/ack")
     public Uni<Response> ack(String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
             UUID id = jobIdField(b);
-            JsonNode result = b.raw("result");
-            String resultJson = result == null ? null : Json.write(json, result);
-            return workers.ack(id, resultJson, workerId(b)).map(at -> {
-                Map<String, Object> out = new LinkedHashMap<>();
-                out.put("acknowledged", true);
-                out.put("id", id.toString());
-                out.put("job_id", id.toString());
-                out.put("state", JobState.COMPLETED.wire());
-                out.put("completed_at", Timestamps.format(at));
-                return Responses.ok(json, out);
-            });
+            return workers.ack(id, resultOf(b), workerId(b)).map(at -> Responses.ok(json, acked(id, at)));
         });
     }
 
@@ -110,18 +230,7 @@ public class WorkerResource {
                 return workers.snooze(id, workerId(b), snoozeDelay(b), b.timestamp("until"))
                         .map(row -> Responses.ok(json, outcome(row)));
             }
-            Body err = b.object("error");
-            if (err == null) {
-                throw OjsException.invalidField("error", "The 'error' field is required: an object with at least "
-                        + "a 'message'.", "object", "missing");
-            }
-            String message = err.string("message", true);
-            Body details = err.object("details");
-            @SuppressWarnings("unchecked")
-            Map<String, Object> d = details == null ? null : json.convertValue(details.node(), Map.class);
-            FailureReport report = FailureReport.of(err.string("code", false), err.string("type", false), message,
-                    err.bool("retryable"), d);
-            return failures.fail(new FailCommand(id, workerId(b), report, d, backtrace(err)))
+            return failures.fail(failCommand(id, workerId(b), b.object("error")))
                     .map(row -> Responses.ok(json, outcome(row)));
         });
     }

@@ -85,6 +85,31 @@ public interface SteadfastConfig {
         /** Largest count one fetch may ask for. */
         @WithDefault("1000")
         int maxCount();
+
+        /**
+         * Longest a long-poll FETCH ({@code wait_ms}) is held before it answers empty (ojs-security: a maximum poll
+         * duration, 30 s by default). A larger wait_ms is cut to this.
+         */
+        @WithDefault("PT30S")
+        java.time.Duration maxWait();
+
+        /**
+         * How often a waiting FETCH looks for work on its own, in case a notification was lost (another instance's
+         * retry coming due, a dropped listening connection).
+         */
+        @WithDefault("PT1S")
+        java.time.Duration pollInterval();
+
+        /**
+         * How often FETCH itself takes back expired leases before claiming (at most once per interval per
+         * instance), so a job whose worker vanished is claimable again without waiting for the lease reaper's tick.
+         */
+        @WithDefault("PT0.1S")
+        java.time.Duration reapInterval();
+
+        /** Listen for other instances' new jobs with PostgreSQL LISTEN/NOTIFY (off: only this instance's pushes and the poll wake waiters). */
+        @WithDefault("true")
+        boolean listen();
     }
 
     interface Errors {
@@ -121,18 +146,30 @@ public interface SteadfastConfig {
         Duration heartbeatTimeout();
     }
 
+    /**
+     * The maintenance tasks run on the Quarkus scheduler ({@code @Scheduled}, one run of a task at a time per
+     * instance). Intervals are durations of at least one second ({@code 1s}, {@code PT1S}, {@code 60s}).
+     */
     interface Maintenance {
         /** How often expired leases are looked for (each run is one indexed query when nothing expired). */
-        @WithDefault("PT0.25S")
+        @WithDefault("1s")
         Duration leaseReaperInterval();
 
-        /** How often due scheduled and retryable jobs are made available. */
-        @WithDefault("PT0.5S")
+        /** How often due scheduled and retryable jobs are made available (fetch claims due jobs itself). */
+        @WithDefault("1s")
         Duration promoterInterval();
 
         /** How often finished jobs past retention are deleted. */
         @WithDefault("60s")
-        String prunerInterval();
+        Duration prunerInterval();
+
+        /** Longest a run may take before it is abandoned and reported (one log line; the next run is on time). */
+        @WithDefault("30s")
+        Duration runTimeout();
+
+        /** Readiness is DOWN when a task has not succeeded for this many of its intervals. */
+        @WithDefault("10")
+        int staleAfterIntervals();
 
         /** Rows one maintenance statement handles; a task loops until a batch comes back short. */
         @WithDefault("500")
@@ -179,8 +216,20 @@ public interface SteadfastConfig {
         /** Per job type: steadfast.retry.types."email.send"={"max_attempts":10}. */
         java.util.Map<String, String> types();
 
-        /** When set, an effective max_attempts above it is lowered to it (e.g. 100). */
-        java.util.OptionalInt maxAttemptsClamp();
+        /** Smallest effective max_attempts allowed (OJS allows 0: run once, never retry). */
+        @WithDefault("0")
+        int maxAttemptsMin();
+
+        /** Largest effective max_attempts allowed (e.g. 100); unset, there is no upper bound. */
+        java.util.OptionalInt maxAttemptsMax();
+
+        /**
+         * What happens to an effective max_attempts outside [max-attempts-min, max-attempts-max]: {@code clamp} to
+         * the nearest bound, {@code reset} to the server default's max_attempts (steadfast.retry.defaults, else 3),
+         * or {@code reject} the job with 422.
+         */
+        @WithDefault("clamp")
+        dev.steadfast.domain.retry.MaxAttemptsRule.Mode maxAttemptsOutOfRange();
     }
 
     /** The operator console under /admin. */

@@ -1,6 +1,5 @@
 package dev.steadfast.domain;
 
-import java.security.SecureRandom;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
@@ -8,6 +7,9 @@ import java.util.regex.Pattern;
  * UUIDv7 job ids (RFC 9562 section 5.7): 48 bits of Unix milliseconds, version 7, 12 bits of a per-millisecond
  * counter, the RFC variant, and 62 random bits. Within one process ids are strictly increasing, so jobs
  * enqueued in the same millisecond keep their order; the timestamp is the caller's clock reading.
+ *
+ * <p>The random bits come from {@link IdEntropy}, a holder initialised at run time (see there), so a native
+ * image never carries a seed fixed at build time.
  */
 public final class JobIds {
 
@@ -15,7 +17,6 @@ public final class JobIds {
     public static final Pattern UUID_V7 =
             Pattern.compile("^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$");
 
-    private static final SecureRandom RANDOM = new SecureRandom();
     private static long lastMillis = -1;
     private static int counter;
 
@@ -29,7 +30,7 @@ public final class JobIds {
         synchronized (JobIds.class) {
             if (unixMillis > lastMillis) {
                 lastMillis = unixMillis;
-                counter = RANDOM.nextInt(1 << 10); // random start leaves room for 3k ids in this millisecond
+                counter = IdEntropy.RANDOM.nextInt(1 << 10); // random start leaves room for 3k ids in this millisecond
             } else if (++counter > 0xFFF) {
                 lastMillis++; // counter exhausted: borrow the next millisecond rather than repeat
                 counter = 0;
@@ -38,7 +39,7 @@ public final class JobIds {
             seq = counter;
         }
         long msb = (millis << 16) | 0x7000L | seq;
-        long lsb = (RANDOM.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
+        long lsb = (IdEntropy.RANDOM.nextLong() & 0x3FFFFFFFFFFFFFFFL) | 0x8000000000000000L;
         return new UUID(msb, lsb);
     }
 

@@ -35,8 +35,13 @@ public final class JobRules {
         return type;
     }
 
+    /** Whether {@code queue} is a valid queue name. */
+    public static boolean isQueue(String queue) {
+        return queue != null && !queue.isEmpty() && queue.length() <= QUEUE_MAX && QUEUE.matcher(queue).matches();
+    }
+
     public static String checkQueue(String queue) {
-        if (queue.isEmpty() || queue.length() > QUEUE_MAX || !QUEUE.matcher(queue).matches()) {
+        if (!isQueue(queue)) {
             throw OjsException.invalidField("options.queue", "The queue name must match " + QUEUE.pattern()
                     + " (lowercase letters, digits, '-' and '.', starting with a letter or digit; at most "
                     + QUEUE_MAX + " characters).", QUEUE.pattern(), queue);

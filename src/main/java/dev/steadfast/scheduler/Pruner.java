@@ -6,16 +6,15 @@ import dev.steadfast.store.MaintenanceStore;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import org.jboss.logging.Logger;
 
 /**
  * Deletes finished jobs (completed, cancelled, discarded without dead letter) once they are older than
  * steadfast.retention.finished, and forgets workers not heard from for ten heartbeat timeouts. Dead-lettered jobs
  * are kept until an operator deletes them, unless steadfast.retention.dead-letter is set. Bounded batches,
- * SKIP LOCKED: safe on every instance at once.
+ * SKIP LOCKED: safe on every instance at once. Runs every steadfast.maintenance.pruner-interval (default 60 s,
+ * first 10 s after start-up) on the Quarkus scheduler, through {@link MaintenanceRuns}.
  */
 @ApplicationScoped
 public class Pruner {
@@ -24,28 +23,22 @@ public class Pruner {
 
     private final MaintenanceStore store;
     private final SteadfastConfig config;
-    private final Clock clock;
-    private final OutageLog outages = new OutageLog(Pruner.class, "Pruner");
+    private final MaintenanceRuns runs;
 
-    public Pruner(MaintenanceStore store, SteadfastConfig config, Clock clock) {
+    public Pruner(MaintenanceStore store, SteadfastConfig config, MaintenanceRuns runs) {
         this.store = store;
         this.config = config;
-        this.clock = clock;
+        this.runs = runs;
     }
 
-    @Scheduled(every = "${steadfast.maintenance.pruner-interval}", delayed = "10s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(identity = MaintenanceHealth.PRUNER, every = "${steadfast.maintenance.pruner-interval}",
+            delayed = "10s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> tick() {
-        return runOnce(clock.instant().truncatedTo(ChronoUnit.MICROS)).invoke(n -> {
+        return runs.run(MaintenanceHealth.PRUNER, now -> runOnce(now).invoke(n -> {
             if (n > 0) {
                 LOG.infof("pruned %d finished jobs", n);
             }
-            outages.succeeded();
-        }).replaceWithVoid().onFailure().recoverWithUni(e -> {
-            // logged here, once per outage, instead of by the scheduler with a stack trace on every run
-            outages.failed(e);
-            return Uni.createFrom().voidItem();
-        });
+        }));
     }
 
     /** Prunes everything past retention at {@code now}; returns how many jobs were deleted. */

@@ -1,11 +1,8 @@
 package dev.steadfast.service;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steadfast.domain.retry.ErrorEntry;
-import dev.steadfast.domain.retry.ErrorHistory;
 import java.util.List;
 
 /**
@@ -41,21 +38,6 @@ final class ErrorHistoryJson {
             n.set("backtrace", m.valueToTree(e.backtrace()));
         }
         return n;
-    }
-
-    /** Appends {@code entry} to the history JSON, keeping the most recent entries (never fewer than 10). */
-    static String append(ObjectMapper m, String historyJson, ObjectNode entry, int keep) {
-        try {
-            ArrayNode history = historyJson == null ? m.createArrayNode() : (ArrayNode) m.readTree(historyJson);
-            history.add(entry);
-            int max = Math.max(ErrorHistory.MIN_KEEP, keep);
-            while (history.size() > max) {
-                history.remove(0);
-            }
-            return Json.write(m, history);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("stored error history is not JSON", e);
-        }
     }
 
     static List<String> backtrace(List<String> frames, int maxFrames, int maxChars) {

@@ -1,5 +1,6 @@
 package dev.steadfast.service;
 
+import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.JobStateMachine;
@@ -22,7 +23,8 @@ import org.jboss.logging.Logger;
  *   <li>retry: a scheduled or retryable job runs now; a dead letter is re-enqueued through
  *       {@link DeadLetterService#retry}; a cancelled or discarded job is re-enqueued as a new run;</li>
  *   <li>cancel: {@link JobService#cancel(UUID, String)};</li>
- *   <li>delete: any job that is not active.</li>
+ *   <li>delete: any job that is not active;</li>
+ *   <li>delete completed jobs before a cutoff, in bounded batches.</li>
  * </ul>
  * Every action names who did it ({@code by}, e.g. "console:alice"), in the events and in the log.
  */
@@ -37,15 +39,23 @@ public class OperatorService {
     private final DeadLetterService deadLetters;
     private final Telemetry telemetry;
     private final Clock clock;
+    private final int batch;
 
     public OperatorService(OperatorStore store, JobStore jobs, JobService jobService, DeadLetterService deadLetters,
-                           Telemetry telemetry, Clock clock) {
+                           Telemetry telemetry, Clock clock, SteadfastConfig config) {
         this.store = store;
         this.jobs = jobs;
         this.jobService = jobService;
         this.deadLetters = deadLetters;
         this.telemetry = telemetry;
         this.clock = clock;
+        this.batch = config.maintenance().batchSize();
+    }
+
+    /** Deletes every job completed before {@code before}, batch after batch; returns how many. */
+    public Uni<Integer> deleteCompletedBefore(Instant before, String by) {
+        return Batches.untilShort(() -> store.deleteCompletedBefore(before, batch), batch).invoke(n ->
+                LOG.infof("%d jobs completed before %s deleted by %s", n, before, by));
     }
 
     /** Retries the job as its state allows; 404 when unknown, 409 for a job that is available, active or done. */

@@ -5,18 +5,19 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.OjsException;
+import dev.steadfast.domain.retry.MaxAttemptsRule;
 import dev.steadfast.domain.retry.PolicyViolation;
 import dev.steadfast.domain.retry.RetryPolicy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.OptionalInt;
 import java.util.TreeMap;
 
 /**
  * Resolves a job's effective retry policy at enqueue time from four scopes, most specific first: the job's own
  * (partial) policy, its type's, its queue's, and the server default; each is merged over the next
- * (RET-10), starting from the OJS defaults. An optional clamp lowers max_attempts to a ceiling. The configured
+ * (RET-10), starting from the OJS defaults. The merged max_attempts is then judged by the configured
+ * {@link MaxAttemptsRule} (clamp, reset to the server default, or reject when out of range). The configured
  * scopes are validated when the server starts, so a bad configuration fails fast. A job policy that breaks a
  * rule of ojs-retry.md section 11 is refused with 422 naming the field, and nothing is enqueued (RET-16).
  */
@@ -27,7 +28,7 @@ public class RetryPolicies {
     private final RetryPolicy serverDefault;
     private final Map<String, Map<String, Object>> byQueue = new TreeMap<>();
     private final Map<String, Map<String, Object>> byType = new TreeMap<>();
-    private final OptionalInt clamp;
+    private final MaxAttemptsRule maxAttempts;
 
     public RetryPolicies(SteadfastConfig config, ObjectMapper json) {
         SteadfastConfig.Retry r = config.retry();
@@ -35,7 +36,12 @@ public class RetryPolicies {
                 .orElse(RetryPolicy.DEFAULT);
         r.queues().forEach((q, p) -> byQueue.put(q, check(json, "queues." + q, p)));
         r.types().forEach((t, p) -> byType.put(t, check(json, "types." + t, p)));
-        this.clamp = r.maxAttemptsClamp();
+        this.maxAttempts = new MaxAttemptsRule(r.maxAttemptsMin(), r.maxAttemptsMax().orElse(Integer.MAX_VALUE),
+                r.maxAttemptsOutOfRange());
+        if (!maxAttempts.allows(serverDefault.maxAttempts())) {
+            throw new IllegalArgumentException("steadfast.retry.defaults has max_attempts " + serverDefault.maxAttempts()
+                    + ", outside steadfast.retry.max-attempts-min/-max [" + maxAttempts.min() + ", " + maxAttempts.max() + "]");
+        }
     }
 
     /** The effective policy for a job of {@code type} in {@code queue} that asked for {@code partial}. */
@@ -45,13 +51,10 @@ public class RetryPolicies {
             p = RetryPolicy.merge(p, byQueue.get(queue));
             p = RetryPolicy.merge(p, byType.get(type));
             p = RetryPolicy.merge(p, partial);
+            return maxAttempts.apply(p, serverDefault.maxAttempts());
         } catch (PolicyViolation v) {
             throw new OjsException(ErrorCode.VALIDATION_ERROR, v.getMessage(), Map.of("field", v.field()));
         }
-        if (clamp.isPresent() && p.maxAttempts() > clamp.getAsInt()) {
-            p = p.withMaxAttempts(clamp.getAsInt());
-        }
-        return p;
     }
 
     /** The configured scopes, for GET /ojs/v1/retry-policies and the manifest. */
@@ -61,7 +64,11 @@ public class RetryPolicies {
         out.put("default", serverDefault.toWire());
         out.put("queues", byQueue);
         out.put("types", byType);
-        out.put("max_attempts_clamp", clamp.isPresent() ? clamp.getAsInt() : null);
+        Map<String, Object> range = new LinkedHashMap<>();
+        range.put("min", maxAttempts.min());
+        range.put("max", maxAttempts.max() == Integer.MAX_VALUE ? null : maxAttempts.max());
+        range.put("out_of_range", maxAttempts.mode().name().toLowerCase(java.util.Locale.ROOT));
+        out.put("max_attempts_range", range);
         return out;
     }
 

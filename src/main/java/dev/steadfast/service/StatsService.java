@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,30 @@ public class StatsService {
                         stats.finishedPerMinute(since)).asTuple()
                 .map(t -> new Overview(now, t.getItem2().at(), queues(t.getItem1(), t.getItem2(), t.getItem3()),
                         minutes(t.getItem4(), nowMinute)));
+    }
+
+    /** The admin API's metrics summary as of now (the depth counts may be up to counts-max-age old). */
+    public Uni<MetricsSummary> summary() {
+        Instant now = clock.instant();
+        Instant hourAgo = now.minus(Duration.ofHours(1));
+        Instant dayAgo = now.minus(Duration.ofDays(1));
+        return Uni.combine().all().unis(counts.get(), stats.deadLetterGrowth(hourAgo, dayAgo),
+                        stats.finishedSince(hourAgo, dayAgo)).asTuple()
+                .map(t -> new MetricsSummary(now, t.getItem1(), t.getItem2(), t.getItem3()));
+    }
+
+    /** Jobs by state (every state, zero included) and dead letters, in one queue or (null) in all, counted now. */
+    public Uni<StateCounts> countByState(String queue) {
+        if (queue == null) {
+            return Uni.combine().all().unis(stats.countsByQueue(), stats.deadLettersByQueue()).asTuple()
+                    .map(t -> {
+                        Map<JobState, Long> sum = new EnumMap<>(JobState.class);
+                        t.getItem1().values().forEach(m -> m.forEach((s, n) -> sum.merge(s, n, Long::sum)));
+                        return StateCounts.of(null, sum, t.getItem2().values().stream().mapToLong(Long::longValue).sum());
+                    });
+        }
+        return Uni.combine().all().unis(stats.countsInQueue(queue), stats.deadLettersInQueue(queue)).asTuple()
+                .map(t -> StateCounts.of(queue, t.getItem1(), t.getItem2()));
     }
 
     /** Depth of every queue: the known queues, plus any queue that has jobs but no row, by name. */

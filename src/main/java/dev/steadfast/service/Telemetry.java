@@ -66,7 +66,7 @@ public class Telemetry {
         data.put("duration_ms", ms);
         data.put("attempt", attempt);
         events.emit("job.completed", now, id, type, queue, data);
-        meters.counter("steadfast.jobs.completed", "queue", queue, "type", type).increment();
+        counter("steadfast.jobs.completed", queue, type).increment();
         timer("steadfast.job.duration", queue, type, "completed").record(Duration.ofMillis(ms));
     }
 
@@ -171,15 +171,33 @@ public class Telemetry {
     }
 
     private void count(String what, JobRow row) {
-        Counter.builder("steadfast.jobs." + what).tag("queue", row.queue()).tag("type", row.type())
-                .register(meters).increment();
+        counter("steadfast.jobs." + what, row.queue(), row.type()).increment();
+    }
+
+    /** A meter's name and tags: the key under which this class keeps the meters it registered. */
+    private record MeterKey(String name, String queue, String type, String outcome) {
+    }
+
+    /**
+     * Meters are looked up here rather than registered on every event: building a Micrometer id and finding it in
+     * the registry took a visible share of each request's CPU (README "Performance"). Bounded by the number of
+     * queue x type x meter combinations, like the registry itself.
+     */
+    private final java.util.concurrent.ConcurrentHashMap<MeterKey, Object> meterCache =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private Counter counter(String name, String queue, String type) {
+        return (Counter) meterCache.computeIfAbsent(new MeterKey(name, queue, type, null),
+                k -> Counter.builder(name).tag("queue", queue).tag("type", type).register(meters));
     }
 
     private Timer timer(String name, String queue, String type, String outcome) {
-        Timer.Builder b = Timer.builder(name).tag("queue", queue).tag("type", type);
-        if (outcome != null) {
-            b.tag("outcome", outcome);
-        }
-        return b.register(meters);
+        return (Timer) meterCache.computeIfAbsent(new MeterKey(name, queue, type, outcome), k -> {
+            Timer.Builder b = Timer.builder(name).tag("queue", queue).tag("type", type);
+            if (outcome != null) {
+                b.tag("outcome", outcome);
+            }
+            return b.register(meters);
+        });
     }
 }

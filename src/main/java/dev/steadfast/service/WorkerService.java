@@ -1,6 +1,8 @@
 package dev.steadfast.service;
 
 import dev.steadfast.domain.JobStateMachine.Operation;
+import dev.steadfast.domain.OjsException;
+import dev.steadfast.store.Attempt;
 import dev.steadfast.store.Completion;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.store.JobStore;
@@ -30,10 +32,21 @@ public class WorkerService {
 
     private final Coalescer<Completion, Completion.Done> acks;
 
-    public WorkerService(JobStore store, Clock clock, Telemetry telemetry, SteadfastConfig config) {
+    private final HeldAttempts held;
+    private final WorkSignal signal;
+    private final Duration pollInterval;
+
+    private final LeaseExpiry expiry;
+
+    public WorkerService(JobStore store, Clock clock, Telemetry telemetry, SteadfastConfig config, HeldAttempts held,
+                         WorkSignal signal, LeaseExpiry expiry) {
+        this.expiry = expiry;
         this.store = store;
         this.clock = clock;
         this.telemetry = telemetry;
+        this.held = held;
+        this.signal = signal;
+        this.pollInterval = config.fetch().pollInterval();
         this.acks = new Coalescer<>(this::completeAll, config.batching().maxBatch(), config.batching().maxInFlight());
     }
 
@@ -63,25 +76,36 @@ public class WorkerService {
 
     /**
      * Claims up to {@code count} jobs from {@code queues}, taking the queues in the order given: a later queue
-     * is asked only for what the earlier ones could not supply. Each queue's claim is one atomic statement.
+     * gives only what the earlier ones could not supply. One statement for all the queues. With a {@code wait}
+     * (long-poll), an empty claim waits until work may have arrived in one of the queues ({@link WorkSignal}),
+     * polling every steadfast.fetch.poll-interval in case a notification was lost, and answers empty only when
+     * the wait is over; the waiting request holds no database connection.
      */
-    public Uni<List<JobRow>> fetch(List<String> queues, int count, String workerId, Long visibilityMs) {
-        Instant now = JobService.now(clock);
-        return claimFrom(queues, 0, count, workerId, visibilityMs, now, new ArrayList<>()).invoke(jobs -> {
-            for (JobRow j : jobs) {
-                telemetry.started(j, workerId, now);
-            }
-        });
+    public Uni<List<JobRow>> fetch(List<String> queues, int count, String workerId, Long visibilityMs, Duration wait) {
+        Instant deadline = wait == null || wait.isZero() ? null : clock.instant().plus(wait);
+        return claim(queues, count, workerId, visibilityMs).flatMap(jobs ->
+                jobs.isEmpty() && deadline != null ? waitThenClaim(queues, count, workerId, visibilityMs, deadline)
+                        : Uni.createFrom().item(jobs));
     }
 
-    private Uni<List<JobRow>> claimFrom(List<String> queues, int i, int remaining, String workerId, Long vis,
-                                        Instant now, List<JobRow> acc) {
-        if (i == queues.size() || remaining == 0) {
-            return Uni.createFrom().item(acc);
+    private Uni<List<JobRow>> waitThenClaim(List<String> queues, int count, String workerId, Long vis,
+                                            Instant deadline) {
+        Duration left = Duration.between(clock.instant(), deadline);
+        if (left.isNegative() || left.isZero()) {
+            return Uni.createFrom().item(List.of());
         }
-        return store.claim(queues.get(i), remaining, workerId, vis, now).flatMap(got -> {
-            acc.addAll(got);
-            return claimFrom(queues, i + 1, remaining - got.size(), workerId, vis, now, acc);
+        Duration nap = left.compareTo(pollInterval) < 0 ? left : pollInterval;
+        return signal.await(queues, nap).flatMap(v -> claim(queues, count, workerId, vis)).flatMap(jobs ->
+                jobs.isEmpty() ? waitThenClaim(queues, count, workerId, vis, deadline) : Uni.createFrom().item(jobs));
+    }
+
+    private Uni<List<JobRow>> claim(List<String> queues, int count, String workerId, Long visibilityMs) {
+        Instant now = JobService.now(clock);
+        return expiry.reapIfDue(now).flatMap(n -> store.claim(queues, count, workerId, visibilityMs, now)).invoke(jobs -> {
+            for (JobRow j : jobs) {
+                held.put(Attempt.of(j));
+                telemetry.started(j, workerId, now);
+            }
         });
     }
 
@@ -93,21 +117,39 @@ public class WorkerService {
         Instant now = JobService.now(clock);
         return store.snooze(id, workerId, until != null ? until : now.plus(delay), now).flatMap(o -> {
             if (o.isPresent()) {
+                held.forget(id);
                 telemetry.requeued(o.get(), now);
+                signal.dueAt(o.get().queue(), o.get().runAt());
                 return Uni.createFrom().item(o.get());
             }
-            return JobService.explain(store, id, Operation.SNOOZE).map(v -> (JobRow) null);
+            return JobService.explain(store, id, Operation.SNOOZE, now).map(v -> (JobRow) null);
         });
     }
 
     /** ACK: completes an active job held by this worker and returns when; 404 / 409 otherwise. */
     public Uni<Instant> ack(UUID id, String resultJson, String workerId) {
-        return acks.submit(new Completion(id, resultJson, workerId)).flatMap(d -> {
-            if (d == null) {
-                return JobService.explain(store, id, Operation.ACK).map(v -> (Instant) null);
+        return complete(new Completion(id, resultJson, workerId)).map(o -> {
+            if (o.error() != null) {
+                throw o.error();
             }
-            telemetry.completed(id.toString(), d.type(), d.queue(), d.attempt(), d.startedAt(), d.completedAt());
-            return Uni.createFrom().item(d.completedAt());
+            return o.completedAt();
+        });
+    }
+
+    /** One ACK's outcome: when the job completed, or why it was refused (for the batch extension). */
+    public record AckOutcome(UUID jobId, Instant completedAt, OjsException error) {
+    }
+
+    /** ACK with the refusal as a value; concurrent ACKs share one statement and one commit. */
+    public Uni<AckOutcome> complete(Completion c) {
+        return acks.submit(c).flatMap(d -> {
+            if (d == null) {
+                return JobService.refusal(store, c.jobId(), Operation.ACK, JobService.now(clock))
+                        .map(e -> new AckOutcome(c.jobId(), null, e));
+            }
+            held.forget(c.jobId());
+            telemetry.completed(c.jobId().toString(), d.type(), d.queue(), d.attempt(), d.startedAt(), d.completedAt());
+            return Uni.createFrom().item(new AckOutcome(c.jobId(), d.completedAt(), null));
         });
     }
 }

@@ -2,16 +2,19 @@ package dev.steadfast.store;
 
 import dev.steadfast.domain.JobState;
 import java.time.Instant;
+import java.util.UUID;
 
 /**
- * The outcome of a failed attempt, decided outside the store, ready to be written.
+ * The outcome of one failed attempt, decided outside the store, ready to be written: it applies only while the
+ * job is still active in that attempt.
  *
- * @param state      retryable, discarded, or available (handed back without counting as a failure)
- * @param runAt      when the job may next be claimed; null when discarded
- * @param errorJson  the current error (null when the attempt did not fail, e.g. a requeue)
- * @param errorsJson the whole error history after this failure
- * @param snoozes    attempts handed back without failing, including this one if it was
+ * @param attempt   the attempt the decision was made for (the write's guard)
+ * @param workerId  the worker that reported the failure, when it named itself (null: the lease reaper, or a
+ *                  worker without an id)
+ * @param state     retryable, available (due at once) or discarded
+ * @param runAt     when the job may next be claimed; null when discarded
+ * @param errorJson the error entry appended to the history, which also becomes the job's current error
  */
-public record FailureWrite(JobState state, Instant runAt, Long retryDelayMs, String errorJson, String errorsJson,
-                           boolean deadLetter, int snoozes, Instant at) {
+public record FailureWrite(UUID jobId, int attempt, String workerId, JobState state, Instant runAt,
+                           Long retryDelayMs, String errorJson, boolean deadLetter, Instant at) {
 }

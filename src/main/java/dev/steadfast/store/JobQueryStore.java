@@ -67,10 +67,7 @@ public class JobQueryStore {
             where.add((ascending ? AFTER_ASC : AFTER_DESC).formatted(params.size() - 1, params.size()));
         }
         params.add(limit);
-        String dir = ascending ? "ASC" : "DESC";
-        String sql = "SELECT " + SUMMARY_COLUMNS + " FROM jobs"
-                + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where))
-                + " ORDER BY created_at " + dir + ", id " + dir + " LIMIT $" + params.size();
+        String sql = listing(where, f.state() == null ? null : HotStates.isHot(f.state()), ascending, params.size());
         return pool.withTransaction(conn -> conn.query(TIME_LIMIT).execute()
                 .flatMap(v -> conn.preparedQuery(sql).execute(Tuple.tuple(params))))
                 .map(rows -> {
@@ -82,6 +79,26 @@ public class JobQueryStore {
                 })
                 .onFailure(JobQueryStore::timedOut).transform(e -> OjsException.invalidField("q",
                         "The search took longer than 5 s; narrow it with a queue, type, state or time range."));
+    }
+
+    /**
+     * The listing statement. The console's sort and search indexes hold only cold jobs (V5__lean_hot_path.sql), so
+     * without a state filter the page is the merge of two bounded halves: the cold jobs through those indexes and
+     * the live (available/active) ones, which are few, through the claim and lease indexes.
+     *
+     * @param hot null without a state filter, else whether the filtered state is hot
+     */
+    static String listing(List<String> where, Boolean hot, boolean ascending, int limitParam) {
+        String dir = ascending ? "ASC" : "DESC";
+        String order = " ORDER BY created_at " + dir + ", id " + dir + " LIMIT $" + limitParam;
+        if (hot != null) {
+            return "SELECT " + SUMMARY_COLUMNS + " FROM jobs"
+                    + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where)) + order;
+        }
+        String rest = where.isEmpty() ? "" : " AND " + String.join(" AND ", where);
+        return "(SELECT " + SUMMARY_COLUMNS + " FROM jobs WHERE " + HotStates.COLD_SQL + rest + order + ")"
+                + " UNION ALL (SELECT " + SUMMARY_COLUMNS + " FROM jobs WHERE " + HotStates.HOT_SQL + rest + order + ")"
+                + order;
     }
 
     private static boolean timedOut(Throwable e) {

@@ -27,6 +27,25 @@ public record JobRow(UUID id, String type, String queue, String argsJson, String
         "discarded_at", "lease_owner", "lease_expires_at", "execution_deadline", "lease_renewed_at"};
     private static final String[] JSON = {"args", "meta", "extensions", "retry_policy", "error", "errors", "result"};
 
+    /** What a worker's transitions never need: the error history, the last error and the result. */
+    private static final java.util.Set<String> HEAVY = java.util.Set.of("errors", "error", "result");
+
+    /**
+     * The select list of {@link #columns(String)} with the error history, the last error and the result read as
+     * NULL: what FETCH and FAIL return, so a job's history never travels on the hot path.
+     */
+    static String leanColumns(String alias) {
+        String p = alias.isEmpty() ? "" : alias + ".";
+        StringBuilder sb = new StringBuilder();
+        for (String c : PLAIN) {
+            sb.append(sb.length() == 0 ? "" : ", ").append(p).append(c);
+        }
+        for (String c : JSON) {
+            sb.append(", ").append(HEAVY.contains(c) ? "NULL" : p + c).append("::text AS ").append(c);
+        }
+        return sb.toString();
+    }
+
     /** The select list that {@link #from(Row)} reads, JSON columns cast to text. */
     static final String COLUMNS = columns("");
 

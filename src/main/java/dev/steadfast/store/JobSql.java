@@ -38,21 +38,29 @@ final class JobSql {
             ON CONFLICT (name) DO NOTHING""";
 
     /**
-     * FETCH from one queue: the CTE picks the next claimable rows in claim order with FOR UPDATE SKIP LOCKED, so
-     * concurrent fetches each take different rows without waiting on one another, and the UPDATE makes them
-     * active in the same statement. The CTE is needed because UPDATE has no LIMIT/ORDER BY of its own. Due
-     * scheduled and retryable jobs are claimed directly (their run_at has passed), without waiting for the
-     * promoter. A paused queue yields nothing. $5 overrides the job's own visibility timeout when not null.
-     * enqueued_at becomes the instant the job became available (run_at), which the caller sorts on.
+     * FETCH across every requested queue in one statement ($1, in the worker's order). Per queue, a LATERAL
+     * subquery picks the next claimable rows in claim order (priority, then run_at, then id) with FOR UPDATE SKIP
+     * LOCKED, so concurrent fetches each take different rows without waiting on one another; the outer ORDER BY
+     * takes earlier queues first and the incremental sort stops reading later queues once $3 rows are found. The
+     * CTE is needed because UPDATE has no LIMIT/ORDER BY of its own (a row locked by a later queue's subquery
+     * but cut by the LIMIT is only locked until this statement commits). Due scheduled and retryable jobs are
+     * claimed directly (their run_at has passed), without waiting for the promoter. A paused queue yields
+     * nothing. $5 overrides the job's own visibility timeout when not null. enqueued_at becomes the instant the
+     * job became available (run_at). RETURNING leaves out what a worker never needs (error history, last error,
+     * result); ord and the claim order let the caller restore the order, which RETURNING does not keep.
      */
     static final String CLAIM = """
             WITH next AS (
-                SELECT id FROM jobs
-                WHERE queue = $1 AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2
-                  AND NOT EXISTS (SELECT 1 FROM queues q WHERE q.name = $1 AND q.paused)
-                ORDER BY priority DESC, run_at, id
-                LIMIT $3
-                FOR UPDATE SKIP LOCKED)
+                SELECT c.id, r.ord FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
+                CROSS JOIN LATERAL (
+                    SELECT id, priority, run_at FROM jobs
+                    WHERE queue = r.q AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2
+                      AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND p.paused)
+                    ORDER BY priority DESC, run_at, id
+                    LIMIT $3
+                    FOR UPDATE SKIP LOCKED) c
+                ORDER BY r.ord, c.priority DESC, c.run_at, c.id
+                LIMIT $3)
             UPDATE jobs j SET state = 'active', attempt = j.attempt + 1, started_at = $2, lease_owner = $4,
                    lease_renewed_at = $2,
                    enqueued_at = j.run_at, run_at = NULL,
@@ -60,36 +68,55 @@ final class JobSql {
                    lease_expires_at = LEAST($2 + coalesce($5, j.visibility_timeout_ms) * interval '1 millisecond',
                                             $2 + j.timeout_ms * interval '1 millisecond')
             FROM next WHERE j.id = next.id
-            RETURNING\s""" + JobRow.columns("j");
+            RETURNING next.ord,\s""" + JobRow.leanColumns("j");
 
     /**
-     * ACK for one or many jobs. The guard is the lease: the job must be active, and when the request names a
-     * worker it must be the one holding the lease, so a late answer from a worker that lost its lease changes
-     * nothing. The previous error is cleared (ojs-core 7.3).
+     * ACK for one or many jobs. The guard is the lease, fenced by time: the job must be active, its lease must
+     * not have run out at $4 (even before the lease reaper has seen it), and when the request names a worker it
+     * must be the one holding the lease, so a late answer from a worker that lost its lease changes nothing. The
+     * previous error is cleared (ojs-core 7.3).
      */
     static final String COMPLETE = """
             UPDATE jobs j SET state = 'completed', completed_at = $4, result = a.result::jsonb, error = NULL,
                    lease_expires_at = NULL, execution_deadline = NULL
             FROM unnest($1::uuid[], $2::text[], $3::text[]) AS a(id, result, worker)
-            WHERE j.id = a.id AND j.state = 'active'
+            WHERE j.id = a.id AND j.state = 'active' AND j.lease_expires_at > $4
               AND (a.worker IS NULL OR j.lease_owner IS NULL OR j.lease_owner = a.worker)
             RETURNING j.id, j.type, j.queue, j.attempt, j.started_at""";
 
-    /** Locks one job for a read-decide-write transition (FAIL, lease expiry). */
-    static final String LOCK_JOB = "SELECT " + JobRow.COLUMNS + " FROM jobs WHERE id = $1 FOR UPDATE";
+    /**
+     * The attempt facts a FAIL decision needs, for many jobs at once, when the claim that handed them out was not
+     * this instance's (FailureService keeps its own claims in memory). No lock: the write below is guarded by the
+     * attempt it was decided for.
+     */
+    static final String ATTEMPTS = """
+            SELECT id, type, queue, state, attempt, snoozes, run, lease_owner, lease_expires_at,
+                   retry_policy::text AS retry_policy
+            FROM jobs WHERE id = ANY($1::uuid[])""";
 
     /**
-     * Writes the outcome of a failed attempt decided in the domain: retryable with its next run time,
-     * discarded (and maybe dead-lettered), or handed back as available. The lease ends in every case.
+     * FAIL for one or many jobs, and the lease reaper's writes: each outcome was decided in the domain
+     * (AttemptOutcomes) for one attempt, and is applied only if the job is still active in that very attempt,
+     * held by the worker that reported it (when it named one), with its lease not run out at $3 (the reaper
+     * passes -infinity: it handles exactly the leases that ran out). The error is appended to the history in SQL,
+     * keeping the newest $2 entries, so the history never travels through the server. One statement, one commit,
+     * no lock held across a round trip.
      */
-    static final String RECORD_FAILURE = """
-            UPDATE jobs SET state = $2, run_at = $3, retry_delay_ms = $4, error = $5::text::jsonb, errors = $6::text::jsonb,
-                   dead_letter = $7, snoozes = $8,
-                   discarded_at = CASE WHEN $2 = 'discarded' THEN $9 ELSE discarded_at END,
-                   completed_at = CASE WHEN $2 = 'discarded' THEN $9 ELSE completed_at END,
+    static final String RECORD_FAILURES = """
+            UPDATE jobs j SET state = f.state, run_at = f.run_at, retry_delay_ms = f.delay_ms,
+                   error = f.entry::jsonb,
+                   errors = jsonb_path_query_array(j.errors || f.entry::jsonb, '$[last - $k to last]',
+                                                   jsonb_build_object('k', $2::int - 1)),
+                   dead_letter = f.dead_letter,
+                   discarded_at = CASE WHEN f.state = 'discarded' THEN f.at ELSE j.discarded_at END,
+                   completed_at = CASE WHEN f.state = 'discarded' THEN f.at ELSE j.completed_at END,
                    lease_expires_at = NULL, execution_deadline = NULL
-            WHERE id = $1 AND state = 'active'
-            RETURNING\s""" + JobRow.COLUMNS;
+            FROM unnest($1::uuid[], $4::int4[], $5::text[], $6::text[], $7::timestamptz[], $8::int8[], $9::text[],
+                        $10::bool[], $11::timestamptz[])
+                 AS f(id, attempt, worker, state, run_at, delay_ms, entry, dead_letter, at)
+            WHERE j.id = f.id AND j.state = 'active' AND j.attempt = f.attempt AND j.lease_expires_at > $3
+              AND (f.worker IS NULL OR j.lease_owner IS NULL OR j.lease_owner = f.worker)
+            RETURNING\s""" + JobRow.leanColumns("j");
 
     /**
      * CANCEL: the old state comes from a locked read in the same statement so the answer can say what the job
@@ -104,13 +131,15 @@ final class JobSql {
 
     /**
      * SNOOZE (extension): the worker hands the job back to run at $3 without failing it; the attempt does not
-     * count against max_attempts (snoozes records it) and the backoff is not lengthened. Same lease guard as ACK.
+     * count against max_attempts (snoozes records it) and the backoff is not lengthened. Same lease guard as ACK,
+     * fenced by time like it.
      */
     static final String SNOOZE = """
             UPDATE jobs SET state = CASE WHEN $3 <= $4 THEN 'available' ELSE 'scheduled' END,
                    run_at = greatest($3, $4), scheduled_at = CASE WHEN $3 <= $4 THEN scheduled_at ELSE $3 END,
                    snoozes = snoozes + 1, lease_expires_at = NULL, execution_deadline = NULL
-            WHERE id = $1 AND state = 'active' AND ($2::text IS NULL OR lease_owner IS NULL OR lease_owner = $2)
+            WHERE id = $1 AND state = 'active' AND lease_expires_at > $4
+              AND ($2::text IS NULL OR lease_owner IS NULL OR lease_owner = $2)
             RETURNING\s""" + JobRow.COLUMNS;
 
     /** ACTIVATE: a pending job becomes available. */
@@ -129,7 +158,7 @@ final class JobSql {
 
     static final String FIND = "SELECT " + JobRow.COLUMNS + " FROM jobs WHERE id = $1";
 
-    static final String STATE_OF = "SELECT state, lease_owner FROM jobs WHERE id = $1";
+    static final String STATE_OF = "SELECT state, lease_owner, lease_expires_at FROM jobs WHERE id = $1";
 
     static final String LIST_QUEUES = "SELECT name, paused, paused_at, created_at FROM queues ORDER BY name";
 

@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.Function;
 
 /**
  * The jobs aggregate's only door to PostgreSQL. Each method runs the named statements of {@link JobSql}; every
@@ -112,15 +111,24 @@ public class JobStore {
                 .execute(Tuple.of(names.toArray(String[]::new), odt(now))).replaceWithVoid();
     }
 
-    /** Claims up to {@code count} jobs of one queue for {@code workerId}, in claim order. */
-    public Uni<List<JobRow>> claim(String queue, int count, String workerId, Long visibilityMs, Instant now) {
-        Tuple t = Tuple.tuple(Arrays.asList(queue, odt(now), count, workerId, visibilityMs));
+    /**
+     * Claims up to {@code count} jobs from {@code queues} for {@code workerId} in one statement: earlier queues
+     * first, and within a queue in claim order (priority, then when each became available).
+     */
+    public Uni<List<JobRow>> claim(List<String> queues, int count, String workerId, Long visibilityMs, Instant now) {
+        Tuple t = Tuple.tuple(Arrays.asList(queues.toArray(String[]::new), odt(now), count, workerId, visibilityMs));
         return pool.preparedQuery(JobSql.CLAIM).execute(t).map(rows -> {
-            List<JobRow> out = rowsOf(rows);
-            // RETURNING has no order: restore the claim order (priority, then when each became available).
-            out.sort((a, b) -> a.priority() != b.priority() ? Integer.compare(b.priority(), a.priority())
-                    : a.enqueuedAt().equals(b.enqueuedAt()) ? a.id().compareTo(b.id())
-                    : a.enqueuedAt().compareTo(b.enqueuedAt()));
+            List<JobRow> out = new ArrayList<>(rows.rowCount());
+            java.util.Map<UUID, Long> ord = new java.util.HashMap<>();
+            for (Row r : rows) {
+                JobRow j = JobRow.from(r);
+                ord.put(j.id(), r.getLong("ord"));
+                out.add(j);
+            }
+            // RETURNING has no order: restore it (queue order, priority, then when each became available).
+            out.sort(java.util.Comparator.<JobRow>comparingLong(j -> ord.get(j.id()))
+                    .thenComparing(JobRow::priority, java.util.Comparator.reverseOrder())
+                    .thenComparing(JobRow::enqueuedAt).thenComparing(JobRow::id));
             return out;
         });
     }
@@ -145,26 +153,53 @@ public class JobStore {
         });
     }
 
-    /**
-     * Locks the job, lets {@code decide} compute the outcome of its failed attempt from the locked row, and
-     * writes it, all in one transaction. {@code decide} may throw to refuse (nothing is written). Empty when
-     * the job does not exist.
-     */
-    public Uni<Optional<JobRow>> fail(UUID id, Function<JobRow, FailureWrite> decide) {
-        return pool.withTransaction(conn -> conn.preparedQuery(JobSql.LOCK_JOB).execute(Tuple.of(id))
-                .flatMap(rows -> {
-                    if (rows.rowCount() == 0) {
-                        return Uni.createFrom().item(Optional.<JobRow>empty());
-                    }
-                    FailureWrite w = decide.apply(JobRow.from(rows.iterator().next()));
-                    return recordFailure(conn, id, w).map(Optional::of);
-                }));
+    /** The attempt facts of the given jobs, for FAIL decisions; unknown ids are left out. */
+    public Uni<List<Attempt>> attempts(List<UUID> ids) {
+        return pool.preparedQuery(JobSql.ATTEMPTS).execute(Tuple.of(ids.toArray(UUID[]::new))).map(rows -> {
+            List<Attempt> out = new ArrayList<>(rows.rowCount());
+            for (Row r : rows) {
+                out.add(new Attempt(r.getUUID("id"), r.getString("type"), r.getString("queue"),
+                        JobState.fromWire(r.getString("state")).orElseThrow(), r.getInteger("attempt"),
+                        r.getInteger("snoozes"), r.getInteger("run"), r.getString("lease_owner"),
+                        JobRow.instant(r, "lease_expires_at"), r.getString("retry_policy")));
+            }
+            return out;
+        });
     }
 
-    static Uni<JobRow> recordFailure(SqlConnection conn, UUID id, FailureWrite w) {
-        Tuple t = Tuple.tuple(Arrays.asList(id, w.state().wire(), odt(w.runAt()), w.retryDelayMs(), w.errorJson(),
-                w.errorsJson(), w.deadLetter(), w.snoozes(), odt(w.at())));
-        return conn.preparedQuery(JobSql.RECORD_FAILURE).execute(t).map(rows -> JobRow.from(rows.iterator().next()));
+    /**
+     * Writes failed-attempt outcomes in one statement, each guarded by its attempt (see JobSql.RECORD_FAILURES);
+     * answers the rows written (lean: no history). {@code fence}: a lease that ran out at this instant refuses
+     * the write (null: no fence, for the lease reaper).
+     */
+    public Uni<List<JobRow>> recordFailures(List<FailureWrite> writes, int keep, Instant fence) {
+        return recordFailures(pool, writes, keep, fence);
+    }
+
+    static Uni<List<JobRow>> recordFailures(io.vertx.mutiny.sqlclient.SqlClient client, List<FailureWrite> writes,
+                                            int keep, Instant fence) {
+        int n = writes.size();
+        UUID[] ids = new UUID[n];
+        Integer[] attempts = new Integer[n];
+        String[] workers = new String[n], states = new String[n], entries = new String[n];
+        OffsetDateTime[] runAt = new OffsetDateTime[n], at = new OffsetDateTime[n];
+        Long[] delays = new Long[n];
+        Boolean[] dead = new Boolean[n];
+        for (int i = 0; i < n; i++) {
+            FailureWrite w = writes.get(i);
+            ids[i] = w.jobId();
+            attempts[i] = w.attempt();
+            workers[i] = w.workerId();
+            states[i] = w.state().wire();
+            runAt[i] = odt(w.runAt());
+            delays[i] = w.retryDelayMs();
+            entries[i] = w.errorJson();
+            dead[i] = w.deadLetter();
+            at[i] = odt(w.at());
+        }
+        OffsetDateTime f = fence == null ? OffsetDateTime.MIN : odt(fence);
+        Tuple t = Tuple.tuple(Arrays.asList(ids, keep, f, attempts, workers, states, runAt, delays, entries, dead, at));
+        return client.preparedQuery(JobSql.RECORD_FAILURES).execute(t).map(JobStore::rowsOf);
     }
 
     /** Cancels the job when its state allows; empty when it does not exist or may not be cancelled. */
@@ -209,12 +244,13 @@ public class JobStore {
                 return Optional.empty();
             }
             Row r = rows.iterator().next();
-            return Optional.of(new StateAndOwner(JobState.fromWire(r.getString(0)).orElseThrow(), r.getString(1)));
+            return Optional.of(new StateAndOwner(JobState.fromWire(r.getString(0)).orElseThrow(), r.getString(1),
+                    JobRow.instant(r, "lease_expires_at")));
         });
     }
 
-    /** A job's state and lease owner. */
-    public record StateAndOwner(JobState state, String leaseOwner) {
+    /** A job's state, lease owner and when the lease runs out. */
+    public record StateAndOwner(JobState state, String leaseOwner, Instant leaseExpiresAt) {
     }
 
     public Uni<List<QueueRow>> queues() {

@@ -11,22 +11,27 @@ final class MaintenanceSql {
     }
 
     /** Lease expiry: active jobs whose lease ran out, oldest first, locked so no other instance takes them. */
-    static final String LOCK_EXPIRED_LEASES = "SELECT " + JobRow.COLUMNS
+    static final String LOCK_EXPIRED_LEASES = "SELECT " + JobRow.leanColumns("")
             + " FROM jobs WHERE state = 'active' AND lease_expires_at <= $1"
             + " ORDER BY lease_expires_at LIMIT $2 FOR UPDATE SKIP LOCKED";
 
     /**
      * Retry and schedule promotion: due scheduled/retryable jobs become available, enqueued_at recording the
      * instant they became due, so INFO and the console show the true state. Fetch claims due jobs directly, so
-     * this only keeps the visible state honest between claims.
+     * this only keeps the visible state honest between claims, and announces the queues on steadfast_jobs so
+     * long-polling fetches on every instance wake up (a job another instance failed and that came due).
      */
     static final String PROMOTE_DUE = """
             WITH due AS (
                 SELECT id FROM jobs WHERE state IN ('scheduled', 'retryable') AND run_at <= $1
-                ORDER BY run_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-            UPDATE jobs j SET state = 'available', enqueued_at = j.run_at
-            FROM due WHERE j.id = due.id
-            RETURNING j.id, j.type, j.queue, j.priority""";
+                ORDER BY run_at LIMIT $2 FOR UPDATE SKIP LOCKED),
+            promoted AS (
+                UPDATE jobs j SET state = 'available', enqueued_at = j.run_at
+                FROM due WHERE j.id = due.id
+                RETURNING j.id, j.type, j.queue, j.priority)
+            SELECT p.*, (SELECT count(pg_notify('steadfast_jobs', q.queue))
+                         FROM (SELECT DISTINCT queue FROM promoted) q) AS notified
+            FROM promoted p""";
 
     /** Pruning: finished jobs past retention; dead-lettered jobs are never pruned here. */
     static final String PRUNE_FINISHED = """

@@ -1,10 +1,8 @@
 package dev.steadfast.store;
 
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -24,21 +22,20 @@ public class MaintenanceStore {
 
     /**
      * Locks up to {@code limit} jobs whose lease expired by {@code now}, lets {@code decide} compute each one's
-     * failed-attempt outcome, and writes them, all in one transaction. Returns the written rows.
+     * failed-attempt outcome, and writes them all with one statement, in one transaction (the error appended to
+     * each history in SQL, keeping the newest {@code keep}). Returns the written rows.
      */
-    public Uni<List<JobRow>> reapExpiredLeases(Instant now, int limit, Function<JobRow, FailureWrite> decide) {
+    public Uni<List<JobRow>> reapExpiredLeases(Instant now, int limit, int keep, Function<JobRow, FailureWrite> decide) {
         return pool.withTransaction(conn -> conn.preparedQuery(MaintenanceSql.LOCK_EXPIRED_LEASES)
                 .execute(Tuple.of(JobStore.odt(now), limit))
                 .flatMap(rows -> {
-                    List<JobRow> expired = JobStore.rowsOf(rows);
-                    return Multi.createFrom().iterable(expired)
-                            .onItem().transformToUniAndConcatenate(j -> write(conn, j, decide.apply(j)))
-                            .collect().asList();
+                    List<FailureWrite> writes = new ArrayList<>(rows.rowCount());
+                    for (JobRow j : JobStore.rowsOf(rows)) {
+                        writes.add(decide.apply(j));
+                    }
+                    return writes.isEmpty() ? Uni.createFrom().item(List.<JobRow>of())
+                            : JobStore.recordFailures(conn, writes, keep, null);
                 }));
-    }
-
-    private Uni<JobRow> write(SqlConnection conn, JobRow j, FailureWrite w) {
-        return JobStore.recordFailure(conn, j.id(), w);
     }
 
     /** Makes due scheduled/retryable jobs available; returns how many. */

@@ -10,7 +10,7 @@ import java.util.UUID;
 
 /**
  * Transitions only an operator makes (console and admin API): run a waiting job now, re-enqueue a finished one as
- * a new run, delete a job. Each is one guarded statement; the guard's states come from the
+ * a new run, delete a job, delete completed jobs before a cutoff. Each is one guarded statement; the guard's states come from the
  * {@link dev.steadfast.domain.JobStateMachine}, so a job that moved meanwhile is left alone and reported as "no row".
  */
 @ApplicationScoped
@@ -33,6 +33,18 @@ public class OperatorStore {
      */
     static final String DELETE = "DELETE FROM jobs WHERE id = $1 AND state <> 'active' RETURNING " + JobRow.COLUMNS;
 
+    /**
+     * DELETE_COMPLETED_BEFORE (zzz_jobs' deleteCompleted): completed jobs that finished before $1, a bounded batch
+     * per statement (the caller loops) from jobs_finished_idx. Only completed jobs: discarded, cancelled and
+     * dead-lettered ones keep their error history until retention or an operator removes them. SKIP LOCKED, so it
+     * never waits on the pruner doing the same.
+     */
+    static final String DELETE_COMPLETED_BEFORE = """
+            WITH old AS (
+                SELECT id FROM jobs WHERE state = 'completed' AND NOT dead_letter AND completed_at < $1
+                LIMIT $2 FOR UPDATE SKIP LOCKED)
+            DELETE FROM jobs j USING old WHERE j.id = old.id""";
+
     private final Pool pool;
 
     public OperatorStore(Pool pool) {
@@ -45,6 +57,12 @@ public class OperatorStore {
 
     public Uni<Optional<JobRow>> revive(UUID id, String[] fromStates, Instant now) {
         return JobStore.one(pool.preparedQuery(REVIVE).execute(Tuple.of(id, JobStore.odt(now), fromStates)));
+    }
+
+    /** Deletes up to {@code limit} jobs completed before {@code before}; returns how many. */
+    public Uni<Integer> deleteCompletedBefore(Instant before, int limit) {
+        return pool.preparedQuery(DELETE_COMPLETED_BEFORE).execute(Tuple.of(JobStore.odt(before), limit))
+                .map(rows -> rows.rowCount());
     }
 
     /** Deletes the job unless it is active; empty when nothing was deleted. */

@@ -13,25 +13,36 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Read-only aggregates for the operator console and the admin API: depth by state per queue, dead letters per
- * queue, the age of the oldest available job per queue, and finished jobs per minute. Every statement here is a
+ * Read-only aggregates for the operator console and the admin API: depth by state per queue (or in one queue),
+ * dead letters per queue and their growth, the age of the oldest available job per queue, and finished jobs per
+ * minute or per window. Every statement here is a
  * read that takes no locks; their cost on a million-row table is measured in README "Console".
  */
 @ApplicationScoped
 public class StatsStore {
 
-    /** Depth: one grouped count over the whole table. */
-    static final String COUNT_BY_QUEUE_AND_STATE = "SELECT queue, state, count(*) FROM jobs GROUP BY queue, state";
+    /**
+     * Depth: cold jobs are counted from the small partial index jobs_queue_state_idx (index-only), available ones
+     * through the claim index and active ones through the lease index, so no part reads the whole table.
+     */
+    static final String COUNT_BY_QUEUE_AND_STATE = "SELECT queue, state, count(*) FROM jobs WHERE " + HotStates.COLD_SQL
+            + " GROUP BY queue, state"
+            + " UNION ALL SELECT queue, 'available', count(*) FROM jobs WHERE state = 'available' GROUP BY queue"
+            + " UNION ALL SELECT queue, 'active', count(*) FROM jobs WHERE state = 'active' GROUP BY queue";
 
     /** Dead letters per queue, from the dead-letter partial index. */
     static final String DEAD_LETTERS_BY_QUEUE = "SELECT queue, count(*) FROM jobs WHERE dead_letter GROUP BY queue";
 
     /**
-     * Lag: per known queue, when its oldest available job became available (run_at), one subquery per queue.
+     * Lag: per known queue, when the job a fetch would take next became available (run_at): the first available
+     * entry of the queue's range of the claim index, so no extra index is written on the hot path. With equal
+     * priorities this is the oldest available job.
      */
     static final String OLDEST_AVAILABLE = """
-            SELECT q.name, (SELECT j.run_at FROM jobs j WHERE j.queue = q.name AND j.state = 'available'
-                            ORDER BY j.run_at LIMIT 1) AS oldest
+            SELECT q.name, (SELECT j.run_at FROM jobs j
+                            WHERE j.queue = q.name AND j.state IN ('available', 'scheduled', 'retryable')
+                              AND j.state = 'available'
+                            ORDER BY j.priority DESC, j.run_at, j.id LIMIT 1) AS oldest
             FROM queues q""";
 
     /**
@@ -46,6 +57,31 @@ public class StatsStore {
             SELECT (extract(epoch FROM discarded_at)::bigint / 60), false, count(*)
             FROM jobs WHERE dead_letter AND discarded_at >= $1
             GROUP BY 1""";
+
+    /** Count by state in one queue (zzz_jobs' countByState): an index-only scan of jobs_queue_state_idx. */
+    static final String COUNT_BY_STATE_IN_QUEUE = "SELECT state, count(*) FROM jobs WHERE queue = $1 GROUP BY state";
+
+    /** Dead letters in one queue, from jobs_dead_letter_queue_idx. */
+    static final String DEAD_LETTERS_IN_QUEUE = "SELECT count(*) FROM jobs WHERE dead_letter AND queue = $1";
+
+    /**
+     * Dead-letter growth: the total, and how many became dead letters since $1 and since $2 (discarded_at), in
+     * one pass over the dead-letter partial index (jobs_dead_letter_idx): dead letters are few by design.
+     */
+    static final String DEAD_LETTER_GROWTH = "SELECT count(*), count(*) FILTER (WHERE discarded_at >= $1),"
+            + " count(*) FILTER (WHERE discarded_at >= $2) FROM jobs WHERE dead_letter";
+
+    /**
+     * Finished since $2 (a day): completed and discarded-without-dead-letter, each in total and since $1 (an
+     * hour). Its predicate implies jobs_finished_idx's and the state is in that index, so it is an index-only
+     * scan of the day's finished jobs; dead letters come from DEAD_LETTER_GROWTH.
+     */
+    static final String FINISHED_SINCE = """
+            SELECT count(*) FILTER (WHERE state = 'completed' AND completed_at >= $1),
+                   count(*) FILTER (WHERE state = 'discarded' AND completed_at >= $1),
+                   count(*) FILTER (WHERE state = 'completed'),
+                   count(*) FILTER (WHERE state = 'discarded')
+            FROM jobs WHERE state IN ('completed', 'discarded') AND NOT dead_letter AND completed_at >= $2""";
 
     private final Pool pool;
 
@@ -88,6 +124,46 @@ public class StatsStore {
             }
             return out;
         });
+    }
+
+    /** Jobs of one queue by state (states with no jobs are absent). */
+    public Uni<Map<JobState, Long>> countsInQueue(String queue) {
+        return pool.preparedQuery(COUNT_BY_STATE_IN_QUEUE).execute(Tuple.of(queue)).map(rows -> {
+            Map<JobState, Long> out = new LinkedHashMap<>();
+            for (Row r : rows) {
+                out.put(JobState.fromWire(r.getString(0)).orElseThrow(), r.getLong(1));
+            }
+            return out;
+        });
+    }
+
+    public Uni<Long> deadLettersInQueue(String queue) {
+        return pool.preparedQuery(DEAD_LETTERS_IN_QUEUE).execute(Tuple.of(queue))
+                .map(rows -> rows.iterator().next().getLong(0));
+    }
+
+    /** Dead letters: the total and how many were added since each instant. */
+    public record DeadLetterGrowth(long total, long sinceHour, long sinceDay) {
+    }
+
+    public Uni<DeadLetterGrowth> deadLetterGrowth(Instant hourAgo, Instant dayAgo) {
+        return pool.preparedQuery(DEAD_LETTER_GROWTH).execute(Tuple.of(JobStore.odt(hourAgo), JobStore.odt(dayAgo)))
+                .map(rows -> {
+                    Row r = rows.iterator().next();
+                    return new DeadLetterGrowth(r.getLong(0), r.getLong(1), r.getLong(2));
+                });
+    }
+
+    /** Completed and discarded (not dead-lettered) jobs finished since an hour and a day ago. */
+    public record Finished(long completedHour, long discardedHour, long completedDay, long discardedDay) {
+    }
+
+    public Uni<Finished> finishedSince(Instant hourAgo, Instant dayAgo) {
+        return pool.preparedQuery(FINISHED_SINCE).execute(Tuple.of(JobStore.odt(hourAgo), JobStore.odt(dayAgo)))
+                .map(rows -> {
+                    Row r = rows.iterator().next();
+                    return new Finished(r.getLong(0), r.getLong(1), r.getLong(2), r.getLong(3));
+                });
     }
 
     /** Finished jobs in one minute (epoch minute): how many completed, how many failed for good. */

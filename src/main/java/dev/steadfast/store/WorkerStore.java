@@ -20,13 +20,17 @@ public class WorkerStore {
 
     /**
      * BEAT: extends the leases this worker holds, each by its job's own visibility timeout unless the heartbeat
-     * asks for another, never past the job's execution deadline. A lease that already ran out is not revived:
-     * the job belongs to the lease reaper then. With no job list, every lease the worker holds is extended.
-     * Returns each extended job's test directive (see HeartbeatService), usually null.
+     * asks for another, never past the job's execution deadline, and never shorter than it already was (a
+     * heartbeat with a shorter visibility timeout keeps the granted reservation): the set-based form of
+     * {@link dev.steadfast.domain.retry.Lease#extend}, min(max(current, now + visibility), deadline), which
+     * HeartbeatLeaseTest checks against it. A lease that already ran out is not revived: the job belongs to the
+     * lease reaper then. With no job list, every lease the worker holds is extended. Returns each extended job's
+     * test directive (see HeartbeatService), usually null.
      */
     static final String EXTEND_LEASES = """
             UPDATE jobs SET lease_renewed_at = $3,
-                   lease_expires_at = LEAST($3 + coalesce($4, visibility_timeout_ms) * interval '1 millisecond',
+                   lease_expires_at = LEAST(GREATEST(lease_expires_at,
+                                                     $3 + coalesce($4, visibility_timeout_ms) * interval '1 millisecond'),
                                             coalesce(execution_deadline, 'infinity'::timestamptz))
             WHERE state = 'active' AND lease_expires_at > $3
               AND CASE WHEN $1::uuid[] IS NULL THEN lease_owner = $2

@@ -32,6 +32,7 @@ class ApiAccessTest {
                 {"GET", "/ojs/v1/jobs/" + ID, EnumSet.of(Role.PRODUCER, Role.READONLY, Role.ADMIN)},
                 {"POST", "/ojs/v1/workers/fetch", WORKER},
                 {"POST", "/ojs/v1/workers/ack", WORKER},
+                {"POST", "/ojs/v1/workers/ack/batch", WORKER},
                 {"POST", "/ojs/v1/workers/nack", WORKER},
                 {"POST", "/ojs/v1/workers/heartbeat", WORKER},
                 {"POST", "/ojs/v1/workers/snooze", WORKER},

@@ -7,7 +7,8 @@ import java.util.List;
 import java.util.random.RandomGenerator;
 
 /**
- * Computes retry delays: the strategy formula (OJS retry spec section 3, Appendix A), the
+ * Computes retry delays: the strategy formula (OJS retry spec section 3, Appendix A) or the custom strategy's
+ * listed delay (the last one repeating), the
  * {@code max_interval} cap before jitter (RET-04), the {@code [0.5, 1.5)} jitter multiplier
  * (RET-05) and the cap again after jitter (RET-06).
  *
@@ -95,6 +96,9 @@ public final class Backoff {
         if (n < 1) {
             throw new IllegalArgumentException("retryNumber is 1-indexed, got " + n);
         }
+        if (p.strategy() == BackoffStrategy.CUSTOM) {
+            return toMicros(p.intervals().get(Math.min(n, p.intervals().size()) - 1));
+        }
         Duration initial = p.initialInterval();
         double initialMicros = initial.getSeconds() * 1e6 + initial.getNano() / 1e3;
         // Math.round saturates at Long.MAX_VALUE for huge or infinite products, which is the overflow guard.
@@ -109,6 +113,8 @@ public final class Backoff {
                 return n;
             case POLYNOMIAL:
                 return Math.pow(n, p.backoffCoefficient());
+            case CUSTOM:
+                throw new IllegalStateException("custom delays are listed, not computed");
             case EXPONENTIAL:
             default:
                 return Math.pow(p.backoffCoefficient(), n - 1);
@@ -122,6 +128,11 @@ public final class Backoff {
     private static long maxMicros(RetryPolicy p) {
         // Rounds down so the cap never exceeds max_interval; cannot overflow below Iso8601Duration.MAX.
         return p.maxInterval().getSeconds() * 1_000_000L + p.maxInterval().getNano() / 1_000;
+    }
+
+    /** Whole microseconds, rounded down; cannot overflow below {@link Iso8601Duration#MAX}. */
+    private static long toMicros(Duration d) {
+        return d.getSeconds() * 1_000_000L + d.getNano() / 1_000;
     }
 
     private static Duration micros(long micros) {

@@ -11,7 +11,9 @@ import java.util.Optional;
  * another one. With {@code EXPONENTIAL} and a coefficient of 1.0 the delay is constant, as the
  * spec says it should be.
  *
- * <p>Wire names are lower case and matched exactly (case-sensitive).
+ * <p>Wire names are lower case and matched exactly (case-sensitive). {@code constant} is accepted as another name
+ * for {@link #NONE} (the HTTP binding's openapi.yaml and zzz_jobs call it that; ojs-retry.md 3.1 says
+ * {@code none}); the canonical name written back is {@code none}.
  */
 public enum BackoffStrategy {
     /** delay(n) = initial_interval; the coefficient is ignored. */
@@ -21,7 +23,15 @@ public enum BackoffStrategy {
     /** delay(n) = initial_interval * coefficient^(n-1). The default. */
     EXPONENTIAL("exponential"),
     /** delay(n) = initial_interval * n^coefficient (Sidekiq-style growth). */
-    POLYNOMIAL("polynomial");
+    POLYNOMIAL("polynomial"),
+    /**
+     * delay(n) = intervals[min(n, size) - 1]: an explicit delay per retry, the last one repeating (zzz_jobs'
+     * custom strategy, written as data); initial_interval and the coefficient are ignored.
+     */
+    CUSTOM("custom");
+
+    /** The other accepted name of {@link #NONE}. */
+    public static final String CONSTANT_ALIAS = "constant";
 
     private final String wireName;
 
@@ -34,8 +44,11 @@ public enum BackoffStrategy {
         return wireName;
     }
 
-    /** Exact, case-sensitive lookup by wire name; empty for null or unknown names. */
+    /** Exact, case-sensitive lookup by wire name (or {@code constant}); empty for null or unknown names. */
     public static Optional<BackoffStrategy> fromWire(String wireName) {
+        if (CONSTANT_ALIAS.equals(wireName)) {
+            return Optional.of(NONE);
+        }
         for (BackoffStrategy s : values()) {
             if (s.wireName.equals(wireName)) {
                 return Optional.of(s);

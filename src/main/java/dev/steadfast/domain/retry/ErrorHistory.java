@@ -12,6 +12,9 @@ import java.util.Objects;
  * if a smaller {@code keep} is asked for. Entries of all runs share one budget, so a re-enqueued job
  * keeps its previous run's latest errors until newer ones push them out. Lists are never mutated;
  * results are unmodifiable.
+ *
+ * <p>Generic in the entry type: the server keeps the history as JSON entries (service.ErrorHistoryJson appends
+ * through this method), the tests use {@link ErrorEntry}; the rule is the same code for both.
  */
 public final class ErrorHistory {
 
@@ -27,13 +30,18 @@ public final class ErrorHistory {
      * Returns a new list: {@code history} plus {@code e} at the end, trimmed to the most recent
      * {@code max(keep, MIN_KEEP)} entries. A null {@code history} counts as empty.
      */
-    public static List<ErrorEntry> append(List<ErrorEntry> history, ErrorEntry e, int keep) {
+    public static <T> List<T> append(List<T> history, T e, int keep) {
         Objects.requireNonNull(e, "entry");
-        List<ErrorEntry> all = new ArrayList<>(history == null ? List.of() : history);
+        List<T> all = new ArrayList<>(history == null ? List.of() : history);
         all.add(e);
-        int limit = Math.max(keep, MIN_KEEP);
+        int limit = kept(keep);
         int from = Math.max(0, all.size() - limit);
         return List.copyOf(all.subList(from, all.size()));
+    }
+
+    /** How many entries a history configured to keep {@code keep} really keeps: never fewer than MIN_KEEP. */
+    public static int kept(int keep) {
+        return Math.max(keep, MIN_KEEP);
     }
 
     /** {@link #append(List, ErrorEntry, int)} with {@link #DEFAULT_KEEP}. */

@@ -4,6 +4,7 @@ import static dev.steadfast.domain.retry.PolicyFields.qualified;
 
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -11,7 +12,8 @@ import java.util.Map;
  * Implements {@link RetryPolicy#merge}: validates a partial retry-policy JSON object against the
  * spec rules (section 11.1) and schema (section 14) and layers it over a base policy (RET-10).
  *
- * <p>Accepted beyond the spec schema: {@code backoff_strategy} (Steadfast extension) and the
+ * <p>Accepted beyond the spec schema: {@code backoff_strategy} and {@code intervals} (Steadfast extensions; a
+ * scope whose strategy is not {@code custom} drops an inherited {@code intervals} list) and the
  * integer-millisecond aliases {@code initial_interval_ms} / {@code max_interval_ms}; giving both
  * forms of one duration is rejected. A key whose value is JSON null is treated as absent. Every
  * other key is rejected because the schema sets {@code additionalProperties: false}.
@@ -42,12 +44,20 @@ final class PolicyMerge {
         List<String> nonRetryable = nonRetryableErrors(partial, base.nonRetryableErrors());
         OnExhaustion onExhaustion = onExhaustion(partial, base.onExhaustion());
         BackoffStrategy strategy = strategy(partial, base.strategy());
+        List<Duration> intervals = intervals(partial, base.intervals());
         // Cross-field rules run last so a single bad field is always reported as itself.
         Duration effectiveInitial = initial == null ? base.initialInterval() : initial.value();
         Duration effectiveMax = max == null ? base.maxInterval() : max.value();
         requireOrdered(initial, max, effectiveInitial, effectiveMax);
+        if (strategy != BackoffStrategy.CUSTOM) {
+            if (partial.get(PolicyFields.INTERVALS) != null) {
+                throw new PolicyViolation(qualified(PolicyFields.INTERVALS),
+                        "is used only with backoff_strategy \"custom\", which this policy does not set");
+            }
+            intervals = List.of(); // a scope that switches away from custom drops the inherited list
+        }
         return new RetryPolicy(maxAttempts, effectiveInitial, coefficient, effectiveMax, jitter, nonRetryable,
-                onExhaustion, strategy);
+                onExhaustion, strategy, intervals);
     }
 
     private static void rejectUnknownFields(Map<String, Object> partial) {
@@ -132,6 +142,25 @@ final class PolicyMerge {
                 new PolicyViolation(field, "must be \"discard\" or \"dead_letter\", got \"" + name + "\""));
     }
 
+    /** {@code intervals}: a JSON array of ISO 8601 durations, one per retry (the last one repeats). */
+    private static List<Duration> intervals(Map<String, Object> partial, List<Duration> inherited) {
+        Object v = partial.get(PolicyFields.INTERVALS);
+        if (v == null) {
+            return inherited;
+        }
+        String field = qualified(PolicyFields.INTERVALS);
+        List<String> items = WireValues.nonEmptyStrings(field, v);
+        if (items.size() > RetryPolicy.MAX_INTERVALS) {
+            throw new PolicyViolation(field, "must list at most " + RetryPolicy.MAX_INTERVALS + " delays, got "
+                    + items.size());
+        }
+        List<Duration> out = new ArrayList<>(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            out.add(Iso8601Duration.parse(field + "[" + i + "]", items.get(i)));
+        }
+        return out;
+    }
+
     private static BackoffStrategy strategy(Map<String, Object> partial, BackoffStrategy inherited) {
         Object v = partial.get(PolicyFields.BACKOFF_STRATEGY);
         if (v == null) {
@@ -140,6 +169,7 @@ final class PolicyMerge {
         String field = qualified(PolicyFields.BACKOFF_STRATEGY);
         String name = WireValues.string(field, v);
         return BackoffStrategy.fromWire(name).orElseThrow(() -> new PolicyViolation(field,
-                "must be one of \"none\", \"linear\", \"exponential\", \"polynomial\", got \"" + name + "\""));
+                "must be one of \"none\" (or \"constant\"), \"linear\", \"exponential\", \"polynomial\", \"custom\", got \""
+                        + name + "\""));
     }
 }

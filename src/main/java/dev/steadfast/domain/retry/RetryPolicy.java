@@ -30,7 +30,11 @@ public record RetryPolicy(
         boolean jitter,
         List<String> nonRetryableErrors,
         OnExhaustion onExhaustion,
-        BackoffStrategy strategy) {
+        BackoffStrategy strategy,
+        List<Duration> intervals) {
+
+    /** Most entries an {@code intervals} list may have. */
+    public static final int MAX_INTERVALS = 100;
 
     /** The spec default policy (section 8), applied when a job has no {@code retry} option (RET-09). */
     public static final RetryPolicy DEFAULT = new RetryPolicy(3, Duration.ofSeconds(1), 2.0,
@@ -42,8 +46,18 @@ public record RetryPolicy(
         Objects.requireNonNull(nonRetryableErrors, "nonRetryableErrors");
         Objects.requireNonNull(onExhaustion, "onExhaustion");
         Objects.requireNonNull(strategy, "strategy");
+        Objects.requireNonNull(intervals, "intervals");
         requireValid(maxAttempts, initialInterval, backoffCoefficient, maxInterval, nonRetryableErrors);
+        requireValidIntervals(strategy, intervals, maxInterval);
         nonRetryableErrors = List.copyOf(nonRetryableErrors);
+        intervals = List.copyOf(intervals);
+    }
+
+    /** A policy of one of the formula strategies (every strategy but {@link BackoffStrategy#CUSTOM}). */
+    public RetryPolicy(int maxAttempts, Duration initialInterval, double backoffCoefficient, Duration maxInterval,
+            boolean jitter, List<String> nonRetryableErrors, OnExhaustion onExhaustion, BackoffStrategy strategy) {
+        this(maxAttempts, initialInterval, backoffCoefficient, maxInterval, jitter, nonRetryableErrors, onExhaustion,
+                strategy, List.of());
     }
 
     /**
@@ -64,7 +78,7 @@ public record RetryPolicy(
     /** A copy with a different {@code max_attempts}. */
     public RetryPolicy withMaxAttempts(int newMaxAttempts) {
         return new RetryPolicy(newMaxAttempts, initialInterval, backoffCoefficient, maxInterval, jitter,
-                nonRetryableErrors, onExhaustion, strategy);
+                nonRetryableErrors, onExhaustion, strategy, intervals);
     }
 
     /**
@@ -81,6 +95,9 @@ public record RetryPolicy(
         wire.put(PolicyFields.NON_RETRYABLE_ERRORS, nonRetryableErrors);
         wire.put(PolicyFields.ON_EXHAUSTION, onExhaustion.wireName());
         wire.put(PolicyFields.BACKOFF_STRATEGY, strategy.wireName());
+        if (strategy == BackoffStrategy.CUSTOM) {
+            wire.put(PolicyFields.INTERVALS, intervals.stream().map(Iso8601Duration::format).toList());
+        }
         return wire;
     }
 
@@ -103,6 +120,36 @@ public record RetryPolicy(
             if (entry == null || entry.isEmpty()) {
                 throw new PolicyViolation(qualified(PolicyFields.NON_RETRYABLE_ERRORS),
                         "must contain only non-empty strings");
+            }
+        }
+    }
+
+    /**
+     * {@code intervals} is non-empty exactly when the strategy is custom, has at most {@link #MAX_INTERVALS}
+     * entries, each greater than zero and at most {@code max_interval} (which caps every delay, RET-04).
+     */
+    private static void requireValidIntervals(BackoffStrategy strategy, List<Duration> intervals, Duration max) {
+        String field = qualified(PolicyFields.INTERVALS);
+        if (strategy != BackoffStrategy.CUSTOM) {
+            if (!intervals.isEmpty()) {
+                throw new PolicyViolation(field, "is used only with backoff_strategy \"custom\"");
+            }
+            return;
+        }
+        if (intervals.isEmpty() || intervals.size() > MAX_INTERVALS) {
+            throw new PolicyViolation(field, "must list 1 to " + MAX_INTERVALS
+                    + " delays (ISO 8601 durations, one per retry) with backoff_strategy \"custom\", got "
+                    + intervals.size());
+        }
+        for (int i = 0; i < intervals.size(); i++) {
+            Duration d = Objects.requireNonNull(intervals.get(i), "intervals");
+            if (d.isNegative() || d.isZero()) {
+                throw new PolicyViolation(field, "item " + i + " must be greater than zero, got " + d);
+            }
+            if (d.compareTo(max) > 0) {
+                throw new PolicyViolation(field, "item " + i + " (" + Iso8601Duration.format(d)
+                        + ") is longer than max_interval (" + Iso8601Duration.format(max)
+                        + "), which caps every delay; raise max_interval");
             }
         }
     }

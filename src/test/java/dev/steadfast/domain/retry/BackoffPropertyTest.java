@@ -112,7 +112,14 @@ class BackoffPropertyTest {
         if (random.nextInt(20) == 0) {
             max = initial;
         }
+        BackoffStrategy strategy = strategies[random.nextInt(strategies.length)];
+        List<Duration> intervals = new java.util.ArrayList<>();
+        if (strategy == BackoffStrategy.CUSTOM) {
+            for (int i = 1 + random.nextInt(20); i > 0; i--) {
+                intervals.add(Duration.ofNanos(1 + (long) (random.nextDouble() * (max.toNanos() - 1))));
+            }
+        }
         return new RetryPolicy(1 + random.nextInt(100), initial, coefficient, max, random.nextBoolean(), List.of(),
-                OnExhaustion.DISCARD, strategies[random.nextInt(strategies.length)]);
+                OnExhaustion.DISCARD, strategy, intervals);
     }
 }

@@ -1,0 +1,83 @@
+package dev.steadfast.scheduler;
+
+import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.service.Timestamps;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
+
+/**
+ * Each maintenance task's last successful run, behind the readiness check ({@link MaintenanceReadiness},
+ * {@code /q/health/ready}, check {@code maintenance}): DOWN when a task has not succeeded for steadfast.maintenance.stale-after-intervals of its
+ * intervals (counted from start-up until its first success), with each task's last success and age as data. A
+ * task failing every run (say, PostgreSQL unreachable) thus shows here within a few intervals, and in the log as
+ * one line per failed run. Refuses to start with an interval under one second, the Quarkus scheduler's resolution.
+ */
+@ApplicationScoped
+@io.quarkus.runtime.Startup
+public class MaintenanceHealth {
+
+    static final String LEASE_REAPER = "lease-reaper";
+    static final String RETRY_PROMOTER = "retry-promoter";
+    static final String PRUNER = "pruner";
+    static final List<String> TASKS = List.of(LEASE_REAPER, RETRY_PROMOTER, PRUNER);
+
+    private final Clock clock;
+    private final Instant started;
+    private final Map<String, Duration> staleAfter = new LinkedHashMap<>();
+    private final Map<String, Instant> lastSuccess = new ConcurrentHashMap<>();
+
+    public MaintenanceHealth(Clock clock, SteadfastConfig config) {
+        this.clock = clock;
+        this.started = clock.instant();
+        SteadfastConfig.Maintenance m = config.maintenance();
+        for (Duration d : List.of(m.leaseReaperInterval(), m.promoterInterval(), m.prunerInterval())) {
+            if (d.compareTo(Duration.ofSeconds(1)) < 0) {
+                throw new IllegalArgumentException("steadfast.maintenance intervals must be at least 1s (the Quarkus"
+                        + " scheduler's resolution), got " + d);
+            }
+        }
+        int n = Math.max(1, m.staleAfterIntervals());
+        staleAfter.put(LEASE_REAPER, m.leaseReaperInterval().multipliedBy(n));
+        staleAfter.put(RETRY_PROMOTER, m.promoterInterval().multipliedBy(n));
+        // The pruner starts 10 s after start-up.
+        staleAfter.put(PRUNER, m.prunerInterval().multipliedBy(n).plusSeconds(10));
+    }
+
+    void succeeded(String task, Instant at) {
+        lastSuccess.put(task, at);
+    }
+
+    public Optional<Instant> lastSuccess(String task) {
+        return Optional.ofNullable(lastSuccess.get(task));
+    }
+
+    /** The readiness check as of now (the clock's). */
+    HealthCheckResponse check() {
+        return check(clock.instant());
+    }
+
+    /** The check as of {@code now} (tests look into the future with it). */
+    HealthCheckResponse check(Instant now) {
+        HealthCheckResponseBuilder b = HealthCheckResponse.named("maintenance").up();
+        for (String task : TASKS) {
+            Instant last = lastSuccess.get(task);
+            Duration age = Duration.between(last == null ? started : last, now);
+            boolean stale = age.compareTo(staleAfter.get(task)) > 0;
+            b.withData(task, (last == null ? "no successful run yet" : "last success " + Timestamps.format(last))
+                    + (stale ? ", STALE (limit " + staleAfter.get(task) + ")" : ""));
+            if (stale) {
+                b.down();
+            }
+        }
+        return b.build();
+    }
+}

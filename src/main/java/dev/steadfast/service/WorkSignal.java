@@ -1,0 +1,154 @@
+package dev.steadfast.service;
+
+import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.store.JobNotifications;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Wakes long-polling FETCH requests when work may have arrived in their queues: this instance's PUSHes, retries
+ * and snoozes coming due (a timer at their run_at), and other instances' new jobs through PostgreSQL
+ * LISTEN/NOTIFY ({@link JobNotifications}). A waiter holds no database connection: it is a callback and a timer.
+ * A wake is only a hint: the woken FETCH claims with the usual statement and may find nothing (another worker
+ * was faster), then waits again until its deadline.
+ */
+@ApplicationScoped
+public class WorkSignal {
+
+    /** One waiting FETCH: fires once, on a wake of one of its queues or its timer. */
+    private static final class Waiter {
+        final List<String> queues;
+        final Runnable wake;
+        final AtomicBoolean fired = new AtomicBoolean();
+
+        Waiter(List<String> queues, Runnable wake) {
+            this.queues = queues;
+            this.wake = wake;
+        }
+
+        void fire() {
+            if (fired.compareAndSet(false, true)) {
+                wake.run();
+            }
+        }
+    }
+
+    private final Vertx vertx;
+    private final Clock clock;
+    private final Map<String, Set<Waiter>> waiting = new HashMap<>();
+    /** Pending due-time timers per queue (epoch ms rounded to 10 ms), so a burst of retries sets few timers. */
+    private final Set<String> timers = new HashSet<>();
+
+    public WorkSignal(Vertx vertx, Clock clock) {
+        this.vertx = vertx;
+        this.clock = clock;
+    }
+
+    /** Listens for other instances' new jobs, when configured (steadfast.fetch.listen, on by default). */
+    void listen(@Observes StartupEvent e, JobNotifications notifications, SteadfastConfig config) {
+        if (config.fetch().listen()) {
+            notifications.start(this::wake, this::wakeAll);
+        }
+    }
+
+    void stop(@Observes ShutdownEvent e, JobNotifications notifications) {
+        notifications.stop();
+    }
+
+    /**
+     * Completes when one of {@code queues} may have work, or after {@code max}, whichever comes first. Cancelling
+     * the returned Uni (the client went away) forgets the waiter.
+     */
+    public Uni<Void> await(List<String> queues, Duration max) {
+        return Uni.createFrom().<Void>emitter(em -> {
+            Waiter w = new Waiter(queues, () -> em.complete(null));
+            synchronized (this) {
+                for (String q : queues) {
+                    waiting.computeIfAbsent(q, k -> new LinkedHashSet<>()).add(w);
+                }
+            }
+            long timer = vertx.setTimer(Math.max(1, max.toMillis()), id -> w.fire());
+            em.onTermination(() -> {
+                vertx.cancelTimer(timer);
+                forget(queues, w);
+            });
+        });
+    }
+
+    private synchronized void forget(List<String> queues, Waiter w) {
+        for (String q : queues) {
+            Set<Waiter> s = waiting.get(q);
+            if (s != null) {
+                s.remove(w);
+                if (s.isEmpty()) {
+                    waiting.remove(q);
+                }
+            }
+        }
+    }
+
+    /** Work arrived in {@code queue}: every FETCH waiting on it tries to claim again. */
+    public void wake(String queue) {
+        List<Waiter> woken;
+        synchronized (this) {
+            Set<Waiter> s = waiting.remove(queue);
+            if (s == null) {
+                return;
+            }
+            woken = new ArrayList<>(s);
+        }
+        woken.forEach(Waiter::fire);
+    }
+
+    /** Work arrived in every queue (e.g. the listening connection came back and may have missed notifications). */
+    public void wakeAll() {
+        List<String> queues;
+        synchronized (this) {
+            queues = new ArrayList<>(waiting.keySet());
+        }
+        queues.forEach(this::wake);
+    }
+
+    /** A job in {@code queue} becomes claimable at {@code at}: wake its waiters then (now, if it is already due). */
+    public void dueAt(String queue, Instant at) {
+        long delay = at == null ? 0 : Duration.between(clock.instant(), at).toMillis();
+        if (delay <= 0) {
+            wake(queue);
+            return;
+        }
+        String key = queue + "@" + (at.toEpochMilli() / 10);
+        synchronized (this) {
+            if (!timers.add(key)) {
+                return;
+            }
+        }
+        vertx.setTimer(delay + 1, id -> {
+            synchronized (this) {
+                timers.remove(key);
+            }
+            wake(queue);
+        });
+    }
+
+    /** Whether any FETCH is waiting (tests, metrics). */
+    public synchronized int waiting() {
+        Set<Waiter> all = new HashSet<>();
+        waiting.values().forEach(all::addAll);
+        return all.size();
+    }
+}

@@ -1,0 +1,66 @@
+package dev.steadfast.store;
+
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.pubsub.PgSubscriber;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * LISTEN on the channel {@code steadfast_jobs}, on which PostgreSQL announces the queues that got new available
+ * jobs (the insert trigger of V5__lean_hot_path.sql, and the promoter's statement). One dedicated connection per
+ * instance, outside the pool, so that waiting FETCH requests hold none. It reconnects by itself every second
+ * while the database is away; notifications sent meanwhile are lost, which is why every subscription (the first
+ * and each after a reconnect) also calls {@code onSubscribed}, and why waiters poll on their own as well.
+ */
+@ApplicationScoped
+public class JobNotifications {
+
+    static final String CHANNEL = "steadfast_jobs";
+    private static final Logger LOG = Logger.getLogger(JobNotifications.class);
+
+    private final Vertx vertx;
+    private final String url;
+    private final Optional<String> user;
+    private final Optional<String> password;
+    private PgSubscriber subscriber;
+
+    public JobNotifications(Vertx vertx, @ConfigProperty(name = "quarkus.datasource.reactive.url") String url,
+                            @ConfigProperty(name = "quarkus.datasource.username") Optional<String> user,
+                            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
+        this.vertx = vertx;
+        this.url = url;
+        this.user = user;
+        this.password = password;
+    }
+
+    /** Starts listening; {@code onQueue} gets each announced queue name. */
+    public synchronized void start(Consumer<String> onQueue, Runnable onSubscribed) {
+        if (subscriber != null) {
+            return;
+        }
+        String uri = url.startsWith("vertx-reactive:") ? url.substring("vertx-reactive:".length()) : url;
+        PgConnectOptions options = PgConnectOptions.fromUri(uri.split(",")[0].trim());
+        user.ifPresent(options::setUser);
+        password.ifPresent(options::setPassword);
+        subscriber = PgSubscriber.subscriber(vertx, options).reconnectPolicy(retries -> 1000L);
+        subscriber.channel(CHANNEL).handler(onQueue::accept).subscribeHandler(v -> onSubscribed.run());
+        subscriber.closeHandler(v -> LOG.warn("The listening connection to PostgreSQL closed; waiting fetches poll until it is back."));
+        subscriber.connect(ar -> {
+            if (ar.failed()) {
+                LOG.warnf("Could not listen for new jobs (%s); waiting fetches poll instead. Retrying.",
+                        ar.cause().getMessage());
+            }
+        });
+    }
+
+    public synchronized void stop() {
+        if (subscriber != null) {
+            subscriber.close();
+            subscriber = null;
+        }
+    }
+}
