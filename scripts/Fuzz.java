@@ -189,6 +189,9 @@ public class Fuzz {
                 "worker_id", "w", "visibility_timeout_ms", 1000)));
         e.add(new Endpoint("POST", "/ojs/v1/workers/ack", map("job_id", ID, "worker_id", "w",
                 "result", map("r", "x", "n", List.of(1, "y")))));
+        e.add(new Endpoint("POST", "/ojs/v1/workers/ack/batch", map("worker_id", "w", "acks", List.of(
+                map("job_id", ID, "result", map("r", "x")),
+                map("job_id", "019a0000-0000-7000-8000-000000000002", "error", map("message", "m", "type", "T"))))));
         e.add(new Endpoint("POST", "/ojs/v1/workers/nack", map("job_id", ID, "worker_id", "w", "error",
                 map("code", "c", "type", "T", "message", "m", "retryable", true, "details", map("d", "x"),
                         "backtrace", List.of("at a", "at b")), "requeue", false)));
@@ -206,6 +209,9 @@ public class Fuzz {
         e.add(new Endpoint("POST", "/ojs/v1/admin/jobs/{id}/retry", null));
         e.add(new Endpoint("POST", "/ojs/v1/admin/jobs/{id}/cancel", null));
         e.add(new Endpoint("DELETE", "/ojs/v1/admin/jobs/{id}", null));
+        e.add(new Endpoint("GET", "/ojs/v1/admin/jobs/count?queue=fuzz-bad", null));
+        e.add(new Endpoint("DELETE", "/ojs/v1/admin/jobs/completed?before=2000-01-01T00:00:00Z", null));
+        e.add(new Endpoint("GET", "/ojs/v1/admin/metrics/summary", null));
         e.add(new Endpoint("GET", "/ojs/v1/retry-policies", null));
         e.add(new Endpoint("GET", "/ojs/v1/events?types=job.completed&queues=q&job_types=x&limit=10", null));
         e.add(new Endpoint("GET", "/ojs/v1/dead-letter?queue=fuzz-dl&type=t&error_type=e&since=2026-01-01T00:00:00Z"
