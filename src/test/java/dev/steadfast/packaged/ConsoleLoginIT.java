@@ -3,14 +3,11 @@ package dev.steadfast.packaged;
 import static dev.steadfast.testsupport.Api.request;
 import static org.hamcrest.Matchers.containsString;
 
-import dev.steadfast.testsupport.PackagedToken;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** In production the console requires a login: a page without a session is sent to the login form. */
 @QuarkusIntegrationTest
-@ExtendWith(PackagedToken.class)
 class ConsoleLoginIT {
 
     @Test

@@ -4,20 +4,17 @@ import static dev.steadfast.testsupport.Api.enqueue;
 import static dev.steadfast.testsupport.Api.request;
 import static org.hamcrest.Matchers.containsString;
 
-import dev.steadfast.testsupport.PackagedToken;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The console's checked Qute templates render in the packaged application, with login switched off by explicit
  * configuration (the override is passed to the launched process).
  */
 @QuarkusIntegrationTest
-@ExtendWith(PackagedToken.class)
 @TestProfile(ConsoleWithoutLoginIT.LoginOff.class)
 class ConsoleWithoutLoginIT {
 

@@ -12,17 +12,14 @@ import static dev.steadfast.testsupport.Api.request;
 import static dev.steadfast.testsupport.Api.arr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.steadfast.testsupport.PackagedToken;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The OJS operations end to end against the packaged application: push, fetch, ack, fail, retry, dead letter. */
 @QuarkusIntegrationTest
-@ExtendWith(PackagedToken.class)
 class JobLifecycleIT {
 
     /** A queue no other test run uses: the prod profile has no reset hook. */

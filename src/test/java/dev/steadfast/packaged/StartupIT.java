@@ -4,17 +4,14 @@ import static dev.steadfast.testsupport.Api.request;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 
-import dev.steadfast.testsupport.PackagedToken;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The packaged application starts in the prod profile, migrates its database and answers its health, manifest,
  * metrics and OpenAPI endpoints; the reset hook, on only in dev and test, is off.
  */
 @QuarkusIntegrationTest
-@ExtendWith(PackagedToken.class)
 class StartupIT {
 
     @Test
@@ -43,13 +40,5 @@ class StartupIT {
     @Test
     void theResetHookIsOffInProduction() {
         request().post("/ojs/v1/admin/reset").then().statusCode(404).body("error.code", equalTo("not_found"));
-    }
-
-    @Test
-    void theApiNeedsATokenInProduction() {
-        PackagedToken.withoutToken(() -> {
-            request().get("/ojs/v1/queues").then().statusCode(401).body("error.code", equalTo("unauthenticated"));
-            request().get("/ojs/manifest").then().statusCode(200).body("authentication.required", equalTo(true));
-        });
     }
 }

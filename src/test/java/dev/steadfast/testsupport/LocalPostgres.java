@@ -16,13 +16,6 @@ public class LocalPostgres implements QuarkusTestResourceLifecycleManager {
 
     public static final String DATABASE = "steadfast_test";
 
-    /**
-     * An admin API token for the packaged application, which runs in the prod profile with API authentication
-     * on (the test profile has it off and ignores the token); {@link PackagedToken} sends it.
-     */
-    public static final String API_TOKEN = "packaged-test-admin-token";
-    static final String API_TOKEN_LINE = "admin:sha256:59c5109d39941d14b3079a4fe3b0a0545201c8389ac5b4527c01114f983a34c3";
-
     @Override
     public Map<String, String> start() {
         String url = run(Path.of("scripts", "local-pg").toAbsolutePath().toString(), "start", "--db", DATABASE);
@@ -31,8 +24,7 @@ public class LocalPostgres implements QuarkusTestResourceLifecycleManager {
                 "quarkus.datasource.reactive.url", "postgresql://" + hostPort + "/" + DATABASE,
                 "quarkus.datasource.jdbc.url", "jdbc:postgresql://" + hostPort + "/" + DATABASE,
                 "quarkus.datasource.username", "steadfast",
-                "quarkus.datasource.password", "steadfast",
-                "steadfast.auth.tokens.\"packaged-tests\"", API_TOKEN_LINE);
+                "quarkus.datasource.password", "steadfast");
     }
 
     @Override
