@@ -53,6 +53,12 @@ import java.util.stream.Stream;
  * phase line also shows the average CPU cores used by this tool and (if known) by the server, so a
  * client-bound run is visible. The last line, {@code RESULT ...}, is meant for a README table.
  *
+ * <p>{@code --workload} runs instead the workloads of the peer benchmark (../shared/peers-bench, W1-W4, driven
+ * side by side by {@code scripts/bench-peers.sh}), timed the way the peers' programs time them: w1-single,
+ * w1-bulk, w2 (+ w2-batch: the batch-ACK extension), w3 (long-poll latency) and w4 (fail once, + w4-batch).
+ * Each keeps a ledger of ids (enqueued, fetches per id, completed) and reports jobs lost and delivered twice;
+ * see the usage text for the exact definitions and {@link #runWorkloads}.
+ *
  * <p>How: one {@link HttpClient} forced to HTTP/1.1 with a small fixed executor; it opens one
  * keep-alive connection per concurrent request, so connections track the configured concurrency.
  * Requests are sent with {@code sendAsync} and a {@link Semaphore} caps the number in flight; worker
@@ -88,6 +94,39 @@ public final class Bench {
 
         'process' acks what this run's enqueue/batch phases enqueued; run alone it needs --queue
         and expects --jobs jobs in that queue.
+
+        Peer-comparable workloads (same measurement as ../shared/peers-bench W1-W4; replace --phases):
+          --workload LIST         comma list of w1-single,w1-bulk,w2,w2-batch,w3,w4,w4-batch
+            w1-single  --jobs (20000) single POSTs, --connections (16) in flight; jobs/s = jobs / elapsed
+            w1-bulk    POST /jobs/batch, --batch (1000) per call, --batch-in-flight (1) calls in flight
+            w2         --jobs (20000) bulk-enqueued first (not timed); then --workers (8) loops: fetch
+                       --fetch-count (10), one ACK request per job, --ack-concurrency (1) acks in flight per
+                       loop, all answered before the next fetch; elapsed = loops start until the last ACK
+            w2-batch   as w2, one POST /workers/ack/batch per fetch (skipped if the server answers 404)
+            w3         --workers (8) loops idle (--idle-ms 3000) in long-poll fetches (--wait-ms 30000,
+                       --fetch-count 1), then --jobs (200) single enqueues --gap-ms (20) apart; latency =
+                       fetch answer received - just before the enqueue request; p50/p90/p99/max. If the
+                       server does not hold an empty fetch, the loops poll every --poll-ms (10)
+            w4         --jobs (5000) jobs with retry {max_attempts 3, initial_interval --retry-interval
+                       (PT0S; PT0.001S if rejected), backoff none, jitter false}; attempt 1 is FAILed
+                       (POST /workers/nack), attempt 2 ACKed; elapsed until all are completed
+            w4-batch   as w4, FAILs and ACKs of a fetch in one POST /workers/ack/batch
+          --wait-ms N             w2/w4: send "wait_ms": N with every fetch (default 0: not sent);
+                                  w3: the long-poll wait (default 30000; 0 = plain polling)
+          --drain on|off          w1: afterwards (not timed) fetch+ack every accepted job to check that
+                                  none is lost or delivered twice (default on)
+          Per-workload defaults apply unless the option is given. Each workload uses its own fresh queue
+          (<--queue>-<workload>). The default --ack-concurrency 1 with 8 loops keeps 8 ACKs in flight
+          (8 jobs finishing at a time), like graphile-worker's concurrency 8 in the peer W2/W4;
+          --ack-concurrency 10 puts a whole fetch's acks in flight together (an SDK worker that runs
+          its fetched jobs concurrently). Other knobs: --poll-ms, --gap-ms, --idle-ms (w3),
+          --batch-in-flight (w1-bulk), --retry-interval ISO (w4), --before-timing CMD (w2/w4: shell
+          command run after the pre-enqueue, before the clock starts; bench-peers.sh passes a psql
+          'vacuum analyze' like the peers' programs do there).
+          Each prints "RESULT {json}": workload, jobs, elapsed_s, jobs_per_s, latencies, lost,
+          duplicates (deliveries beyond 1 per job, 2 for w4), failed_requests, client_cores,
+          server_cores and server_vmhwm_mib (with --server-pid). Exit 1 if lost, duplicates or
+          failed requests are not 0.
         Exit: 0 ok, 1 acked != enqueued / duplicates / failed requests, 2 usage or unreachable server.
         """;
 
@@ -140,7 +179,7 @@ public final class Bench {
 
     int run() {
         try {
-            return runPhases();
+            return opt.workloads.isEmpty() ? runPhases() : runWorkloads();
         } catch (Fatal e) {
             System.err.println("error: " + e.getMessage());
             return 2;
@@ -321,6 +360,778 @@ public final class Bench {
         }
     }
 
+    // ---------------------------------------------------------------- peer-comparable workloads (--workload)
+
+    /** Workload names, matching the peers' W1-W4 in ../shared/peers-bench (see the usage text). */
+    static final List<String> WORKLOADS = List.of("w1-single", "w1-bulk", "w2", "w2-batch", "w3", "w4", "w4-batch");
+
+    static final String BATCH_ACK = "/ojs/v1/workers/ack/batch";
+    static final String FETCH = "/ojs/v1/workers/fetch";
+
+    /** The option's value if given on the command line, else the workload's default. */
+    private int pick(String flag, int value, int workloadDefault) {
+        return opt.given.contains(flag) ? value : workloadDefault;
+    }
+
+    private int runWorkloads() throws InterruptedException {
+        http.checkReachable();
+        serverPid = resolveServerPid();
+        System.out.printf(Locale.ROOT, "bench: url=%s workloads=%s queue prefix=%s%n", opt.url,
+                String.join(",", opt.workloads), opt.queue);
+        warmup();
+        int rc = 0;
+        for (String w : opt.workloads) {
+            String queue = opt.queue + "-" + w;
+            Outcome o = switch (w) {
+                case "w1-single" -> w1Single(queue);
+                case "w1-bulk" -> w1Bulk(queue);
+                case "w2", "w2-batch", "w4", "w4-batch" -> processWorkload(w, queue);
+                case "w3" -> w3(queue);
+                default -> throw new IllegalStateException(w);
+            };
+            rc = Math.max(rc, o.print(Rss.read(serverPid)));
+        }
+        return rc;
+    }
+
+    /** W1 single: one job per POST /ojs/v1/jobs, --connections (default 16) in flight. */
+    private Outcome w1Single(String queue) throws InterruptedException {
+        int jobs = pick("--jobs", opt.jobs, 20_000);
+        int conc = pick("--connections", opt.connections, 16);
+        Ledger ledger = new Ledger(jobs);
+        Result r = new Result("w1-single", jobs, serverPid);
+        AtomicInteger next = new AtomicInteger();
+        sendAll(r, conc, () -> {
+            int i = next.getAndIncrement();
+            return i < jobs ? i : -1;
+        }, i -> new Req("/ojs/v1/jobs", jobJson(queue, i)), (resp, i) -> {
+            r.latency.record(resp.nanos);
+            List<String> ids = resp.status == 201 ? Json.ids(resp.body, 2) : List.of();
+            if (ids.size() == 1) {
+                ledger.enqueued.add(ids.get(0));
+                r.addJobs(1);
+            } else {
+                ledger.failed(resp);
+            }
+        });
+        r.finish(next.get() < jobs);
+        ledger.failed.addAndGet(r.errors.get()); // I/O errors recorded on r
+        Outcome o = Outcome.of("w1-single", jobs, r, ledger);
+        o.extra.put("in_flight", conc);
+        o.requestLatency(r.latency);
+        return drainCheck(o, queue, ledger);
+    }
+
+    /** W1 bulk: POST /ojs/v1/jobs/batch with --batch (1,000) jobs each, --batch-in-flight (1) in flight. */
+    private Outcome w1Bulk(String queue) throws InterruptedException {
+        int jobs = pick("--jobs", opt.jobs, 20_000);
+        int batch = pick("--batch", opt.batch, 1000);
+        int inFlight = opt.batchInFlight > 0 ? opt.batchInFlight : 1;
+        Ledger ledger = new Ledger(jobs);
+        Result r = new Result("w1-bulk", jobs, serverPid);
+        AtomicInteger next = new AtomicInteger();
+        AtomicReference<String> unsupported = new AtomicReference<>();
+        sendAll(r, inFlight, () -> {
+            int start = next.getAndAdd(batch);
+            return start < jobs && unsupported.get() == null ? start : -1;
+        }, start -> new Req("/ojs/v1/jobs/batch", batchJson(queue, start, Math.min(batch, jobs - start))),
+           (resp, start) -> {
+               r.latency.record(resp.nanos);
+               if (resp.status == 404 || resp.status == 405) {
+                   unsupported.set("POST /ojs/v1/jobs/batch returned " + resp.status);
+                   return;
+               }
+               List<String> ids = resp.status == 201 ? Json.ids(resp.body, 3) : List.of();
+               if (ids.size() == Math.min(batch, jobs - start)) {
+                   ledger.enqueued.addAll(ids);
+                   r.addJobs(ids.size());
+               } else {
+                   ledger.failed(resp);
+               }
+           });
+        r.finish(next.get() < jobs && unsupported.get() == null);
+        if (unsupported.get() != null) return Outcome.skipped("w1-bulk", unsupported.get() + ", batch enqueue not supported");
+        ledger.failed.addAndGet(r.errors.get());
+        Outcome o = Outcome.of("w1-bulk", jobs, r, ledger);
+        o.extra.put("batch", batch);
+        o.extra.put("in_flight", inFlight);
+        o.requestLatency(r.latency);
+        return drainCheck(o, queue, ledger);
+    }
+
+    /**
+     * After a W1 run (not timed): fetch and ack everything the run enqueued, so "lost" (accepted but never
+     * delivered) and "duplicates" (delivered twice) mean the same as for the other workloads.
+     */
+    private Outcome drainCheck(Outcome o, String queue, Ledger enqueue) throws InterruptedException {
+        if (!opt.drain) {
+            o.lost = enqueue.target - enqueue.enqueued.size();
+            o.notes.add("--drain off: lost = jobs not accepted; deliveries not checked");
+            return o;
+        }
+        long t0 = System.nanoTime();
+        boolean batchAck = batchAckSupported() == null;
+        Ledger drain = new Ledger(enqueue.enqueued.size());
+        drain.enqueued.addAll(enqueue.enqueued);
+        long deadline = t0 + opt.timeout * 1_000_000_000L;
+        List<Thread> loops = startLoops(8, queue, drain, false, batchAck, 100, 16, 0, deadline);
+        drain.awaitSettled(deadline);
+        joinLoops(loops, 2000);
+        o.lost = enqueue.target - enqueue.enqueued.size() + drain.lost();
+        o.duplicates = drain.duplicates(1);
+        o.failed += drain.failed.get();
+        o.notes.add(String.format(Locale.ROOT, "drain check (not timed): %d of %d accepted jobs fetched and acked in"
+                + " %.1fs%s", drain.completedCount.get(), drain.target, secs(System.nanoTime() - t0),
+                batchAck ? " with batch ACK" : ""));
+        return o;
+    }
+
+    /** Null if POST /ojs/v1/workers/ack/batch exists, else why not (404/405 on an empty batch). */
+    private String batchAckSupported() throws InterruptedException {
+        Response resp = http.post(BATCH_ACK, "{\"worker_id\":\"bench-probe\",\"acks\":[]}");
+        if (resp.status == 404 || resp.status == 405) return "POST " + BATCH_ACK + " returned " + resp.status;
+        if (resp.status < 0) return "POST " + BATCH_ACK + " failed: " + resp.body;
+        return null;
+    }
+
+    /**
+     * W2 / W4 (and their -batch variants): --jobs jobs bulk-enqueued first (not timed); then --workers loops
+     * fetch --fetch-count each and ack (W4: fail attempt 1, ack attempt 2) until all are completed. Elapsed =
+     * loops started until the last job's ACK answered.
+     */
+    private Outcome processWorkload(String w, String queue) throws InterruptedException {
+        boolean failOnce = w.startsWith("w4");
+        boolean batchAck = w.endsWith("-batch");
+        int jobs = pick("--jobs", opt.jobs, failOnce ? 5_000 : 20_000);
+        int workers = pick("--workers", opt.workers, 8);
+        int fetchCount = pick("--fetch-count", opt.fetchCount, 10);
+        int ackConc = pick("--ack-concurrency", opt.ackConcurrency, 1);
+        int waitMs = Math.max(0, opt.waitMs);
+        if (batchAck) {
+            String why = batchAckSupported();
+            if (why != null) return Outcome.skipped(w, why + ", batch ACK extension not supported");
+        }
+        Ledger ledger = new Ledger(jobs);
+        String retry = failOnce ? retryPolicy(opt.retryInterval) : null;
+        long tEnq = System.nanoTime();
+        String interval = preEnqueue(queue, jobs, retry, ledger);
+        if (interval == null) return Outcome.failed(w, jobs, ledger, "pre-enqueue failed");
+        System.out.printf(Locale.ROOT, "%-14s %d jobs pre-enqueued in %.2fs (not timed)%s%n", w, ledger.enqueued.size(),
+                secs(System.nanoTime() - tEnq), failOnce ? " retry.initial_interval=" + interval : "");
+        beforeTiming(w);
+
+        Result r = new Result(w, jobs, serverPid);
+        long deadline = r.deadline(opt.timeout);
+        List<Thread> loops = startLoops(workers, queue, ledger, failOnce, batchAck, fetchCount, ackConc, waitMs,
+                deadline);
+        boolean done = ledger.awaitSettled(deadline);
+        long end = ledger.doneNanos != 0 ? ledger.doneNanos : System.nanoTime();
+        r.jobsDone.set(ledger.completedCount.get());
+        r.finish(!done);
+        r.nanos = end - r.t0;
+        joinLoops(loops, 2000);
+        Outcome o = Outcome.of(w, jobs, r, ledger);
+        o.lost = ledger.lost();
+        o.duplicates = ledger.duplicates(failOnce ? 2 : 1);
+        if (failOnce) {
+            int once = ledger.completedWithFetches(1);
+            o.extra.put("completed_without_retry", once);
+            if (once > 0) o.notes.add(once + " jobs completed on their first delivery (expected a retry)");
+            o.bad |= once > 0;
+            o.extra.put("retry_initial_interval", interval);
+        }
+        o.extra.put("workers", workers);
+        o.extra.put("fetch_count", fetchCount);
+        o.extra.put("ack", batchAck ? "batch" : "per-job");
+        if (!batchAck) o.extra.put("ack_concurrency", ackConc);
+        o.extra.put("wait_ms", waitMs);
+        o.extra.put("fetches", ledger.fetchRequests.get());
+        o.extra.put("empty_fetches", ledger.emptyFetches.get());
+        o.requestLatency(ledger.ackLatency);
+        return o;
+    }
+
+    /**
+     * Runs --before-timing (a shell command, e.g. psql -c 'vacuum analyze') between the pre-enqueue and the timed
+     * part, as the peers' W2/W4 programs vacuum-analyze their job table there. Bounded to 300 s.
+     */
+    private void beforeTiming(String w) throws InterruptedException {
+        if (opt.beforeTiming == null) return;
+        long t0 = System.nanoTime();
+        try {
+            Process p = new ProcessBuilder("sh", "-c", opt.beforeTiming).inheritIO().start();
+            if (!p.waitFor(300, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                System.out.println("note: --before-timing did not finish in 300 s; killed");
+            } else if (p.exitValue() != 0) {
+                System.out.println("note: --before-timing exited " + p.exitValue());
+            }
+        } catch (IOException e) {
+            System.out.println("note: --before-timing failed: " + e);
+        }
+        System.out.printf(Locale.ROOT, "%-14s --before-timing took %.2fs (not timed)%n", w, secs(System.nanoTime() - t0));
+    }
+
+    static String retryPolicy(String initialInterval) {
+        return "{\"max_attempts\":3,\"initial_interval\":\"" + initialInterval + "\",\"backoff_coefficient\":1.0,"
+                + "\"backoff_strategy\":\"none\",\"jitter\":false}";
+    }
+
+    /**
+     * Bulk-enqueues {@code jobs} jobs (1,000 per POST /jobs/batch, one at a time; single POSTs 16 in flight if
+     * there is no batch endpoint). With a retry policy whose interval the server rejects (PT0S), retries once with
+     * PT0.001S. Returns the interval used ("" without retry policy), or null on failure.
+     */
+    private String preEnqueue(String queue, int jobs, String retry, Ledger ledger) throws InterruptedException {
+        String interval = retry == null ? "" : opt.retryInterval;
+        for (int start = 0; start < jobs; ) {
+            int size = Math.min(1000, jobs - start);
+            Response resp = http.post("/ojs/v1/jobs/batch", batchJson(queue, start, size, retry));
+            if (resp.status == 404 || resp.status == 405) {
+                return preEnqueueSingly(queue, start, jobs, retry, ledger) ? interval : null;
+            }
+            if ((resp.status == 400 || resp.status == 422) && start == 0 && retry != null
+                    && !interval.equals("PT0.001S") && resp.body.contains("initial_interval")) {
+                System.out.println("note: server rejected retry.initial_interval " + interval + ", using PT0.001S");
+                interval = "PT0.001S";
+                retry = retryPolicy(interval);
+                continue;
+            }
+            List<String> ids = resp.status == 201 ? Json.ids(resp.body, 3) : List.of();
+            if (ids.size() != size) {
+                ledger.failed(resp);
+                System.out.println("error: pre-enqueue: " + (resp.body.length() > 300 ? resp.body.substring(0, 300)
+                        : resp.body));
+                return null;
+            }
+            ledger.enqueued.addAll(ids);
+            start += size;
+        }
+        return interval;
+    }
+
+    private boolean preEnqueueSingly(String queue, int from, int jobs, String retry, Ledger ledger)
+            throws InterruptedException {
+        Result r = new Result("pre-enqueue", jobs - from, serverPid);
+        AtomicInteger next = new AtomicInteger(from);
+        sendAll(r, 16, () -> {
+            int i = next.getAndIncrement();
+            return i < jobs ? i : -1;
+        }, i -> new Req("/ojs/v1/jobs", jobJson(queue, i, retry)), (resp, i) -> {
+            List<String> ids = resp.status == 201 ? Json.ids(resp.body, 2) : List.of();
+            if (ids.size() == 1) ledger.enqueued.add(ids.get(0)); else ledger.failed(resp);
+        });
+        return ledger.enqueued.size() == jobs;
+    }
+
+    private List<Thread> startLoops(int n, String queue, Ledger ledger, boolean failOnce, boolean batchAck,
+                                    int fetchCount, int ackConc, int waitMs, long deadline) {
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Loop loop = new Loop(i, queue, ledger, failOnce, batchAck, fetchCount, ackConc, waitMs, deadline);
+            Thread t = new Thread(loop::run, "loop-" + i);
+            t.setDaemon(true); // a long-poll fetch may still be held by the server when the workload is done
+            t.start();
+            threads.add(t);
+        }
+        return threads;
+    }
+
+    /** Waits up to {@code millis} in total for the loops; loops still in a held fetch are left behind. */
+    private static void joinLoops(List<Thread> threads, long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000L;
+        for (Thread t : threads) t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000L));
+    }
+
+    private static final Set<String> JOB_KEYS = Set.of("id", "attempt");
+    private static final Set<String> RESULT_KEYS = Set.of("job_id", "ok", "state");
+
+    /**
+     * A worker loop for W2/W4: blocking fetch (with wait_ms when > 0), then per-job ACK/FAIL requests (at most
+     * ackConc in flight, all answered before the next fetch) or one batch-ACK request for the whole fetch.
+     */
+    private final class Loop {
+        private final String workerId, fetchBody;
+        private final Ledger ledger;
+        private final boolean failOnce, batchAck;
+        private final int ackConc, waitMs;
+        private final long deadline;
+        private final Duration fetchTimeout;
+        private final Semaphore inFlight;
+
+        Loop(int index, String queue, Ledger ledger, boolean failOnce, boolean batchAck, int fetchCount,
+             int ackConc, int waitMs, long deadline) {
+            this.workerId = "bench-" + ProcessHandle.current().pid() + "-" + queue + "-w" + index;
+            this.fetchBody = "{\"queues\":[\"" + queue + "\"],\"count\":" + fetchCount + ",\"worker_id\":\""
+                    + workerId + "\"" + (waitMs > 0 ? ",\"wait_ms\":" + waitMs : "") + "}";
+            this.ledger = ledger;
+            this.failOnce = failOnce;
+            this.batchAck = batchAck;
+            this.ackConc = ackConc;
+            this.waitMs = waitMs;
+            this.deadline = deadline;
+            this.fetchTimeout = Duration.ofMillis(waitMs + 30_000L);
+            this.inFlight = new Semaphore(ackConc);
+        }
+
+        void run() {
+            try {
+                loop();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        private void loop() throws InterruptedException {
+            int errorsInARow = 0, emptyInARow = 0;
+            while (System.nanoTime() < deadline && errorsInARow < 20 && !ledger.settled()) {
+                Response resp = http.post(FETCH, fetchBody, fetchTimeout);
+                ledger.fetchRequests.incrementAndGet();
+                if (resp.status != 200) {
+                    ledger.failed(resp);
+                    errorsInARow++;
+                    Thread.sleep(10);
+                    continue;
+                }
+                errorsInARow = 0;
+                List<java.util.Map<String, String>> jobs = Json.objects(resp.body, 3, JOB_KEYS);
+                if (jobs.isEmpty()) {
+                    if (ledger.settled()) return;
+                    ledger.emptyFetches.incrementAndGet();
+                    // a held (long-poll) fetch may ask again at once; otherwise back off 1..64 ms
+                    if (waitMs == 0 || resp.nanos < waitMs * 500_000L) Thread.sleep(1L << Math.min(6, emptyInARow++));
+                    continue;
+                }
+                emptyInARow = 0;
+                List<String[]> items = new ArrayList<>(); // {id, "ack"|"fail"}
+                for (java.util.Map<String, String> j : jobs) {
+                    String id = j.get("id");
+                    if (id == null) continue;
+                    int seen = ledger.fetched(id);
+                    if (seen > (failOnce ? 2 : 1)) continue; // a duplicate delivery: counted, not handled
+                    int attempt = parseInt(j.get("attempt"), seen);
+                    items.add(new String[] {id, failOnce && attempt <= 1 ? "fail" : "ack"});
+                }
+                if (items.isEmpty()) continue;
+                if (batchAck) sendBatch(items); else sendEach(items);
+            }
+        }
+
+        private void sendEach(List<String[]> items) throws InterruptedException {
+            for (String[] item : items) {
+                inFlight.acquire();
+                String id = item[0];
+                boolean fail = item[1].equals("fail");
+                String path = fail ? "/ojs/v1/workers/nack" : "/ojs/v1/workers/ack";
+                String body = "{\"job_id\":\"" + id + "\",\"worker_id\":\"" + workerId + "\","
+                        + (fail ? "\"error\":" + FLAKY : "\"result\":{}") + "}";
+                http.postAsync(path, body).whenComplete((resp, ex) -> {
+                    try {
+                        if (ex != null) {
+                            ledger.failed(ex);
+                            ledger.gaveUp.incrementAndGet();
+                        } else if (resp.status != 200) {
+                            ledger.failed(resp);
+                            ledger.gaveUp.incrementAndGet();
+                        } else {
+                            ledger.ackLatency.record(resp.nanos);
+                            String state = stateOf(resp.body);
+                            settle(id, fail, state);
+                        }
+                    } finally {
+                        inFlight.release();
+                    }
+                });
+            }
+            inFlight.acquire(ackConc);
+            inFlight.release(ackConc);
+        }
+
+        private void sendBatch(List<String[]> items) throws InterruptedException {
+            StringBuilder sb = new StringBuilder(80 * items.size() + 64);
+            sb.append("{\"worker_id\":\"").append(workerId).append("\",\"acks\":[");
+            for (int i = 0; i < items.size(); i++) {
+                if (i > 0) sb.append(',');
+                sb.append("{\"job_id\":\"").append(items.get(i)[0]).append("\",");
+                sb.append(items.get(i)[1].equals("fail") ? "\"error\":" + FLAKY : "\"result\":{}").append('}');
+            }
+            Response resp = http.post(BATCH_ACK, sb.append("]}").toString());
+            if (resp.status != 200) {
+                ledger.failed(resp);
+                ledger.gaveUp.addAndGet(items.size());
+                return;
+            }
+            ledger.ackLatency.record(resp.nanos);
+            java.util.Map<String, java.util.Map<String, String>> byId = new java.util.HashMap<>();
+            for (java.util.Map<String, String> res : Json.objects(resp.body, 3, RESULT_KEYS)) {
+                if (res.get("job_id") != null) byId.put(res.get("job_id"), res);
+            }
+            for (String[] item : items) {
+                java.util.Map<String, String> res = byId.get(item[0]);
+                if (res == null || !"true".equals(res.get("ok"))) {
+                    ledger.failed.incrementAndGet();
+                    ledger.firstError.compareAndSet(null, "batch ACK item " + item[0] + ": "
+                            + (res == null ? "missing from the answer" : "ok=" + res.get("ok")) + " in "
+                            + (resp.body.length() > 300 ? resp.body.substring(0, 300) + "..." : resp.body));
+                    ledger.gaveUp.incrementAndGet();
+                } else {
+                    settle(item[0], item[1].equals("fail"), res.get("state"));
+                }
+            }
+        }
+
+        /** Books an answered ACK (completed) or FAIL (must come back unless its state is terminal). */
+        private void settle(String id, boolean fail, String state) {
+            if (!fail) {
+                ledger.complete(id);
+            } else if (state != null && Set.of("discarded", "dead", "completed", "cancelled").contains(state)) {
+                ledger.failed.incrementAndGet();
+                ledger.firstError.compareAndSet(null, "FAIL of " + id + " left it " + state);
+                ledger.gaveUp.incrementAndGet();
+            }
+        }
+    }
+
+    static final String FLAKY = "{\"type\":\"Flaky\",\"message\":\"first attempt fails\"}";
+
+    private static String stateOf(String body) {
+        List<java.util.Map<String, String>> o = Json.objects(body, 1, Set.of("state"));
+        return o.isEmpty() ? null : o.get(0).get("state");
+    }
+
+    private static int parseInt(String s, int dflt) {
+        try {
+            return s == null ? dflt : Integer.parseInt(s);
+        } catch (NumberFormatException e) {
+            return dflt;
+        }
+    }
+
+    /**
+     * W3: --workers (8) loops idle in a long-poll fetch (wait_ms --wait-ms, default 30000; if the server does not
+     * hold the request, they poll every --poll-ms), then --jobs (200) jobs are enqueued one at a time, --gap-ms (20)
+     * apart. Latency = fetch answer carrying the job received - just before its enqueue request was sent.
+     */
+    private Outcome w3(String queue) throws InterruptedException {
+        int jobs = pick("--jobs", opt.jobs, 200);
+        int workers = pick("--workers", opt.workers, 8);
+        int fetchCount = pick("--fetch-count", opt.fetchCount, 1);
+        int waitMs = opt.waitMs >= 0 ? opt.waitMs : 30_000;
+        Ledger ledger = new Ledger(jobs);
+
+        // does the server hold an empty fetch? (probe with up to 400 ms on the still empty queue)
+        boolean longPoll = false;
+        String mode;
+        if (waitMs > 0) {
+            int probeMs = Math.min(waitMs, 400);
+            Response p = http.post(FETCH, "{\"queues\":[\"" + queue + "\"],\"count\":1,\"worker_id\":\"bench-probe\""
+                    + ",\"wait_ms\":" + probeMs + "}", Duration.ofMillis(probeMs + 30_000L));
+            if (p.status == 200 && Json.ids(p.body, 3).isEmpty()) longPoll = p.nanos >= probeMs * 500_000L;
+            else if (p.status != 200) System.out.println("note: fetch with wait_ms answered " + p.status);
+            mode = longPoll ? "long-poll wait_ms=" + waitMs
+                    : "poll every " + opt.pollMs + " ms (server answered an empty wait_ms=" + probeMs + " fetch in "
+                    + String.format(Locale.ROOT, "%.1f", p.nanos / 1e6) + " ms)";
+        } else {
+            mode = "poll every " + opt.pollMs + " ms";
+        }
+        System.out.println("w3: fetch mode: " + mode);
+        boolean lp = longPoll;
+        ConcurrentHashMap<String, Long> arrived = new ConcurrentHashMap<>();
+        ConcurrentHashMap<String, Long> sent = new ConcurrentHashMap<>();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        Cpu cpu0 = Cpu.now(serverPid);
+        long tStart = System.nanoTime();
+        List<Thread> loops = new ArrayList<>();
+        for (int i = 0; i < workers; i++) {
+            String workerId = "bench-" + ProcessHandle.current().pid() + "-" + queue + "-w" + i;
+            String body = "{\"queues\":[\"" + queue + "\"],\"count\":" + fetchCount + ",\"worker_id\":\"" + workerId
+                    + "\"" + (lp ? ",\"wait_ms\":" + waitMs : "") + "}";
+            Thread t = new Thread(() -> {
+                try {
+                    int errorsInARow = 0;
+                    while (!stop.get() && errorsInARow < 20) {
+                        Response resp = http.post(FETCH, body, Duration.ofMillis(waitMs + 30_000L));
+                        long at = System.nanoTime();
+                        ledger.fetchRequests.incrementAndGet();
+                        if (resp.status != 200) {
+                            if (!stop.get()) ledger.failed(resp);
+                            errorsInARow++;
+                            Thread.sleep(10);
+                            continue;
+                        }
+                        errorsInARow = 0;
+                        List<String> ids = Json.ids(resp.body, 3);
+                        for (String id : ids) {
+                            arrived.putIfAbsent(id, at);
+                            if (ledger.fetched(id) > 1) continue;
+                            http.postAsync("/ojs/v1/workers/ack", "{\"job_id\":\"" + id + "\",\"worker_id\":\""
+                                    + workerId + "\",\"result\":{}}").whenComplete((r, ex) -> {
+                                        if (ex != null) ledger.failed(ex);
+                                        else if (r.status != 200) ledger.failed(r);
+                                        else ledger.complete(id);
+                                    });
+                        }
+                        if (ids.isEmpty() && !lp && opt.pollMs > 0) Thread.sleep(opt.pollMs);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "w3-loop-" + i);
+            t.setDaemon(true);
+            t.start();
+            loops.add(t);
+        }
+        Thread.sleep(opt.idleMs); // workers idle (graphile's W3 waits 3 s too)
+        long next = System.nanoTime();
+        for (int i = 0; i < jobs; i++) {
+            long t0 = System.nanoTime();
+            Response resp = http.post("/ojs/v1/jobs", jobJson(queue, i));
+            List<String> ids = resp.status == 201 ? Json.ids(resp.body, 2) : List.of();
+            if (ids.size() == 1) {
+                sent.put(ids.get(0), t0);
+                ledger.enqueued.add(ids.get(0));
+            } else {
+                ledger.failed(resp);
+            }
+            next += opt.gapMs * 1_000_000L;
+            long wait = next - System.nanoTime();
+            if (wait > 0) Thread.sleep(wait / 1_000_000L, (int) (wait % 1_000_000L));
+        }
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (System.nanoTime() < deadline && !arrived.keySet().containsAll(sent.keySet())) Thread.sleep(5);
+        while (System.nanoTime() < deadline && ledger.completedCount.get() < ledger.enqueued.size()) Thread.sleep(5);
+        long nanos = System.nanoTime() - tStart;
+        Cpu cpu1 = Cpu.now(serverPid);
+        stop.set(true);
+        joinLoops(loops, lp ? 200 : 2000);
+
+        Latencies lat = new Latencies(jobs);
+        for (var e : sent.entrySet()) {
+            Long a = arrived.get(e.getKey());
+            if (a != null) lat.record(a - e.getValue());
+        }
+        Outcome o = new Outcome("w3", jobs);
+        o.nanos = nanos;
+        o.clientCores = cpu1.clientCores(cpu0, nanos);
+        o.serverCores = cpu1.serverCores(cpu0, nanos);
+        o.lost = ledger.lost() + (jobs - ledger.enqueued.size());
+        o.duplicates = ledger.duplicates(1);
+        o.failed = ledger.failed.get();
+        o.firstError = ledger.firstError.get();
+        o.rate = Double.NaN;
+        o.extra.put("workers", workers);
+        o.extra.put("fetch_count", fetchCount);
+        o.extra.put("gap_ms", opt.gapMs);
+        o.extra.put("fetch_mode", lp ? "long-poll" : "poll");
+        o.extra.put(lp ? "wait_ms" : "poll_ms", lp ? waitMs : opt.pollMs);
+        o.extra.put("count", lat.count());
+        o.extra.put("p50_ms", round2(lat.percentileMs(0.50)));
+        o.extra.put("p90_ms", round2(lat.percentileMs(0.90)));
+        o.extra.put("p99_ms", round2(lat.percentileMs(0.99)));
+        o.extra.put("max_ms", round2(lat.percentileMs(1.0)));
+        o.extra.put("min_ms", round2(lat.percentileMs(0.0)));
+        o.extra.put("fetches", ledger.fetchRequests.get());
+        return o;
+    }
+
+    static Object round2(double v) {
+        return Double.isNaN(v) ? null : Math.round(v * 100) / 100.0;
+    }
+
+    /** Ids enqueued, fetch counts per id, ids completed; the lost/duplicate checks of every workload. */
+    static final class Ledger {
+        final int target;
+        final Set<String> enqueued = ConcurrentHashMap.newKeySet();
+        final ConcurrentHashMap<String, AtomicInteger> fetches = new ConcurrentHashMap<>();
+        final Set<String> completed = ConcurrentHashMap.newKeySet();
+        final AtomicInteger completedCount = new AtomicInteger(), gaveUp = new AtomicInteger();
+        final AtomicInteger failed = new AtomicInteger(), fetchRequests = new AtomicInteger();
+        final AtomicInteger emptyFetches = new AtomicInteger();
+        final AtomicReference<String> firstError = new AtomicReference<>();
+        final Latencies ackLatency;
+        volatile long doneNanos;
+
+        Ledger(int target) {
+            this.target = target;
+            this.ackLatency = new Latencies(2 * target + 1024);
+        }
+
+        int fetched(String id) {
+            return fetches.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
+        }
+
+        void complete(String id) {
+            if (completed.add(id) && completedCount.incrementAndGet() == target) {
+                doneNanos = System.nanoTime();
+                synchronized (this) {
+                    notifyAll();
+                }
+            }
+        }
+
+        boolean settled() {
+            return completedCount.get() + gaveUp.get() >= target;
+        }
+
+        /** Waits until every job is completed or given up, or the deadline; true unless the deadline passed. */
+        boolean awaitSettled(long deadline) throws InterruptedException {
+            while (!settled()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) return false;
+                synchronized (this) {
+                    if (!settled()) wait(Math.max(1, Math.min(5, left / 1_000_000L)));
+                }
+            }
+            return true;
+        }
+
+        void failed(Response resp) {
+            failed.incrementAndGet();
+            String body = resp.body.length() > 300 ? resp.body.substring(0, 300) + "..." : resp.body;
+            firstError.compareAndSet(null, (resp.status < 0 ? "" : "HTTP " + resp.status + " ") + body);
+        }
+
+        void failed(Throwable t) {
+            failed.incrementAndGet();
+            firstError.compareAndSet(null, (t.getCause() != null ? t.getCause() : t).toString());
+        }
+
+        /** Enqueued (accepted) but never completed. */
+        int lost() {
+            int n = 0;
+            for (String id : enqueued) if (!completed.contains(id)) n++;
+            return n;
+        }
+
+        /** Deliveries beyond {@code expected} per id, plus fetched ids this run never enqueued. */
+        int duplicates(int expected) {
+            int n = 0;
+            for (var e : fetches.entrySet()) {
+                n += Math.max(0, e.getValue().get() - expected);
+                if (!enqueued.contains(e.getKey())) n++;
+            }
+            return n;
+        }
+
+        int completedWithFetches(int count) {
+            int n = 0;
+            for (String id : completed) {
+                AtomicInteger c = fetches.get(id);
+                if (c != null && c.get() == count) n++;
+            }
+            return n;
+        }
+    }
+
+    /** One workload's figures; prints a human line, notes, and the RESULT json line. */
+    static final class Outcome {
+        final String workload;
+        final int jobs;
+        final java.util.Map<String, Object> extra = new java.util.LinkedHashMap<>();
+        final List<String> notes = new ArrayList<>();
+        long nanos;
+        int lost, duplicates, failed;
+        double rate, clientCores = Double.NaN, serverCores = Double.NaN;
+        boolean timedOut, bad;
+        String skipped, firstError;
+
+        Outcome(String workload, int jobs) {
+            this.workload = workload;
+            this.jobs = jobs;
+        }
+
+        static Outcome of(String w, int jobs, Result r, Ledger ledger) {
+            Outcome o = new Outcome(w, jobs);
+            o.nanos = r.nanos;
+            o.rate = r.nanos == 0 ? 0 : r.jobs / secs(r.nanos);
+            o.clientCores = r.clientCores;
+            o.serverCores = r.serverCores;
+            o.timedOut = r.timedOut;
+            o.failed = ledger.failed.get();
+            o.firstError = ledger.firstError.get();
+            return o;
+        }
+
+        static Outcome skipped(String w, String why) {
+            Outcome o = new Outcome(w, 0);
+            o.skipped = why;
+            return o;
+        }
+
+        static Outcome failed(String w, int jobs, Ledger ledger, String why) {
+            Outcome o = new Outcome(w, jobs);
+            o.bad = true;
+            o.failed = Math.max(1, ledger.failed.get());
+            o.firstError = ledger.firstError.get();
+            o.notes.add(why);
+            o.rate = Double.NaN;
+            return o;
+        }
+
+        void requestLatency(Latencies l) {
+            if (l.count() == 0) return;
+            extra.put("request_p50_ms", round2(l.percentileMs(0.50)));
+            extra.put("request_p99_ms", round2(l.percentileMs(0.99)));
+        }
+
+        /** Prints the result; returns the exit code contribution (1 when lost/duplicates/failed != 0). */
+        int print(Rss rss) {
+            java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("workload", workload);
+            if (skipped != null) {
+                System.out.printf("%-14s skipped: %s%n", workload, skipped);
+                m.put("skipped", skipped);
+                System.out.println("RESULT " + toJson(m));
+                return 0;
+            }
+            m.put("jobs", jobs);
+            m.put("elapsed_s", Math.round(secs(nanos) * 1000) / 1000.0);
+            if (!Double.isNaN(rate)) m.put("jobs_per_s", Math.round(rate * 10) / 10.0);
+            m.putAll(extra);
+            m.put("lost", lost);
+            m.put("duplicates", duplicates);
+            m.put("failed_requests", failed);
+            if (timedOut) m.put("timed_out", true);
+            m.put("client_cores", round2(clientCores));
+            if (!Double.isNaN(serverCores)) m.put("server_cores", round2(serverCores));
+            if (rss != null) {
+                m.put("server_vmhwm_mib", Math.round(rss.hwmMiB()));
+                m.put("server_vmrss_mib", Math.round(rss.rssMiB()));
+            }
+            String rateText = Double.isNaN(rate) ? "" : String.format(Locale.ROOT, " %.0f jobs/s", rate);
+            System.out.printf(Locale.ROOT, "%-14s %d jobs in %.2fs%s  lost=%d duplicates=%d failed=%d%n", workload,
+                    jobs, secs(nanos), rateText, lost, duplicates, failed);
+            for (String n : notes) System.out.println("note: " + workload + ": " + n);
+            if (rss != null) {
+                System.out.printf(Locale.ROOT, "server-rss     pid=%d VmHWM=%.0fMiB (peak since start) VmRSS=%.0fMiB%n",
+                        rss.pid(), rss.hwmMiB(), rss.rssMiB());
+            }
+            boolean fail = bad || timedOut || lost != 0 || duplicates != 0 || failed != 0;
+            if (fail) {
+                System.out.println("WARNING: " + workload + ": lost=" + lost + " duplicates=" + duplicates + " failed="
+                        + failed + (timedOut ? " (timed out)" : "") + (firstError != null ? "; first error: "
+                        + firstError : ""));
+            }
+            System.out.println("RESULT " + toJson(m));
+            return fail ? 1 : 0;
+        }
+
+        static String toJson(java.util.Map<String, Object> m) {
+            StringBuilder sb = new StringBuilder("{");
+            for (var e : m.entrySet()) {
+                if (sb.length() > 1) sb.append(',');
+                sb.append('"').append(e.getKey()).append("\":");
+                Object v = e.getValue();
+                if (v == null || v instanceof Number || v instanceof Boolean) {
+                    sb.append(v instanceof Double d && (d.isNaN() || d.isInfinite()) ? "null" : String.valueOf(v));
+                } else {
+                    sb.append('"').append(v.toString().replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+                }
+            }
+            return sb.append('}').toString();
+        }
+    }
+
     // ---------------------------------------------------------------- request driver
 
     record Req(String path, String body) {}
@@ -331,7 +1142,13 @@ public final class Bench {
      */
     private void sendAll(Result r, IntSupplier next, IntFunction<Req> request, ObjIntConsumer<Response> onResponse)
             throws InterruptedException {
-        Semaphore inFlight = new Semaphore(opt.connections);
+        sendAll(r, opt.connections, next, request, onResponse);
+    }
+
+    /** {@link #sendAll(Result, IntSupplier, IntFunction, ObjIntConsumer)} with {@code maxInFlight} in flight. */
+    private void sendAll(Result r, int maxInFlight, IntSupplier next, IntFunction<Req> request,
+                         ObjIntConsumer<Response> onResponse) throws InterruptedException {
+        Semaphore inFlight = new Semaphore(maxInFlight);
         long deadline = r.deadline(opt.timeout);
         while (System.nanoTime() < deadline
                 && inFlight.tryAcquire(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
@@ -346,7 +1163,7 @@ public final class Bench {
                 inFlight.release();
             });
         }
-        inFlight.acquire(opt.connections);
+        inFlight.acquire(maxInFlight);
     }
 
     /** Starts {@code n} platform threads running {@code body(index)} and waits for all of them. */
@@ -362,14 +1179,24 @@ public final class Bench {
     }
 
     static String jobJson(String queue, int arg) {
-        return "{\"type\":\"bench.noop\",\"args\":[" + arg + "],\"options\":{\"queue\":\"" + queue + "\"}}";
+        return jobJson(queue, arg, null);
+    }
+
+    /** A no-op job; {@code retry} is a retry policy object (JSON) or null for the server's default. */
+    static String jobJson(String queue, int arg, String retry) {
+        return "{\"type\":\"bench.noop\",\"args\":[" + arg + "],\"options\":{\"queue\":\"" + queue + "\""
+                + (retry == null ? "" : ",\"retry\":" + retry) + "}}";
     }
 
     static String batchJson(String queue, int firstArg, int size) {
+        return batchJson(queue, firstArg, size, null);
+    }
+
+    static String batchJson(String queue, int firstArg, int size, String retry) {
         StringBuilder sb = new StringBuilder(64 * size + 16).append("{\"jobs\":[");
         for (int i = 0; i < size; i++) {
             if (i > 0) sb.append(',');
-            sb.append(jobJson(queue, firstArg + i));
+            sb.append(jobJson(queue, firstArg + i, retry));
         }
         return sb.append("]}").toString();
     }
@@ -462,6 +1289,17 @@ public final class Bench {
         static Cpu now(long serverPid) {
             long server = serverPid > 0 ? ProcessHandle.of(serverPid).map(Cpu::nanos).orElse(-1L) : -1L;
             return new Cpu(nanos(ProcessHandle.current()), server);
+        }
+
+        /** Average cores used by this process since {@code start}. */
+        double clientCores(Cpu start, long wallNanos) {
+            return cores(clientNanos - start.clientNanos, wallNanos);
+        }
+
+        /** Average cores used by the server since {@code start}, NaN if unknown. */
+        double serverCores(Cpu start, long wallNanos) {
+            return serverNanos >= 0 && start.serverNanos >= 0 ? cores(serverNanos - start.serverNanos, wallNanos)
+                    : Double.NaN;
         }
 
         private static double cores(long cpuNanos, long wallNanos) {
@@ -562,6 +1400,7 @@ public final class Bench {
         boolean timedOut;
         String skipped;
         String cpuText = "";
+        double clientCores = Double.NaN, serverCores = Double.NaN;
 
         /** Starts the phase clock. */
         Result(String name, int target, long serverPid) {
@@ -596,7 +1435,10 @@ public final class Bench {
         /** Stops the phase clock. */
         void finish(boolean timedOut) {
             this.nanos = System.nanoTime() - t0;
-            this.cpuText = Cpu.now(serverPid).since(cpu0, nanos);
+            Cpu cpu1 = Cpu.now(serverPid);
+            this.cpuText = cpu1.since(cpu0, nanos);
+            this.clientCores = cpu1.clientCores(cpu0, nanos);
+            this.serverCores = cpu1.serverCores(cpu0, nanos);
             this.timedOut = timedOut;
             this.jobs = jobsDone.get();
         }
@@ -743,9 +1585,14 @@ public final class Bench {
 
         /** Blocking POST; I/O errors become status -1. */
         Response post(String path, String json) throws InterruptedException {
+            return post(path, json, requestTimeout);
+        }
+
+        /** Blocking POST with its own timeout (long-poll fetches); I/O errors become status -1. */
+        Response post(String path, String json, Duration timeout) throws InterruptedException {
             long t0 = System.nanoTime();
             try {
-                HttpResponse<String> resp = client.send(request(path, json), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> resp = client.send(request(path, json, timeout), HttpResponse.BodyHandlers.ofString());
                 return new Response(resp.statusCode(), resp.body(), System.nanoTime() - t0);
             } catch (IOException e) {
                 return new Response(-1, e.toString(), System.nanoTime() - t0);
@@ -764,7 +1611,11 @@ public final class Bench {
         }
 
         private HttpRequest request(String path, String json) {
-            return HttpRequest.newBuilder(URI.create(base + path)).timeout(requestTimeout)
+            return request(path, json, requestTimeout);
+        }
+
+        private HttpRequest request(String path, String json, Duration timeout) {
+            return HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout)
                     .header("Content-Type", CONTENT_TYPE).header("Accept", CONTENT_TYPE)
                     .POST(HttpRequest.BodyPublishers.ofString(json)).build();
         }
@@ -841,6 +1692,52 @@ public final class Bench {
             return i;
         }
 
+        /**
+         * For each object at nesting {@code depth} (as in {@link #ids}), the scalar values of the given keys as raw
+         * text (strings unquoted, escapes kept; numbers, true/false/null as written). Nested values are skipped.
+         */
+        static List<java.util.Map<String, String>> objects(String json, int depth, Set<String> keys) {
+            List<java.util.Map<String, String>> out = new ArrayList<>();
+            java.util.Map<String, String> current = null;
+            int level = 0;
+            for (int i = 0; i < json.length(); i++) {
+                char c = json.charAt(i);
+                if (c == '{' || c == '[') {
+                    level++;
+                    if (c == '{' && level == depth) {
+                        current = new java.util.HashMap<>();
+                        out.add(current);
+                    }
+                } else if (c == '}' || c == ']') {
+                    level--;
+                } else if (c == '"') {
+                    int end = stringEnd(json, i);
+                    if (level == depth && current != null) {
+                        int colon = skipSpace(json, end + 1);
+                        if (colon < json.length() && json.charAt(colon) == ':') {
+                            String key = json.substring(i + 1, end);
+                            int v = skipSpace(json, colon + 1);
+                            if (keys.contains(key) && v < json.length()) {
+                                char first = json.charAt(v);
+                                if (first == '"') {
+                                    int vend = stringEnd(json, v);
+                                    current.put(key, json.substring(v + 1, vend));
+                                    end = vend;
+                                } else if (first != '{' && first != '[') {
+                                    int vend = v;
+                                    while (vend < json.length() && ",}] \t\r\n".indexOf(json.charAt(vend)) < 0) vend++;
+                                    current.put(key, json.substring(v, vend));
+                                    end = vend - 1;
+                                }
+                            }
+                        }
+                    }
+                    i = end;
+                }
+            }
+            return out;
+        }
+
         /** Value of the first {@code "key": N} anywhere in {@code json}, or {@code dflt}. */
         static int intField(String json, String key, int dflt) {
             Matcher m = Pattern.compile("\"" + Pattern.quote(key) + "\"\\s*:\\s*(\\d+)").matcher(json);
@@ -860,6 +1757,13 @@ public final class Bench {
         Set<String> phases = PHASES;
         String serverPid;
         boolean help, queueGiven;
+        // peer-comparable workloads (--workload); a value of -1 means "the workload's default"
+        List<String> workloads = List.of();
+        int batchInFlight = -1, waitMs = -1, pollMs = 10, gapMs = 20, idleMs = 3000;
+        boolean drain = true;
+        String retryInterval = "PT0S";
+        String beforeTiming;
+        final Set<String> given = new java.util.HashSet<>();
 
         static Options parse(String[] args) {
             Options o = new Options();
@@ -889,6 +1793,7 @@ public final class Bench {
         }
 
         private void set(String name, String v) {
+            given.add(name);
             switch (name) {
                 case "--url" -> url = v.replaceAll("/+$", "");
                 case "--jobs" -> jobs = positive(name, v);
@@ -905,6 +1810,18 @@ public final class Bench {
                 case "--timeout" -> timeout = positive(name, v);
                 case "--phases" -> phases = Set.copyOf(Arrays.asList(v.split(",")));
                 case "--server-pid" -> serverPid = v;
+                case "--workload" -> workloads = List.copyOf(Arrays.asList(v.split(",")));
+                case "--batch-in-flight" -> batchInFlight = positive(name, v);
+                case "--wait-ms" -> waitMs = nonNegative(name, v);
+                case "--poll-ms" -> pollMs = nonNegative(name, v);
+                case "--gap-ms" -> gapMs = nonNegative(name, v);
+                case "--idle-ms" -> idleMs = nonNegative(name, v);
+                case "--drain" -> {
+                    if (!v.equals("on") && !v.equals("off")) throw new IllegalArgumentException("--drain takes on|off");
+                    drain = v.equals("on");
+                }
+                case "--retry-interval" -> retryInterval = v;
+                case "--before-timing" -> beforeTiming = v;
                 default -> throw new IllegalArgumentException("unknown option " + name);
             }
         }
@@ -920,6 +1837,15 @@ public final class Bench {
             }
             if (processOnly() && !queueGiven) {
                 throw new IllegalArgumentException("--phases process alone needs --queue (the queue to drain)");
+            }
+            if (!WORKLOADS.containsAll(workloads)) {
+                throw new IllegalArgumentException("--workload takes a comma list of " + String.join(",", WORKLOADS));
+            }
+            if (!workloads.isEmpty() && queue.length() > 110) {
+                throw new IllegalArgumentException("--queue is at most 110 chars with --workload (a suffix is added)");
+            }
+            if (!retryInterval.matches("P(T[0-9.]+S)")) {
+                throw new IllegalArgumentException("--retry-interval takes an ISO 8601 seconds duration like PT0.001S");
             }
             if (serverPid != null && !serverPid.matches("auto|\\d+")) {
                 throw new IllegalArgumentException("--server-pid takes a number or 'auto'");

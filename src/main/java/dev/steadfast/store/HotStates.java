@@ -28,8 +28,4 @@ final class HotStates {
     /** {@code state IN ('available', 'active')}. */
     static final String HOT_SQL = "state IN (" + HOT.stream().map(s -> "'" + s.wire() + "'")
             .collect(Collectors.joining(", ")) + ")";
-
-    static boolean isHot(JobState s) {
-        return HOT.contains(s);
-    }
 }

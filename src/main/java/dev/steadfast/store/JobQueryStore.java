@@ -1,5 +1,6 @@
 package dev.steadfast.store;
 
+import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.OjsException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.pgclient.PgException;
@@ -67,7 +68,7 @@ public class JobQueryStore {
             where.add((ascending ? AFTER_ASC : AFTER_DESC).formatted(params.size() - 1, params.size()));
         }
         params.add(limit);
-        String sql = listing(where, f.state() == null ? null : HotStates.isHot(f.state()), ascending, params.size());
+        String sql = listing(where, f.state(), ascending, params.size());
         return pool.withTransaction(conn -> conn.query(TIME_LIMIT).execute()
                 .flatMap(v -> conn.preparedQuery(sql).execute(Tuple.tuple(params))))
                 .map(rows -> {
@@ -83,23 +84,30 @@ public class JobQueryStore {
 
     /**
      * The listing statement. The console's sort and search indexes hold only cold jobs (V5__lean_hot_path.sql), so
-     * without a state filter the page is the merge of two bounded halves: the cold jobs through those indexes and
-     * the live (available/active) ones, which are few, through the claim and lease indexes.
+     * without a state filter the page is the merge of bounded parts, each served by its own indexes: cold jobs,
+     * available jobs and active jobs (V6__live_jobs_index.sql), each part cut at the page size before the merge.
      *
-     * @param hot null without a state filter, else whether the filtered state is hot
+     * @param state the filtered state, or null
      */
-    static String listing(List<String> where, Boolean hot, boolean ascending, int limitParam) {
+    static String listing(List<String> where, JobState state, boolean ascending, int limitParam) {
         String dir = ascending ? "ASC" : "DESC";
         String order = " ORDER BY created_at " + dir + ", id " + dir + " LIMIT $" + limitParam;
-        if (hot != null) {
+        if (state != null) {
             return "SELECT " + SUMMARY_COLUMNS + " FROM jobs"
                     + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where)) + order;
         }
         String rest = where.isEmpty() ? "" : " AND " + String.join(" AND ", where);
-        return "(SELECT " + SUMMARY_COLUMNS + " FROM jobs WHERE " + HotStates.COLD_SQL + rest + order + ")"
-                + " UNION ALL (SELECT " + SUMMARY_COLUMNS + " FROM jobs WHERE " + HotStates.HOT_SQL + rest + order + ")"
-                + order;
+        StringBuilder sql = new StringBuilder();
+        for (String part : PARTS) {
+            sql.append(sql.length() == 0 ? "" : " UNION ALL ")
+                    .append("(SELECT ").append(SUMMARY_COLUMNS).append(" FROM jobs WHERE ").append(part).append(rest)
+                    .append(order).append(')');
+        }
+        return sql.append(order).toString();
     }
+
+    /** The parts of an unfiltered listing: together every state, each matching the predicates of its indexes. */
+    static final List<String> PARTS = List.of(HotStates.COLD_SQL, "state = 'available'", "state = 'active'");
 
     private static boolean timedOut(Throwable e) {
         return e instanceof PgException pg && "57014".equals(pg.getSqlState());

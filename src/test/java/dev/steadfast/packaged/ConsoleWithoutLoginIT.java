@@ -5,9 +5,9 @@ import static dev.steadfast.testsupport.Api.request;
 import static org.hamcrest.Matchers.containsString;
 
 import io.quarkus.test.junit.QuarkusIntegrationTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,11 +19,18 @@ import org.junit.jupiter.api.Test;
 class ConsoleWithoutLoginIT {
 
     /** Console login off. */
-    public static class LoginOff implements QuarkusTestProfile {
+    public static class LoginOff extends PackagedApp {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("steadfast.console.auth-enabled", "false");
+            Map<String, String> m = new java.util.HashMap<>(super.getConfigOverrides());
+            m.put("steadfast.console.auth-enabled", "false");
+            return m;
         }
+    }
+
+    @BeforeAll
+    static void authorize() {
+        PackagedApp.authorize();
     }
 
     @Test

@@ -13,6 +13,8 @@ import static dev.steadfast.testsupport.Api.arr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.quarkus.test.junit.QuarkusIntegrationTest;
+import io.quarkus.test.junit.TestProfile;
+import org.junit.jupiter.api.BeforeAll;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -20,7 +22,14 @@ import org.junit.jupiter.api.Test;
 
 /** The OJS operations end to end against the packaged application: push, fetch, ack, fail, retry, dead letter. */
 @QuarkusIntegrationTest
+@TestProfile(PackagedApp.class)
 class JobLifecycleIT {
+
+    @BeforeAll
+    static void authorize() {
+        PackagedApp.authorize();
+    }
+
 
     /** A queue no other test run uses: the prod profile has no reset hook. */
     static String freshQueue(String name) {

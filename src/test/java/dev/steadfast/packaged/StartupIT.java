@@ -5,6 +5,8 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 
 import io.quarkus.test.junit.QuarkusIntegrationTest;
+import io.quarkus.test.junit.TestProfile;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -12,13 +14,32 @@ import org.junit.jupiter.api.Test;
  * metrics and OpenAPI endpoints; the reset hook, on only in dev and test, is off.
  */
 @QuarkusIntegrationTest
+@TestProfile(PackagedApp.class)
 class StartupIT {
+
+    @BeforeAll
+    static void authorize() {
+        PackagedApp.authorize();
+    }
+
 
     @Test
     void healthIsUpWithTheDatabaseReachable() {
         request().get("/q/health").then().statusCode(200).body("status", equalTo("UP"));
         request().get("/ojs/v1/health").then().statusCode(200).body("status", equalTo("ok"))
                 .body("backend.status", notNullValue());
+    }
+
+    @Test
+    void theApiRefusesARequestWithoutAToken() {
+        PackagedApp.anonymous();
+        try {
+            request().get("/ojs/v1/queues").then().statusCode(401).header("WWW-Authenticate",
+                    org.hamcrest.Matchers.startsWith("Bearer"));
+        } finally {
+            PackagedApp.authorize();
+        }
+        request().get("/ojs/v1/queues").then().statusCode(200);
     }
 
     @Test
