@@ -109,7 +109,7 @@ public class WorkerResource {
     @Path("/ack/batch")
     public Uni<Response> ackBatch(String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
-            String worker = workerId(b);
+            String worker = optionalWorkerId(b);
             JsonNode arr = b.array("acks", true);
             List<Body> items = new ArrayList<>(arr.size());
             for (int i = 0; i < arr.size(); i++) {
@@ -126,7 +126,11 @@ public class WorkerResource {
                 Body item = items.get(i);
                 try {
                     UUID id = jobIdField(item);
-                    String w = item.has("worker_id") ? workerId(item) : worker;
+                    String w = item.has("worker_id") ? optionalWorkerId(item) : worker;
+                    if (w == null && config.workers().requireWorkerId()) {
+                        throw OjsException.invalidField("worker_id", "This server requires 'worker_id' on every"
+                                + " worker request (steadfast.workers.require-worker-id).", "string", "missing");
+                    }
                     commands.add(item.has("error") ? failCommand(id, w, item.object("error"))
                             : new dev.steadfast.store.Completion(id, resultOf(item), w));
                 } catch (OjsException e) {
@@ -364,7 +368,21 @@ public class WorkerResource {
                 OjsException.invalidField("job_id", "'job_id' must be a job id (a UUID).", "uuid", id));
     }
 
-    static String workerId(Body b) {
+    /**
+     * The request's {@code worker_id}; required when steadfast.workers.require-worker-id is on, so that every
+     * answer is checked against the lease holder (see README, "Ownership").
+     */
+    String workerId(Body b) {
+        String w = optionalWorkerId(b);
+        if (w == null && config.workers().requireWorkerId()) {
+            throw OjsException.invalidField("worker_id", "This server requires 'worker_id' on every worker request"
+                    + " (steadfast.workers.require-worker-id), so that only the lease holder can answer for a job.",
+                    "string", "missing");
+        }
+        return w;
+    }
+
+    private static String optionalWorkerId(Body b) {
         String w = b.string("worker_id", false);
         if (w != null && (w.isEmpty() || w.length() > 255)) {
             throw OjsException.invalidField("worker_id", "'worker_id' must be 1 to 255 characters.");

@@ -144,6 +144,14 @@ public interface SteadfastConfig {
         /** A worker not heard from (fetch or heartbeat) for this long is shown as stale and later forgotten. */
         @WithDefault("PT30S")
         Duration heartbeatTimeout();
+
+        /**
+         * Refuse (400) a FETCH, ACK, FAIL, snooze or batch ACK that does not name its {@code worker_id}, so every
+         * answer is checked against the lease holder. Off by default: the official OJS SDKs send no worker_id on
+         * ACK and FAIL.
+         */
+        @WithDefault("false")
+        boolean requireWorkerId();
     }
 
     /**

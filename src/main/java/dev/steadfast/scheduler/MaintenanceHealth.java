@@ -48,8 +48,8 @@ public class MaintenanceHealth {
         int n = Math.max(1, m.staleAfterIntervals());
         staleAfter.put(LEASE_REAPER, m.leaseReaperInterval().multipliedBy(n));
         staleAfter.put(RETRY_PROMOTER, m.promoterInterval().multipliedBy(n));
-        // The pruner starts 10 s after start-up.
-        staleAfter.put(PRUNER, m.prunerInterval().multipliedBy(n).plusSeconds(10));
+        staleAfter.put(PRUNER, m.prunerInterval().multipliedBy(n)
+                .plus(Duration.parse("PT" + Pruner.FIRST_RUN_DELAY.toUpperCase(java.util.Locale.ROOT))));
     }
 
     void succeeded(String task, Instant at) {

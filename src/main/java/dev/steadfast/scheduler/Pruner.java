@@ -21,6 +21,9 @@ public class Pruner {
 
     private static final Logger LOG = Logger.getLogger(Pruner.class);
 
+    /** The first run waits this long after start-up, out of the way of a starting instance's first fetches. */
+    static final String FIRST_RUN_DELAY = "10s";
+
     private final MaintenanceStore store;
     private final SteadfastConfig config;
     private final MaintenanceRuns runs;
@@ -32,7 +35,7 @@ public class Pruner {
     }
 
     @Scheduled(identity = MaintenanceHealth.PRUNER, every = "${steadfast.maintenance.pruner-interval}",
-            delayed = "10s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+            delayed = FIRST_RUN_DELAY, concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> tick() {
         return runs.run(MaintenanceHealth.PRUNER, now -> runOnce(now).invoke(n -> {
             if (n > 0) {

@@ -124,16 +124,28 @@ public class WorkSignal {
         queues.forEach(this::wake);
     }
 
-    /** A job in {@code queue} becomes claimable at {@code at}: wake its waiters then (now, if it is already due). */
+    /** Timers further ahead than this are not set: waiting fetches poll every poll-interval anyway. */
+    static final Duration TIMER_HORIZON = Duration.ofSeconds(30);
+    /** At most this many due-time timers pending at once (a burst of scheduled jobs must not pile up timers). */
+    static final int MAX_TIMERS = 10_000;
+
+    /**
+     * A job in {@code queue} becomes claimable at {@code at}: wake its waiters then (now, if it is already due).
+     * Only for the next 30 s and up to 10,000 distinct instants (10 ms apart) per instance; later jobs are found
+     * by the waiters' own polling (steadfast.fetch.poll-interval).
+     */
     public void dueAt(String queue, Instant at) {
         long delay = at == null ? 0 : Duration.between(clock.instant(), at).toMillis();
         if (delay <= 0) {
             wake(queue);
             return;
         }
+        if (delay > TIMER_HORIZON.toMillis()) {
+            return;
+        }
         String key = queue + "@" + (at.toEpochMilli() / 10);
         synchronized (this) {
-            if (!timers.add(key)) {
+            if (timers.size() >= MAX_TIMERS || !timers.add(key)) {
                 return;
             }
         }

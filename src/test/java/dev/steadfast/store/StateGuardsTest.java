@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
  * operation's targets. Statements whose guard is {@code state = ANY($n)} take it from
  * {@link JobStateMachine#sourceNames} at the call site, so they cannot drift; they are listed to show it.
  *
- * <p>Not yet covered: JobSql's CLAIM, COMPLETE and RECORD_FAILURE (being rewritten; add them here).
+ * RECORD_FAILURES writes the state AttemptOutcomes decided (a bound parameter); the states it can decide are checked
+ * against FAIL's and EXPIRE_LEASE's targets here.
  */
 class StateGuardsTest {
 
@@ -98,6 +99,22 @@ class StateGuardsTest {
 
         assertGuard(Operation.SNOOZE, "JobSql.SNOOZE", JobSql.SNOOZE);
         assertWrites(Operation.SNOOZE, "JobSql.SNOOZE", JobSql.SNOOZE);
+
+        assertGuard(Operation.FETCH, "JobSql.CLAIM", JobSql.CLAIM);
+        assertWrites(Operation.FETCH, "JobSql.CLAIM", JobSql.CLAIM);
+
+        assertGuard(Operation.ACK, "JobSql.COMPLETE", JobSql.COMPLETE);
+        assertWrites(Operation.ACK, "JobSql.COMPLETE", JobSql.COMPLETE);
+
+        assertGuard(Operation.FAIL, "JobSql.RECORD_FAILURES", JobSql.RECORD_FAILURES);
+        assertEquals(JobStateMachine.sources(Operation.FAIL), JobStateMachine.sources(Operation.EXPIRE_LEASE),
+                "the lease reaper writes through RECORD_FAILURES too");
+        // AttemptOutcomes decides retryable, available (a crashed worker's backoff already passed) or discarded.
+        Set<JobState> decided = EnumSet.of(JobState.RETRYABLE, JobState.AVAILABLE, JobState.DISCARDED);
+        assertTrue(JobStateMachine.targets(Operation.EXPIRE_LEASE).containsAll(decided),
+                "EXPIRE_LEASE may lead to " + JobStateMachine.targets(Operation.EXPIRE_LEASE));
+        assertTrue(JobStateMachine.targets(Operation.FAIL).containsAll(
+                EnumSet.of(JobState.RETRYABLE, JobState.DISCARDED)), "FAIL leads to retryable or discarded");
     }
 
     @Test

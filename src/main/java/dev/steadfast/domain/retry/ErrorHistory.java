@@ -13,8 +13,9 @@ import java.util.Objects;
  * keeps its previous run's latest errors until newer ones push them out. Lists are never mutated;
  * results are unmodifiable.
  *
- * <p>Generic in the entry type: the server keeps the history as JSON entries (service.ErrorHistoryJson appends
- * through this method), the tests use {@link ErrorEntry}; the rule is the same code for both.
+ * <p>Generic in the entry type. The server appends in SQL (store.JobSql.RECORD_FAILURES keeps the newest
+ * {@link #kept} entries), and HotPathTest checks that statement against {@link #append}, the rule's one
+ * definition.
  */
 public final class ErrorHistory {
 

@@ -12,7 +12,9 @@ import java.util.Objects;
  * that deadline (RET-13). A heartbeat at or after expiry is refused: by then the lease has expired
  * and the server must treat the attempt as failed (RET-12).
  *
- * <p>Limits: pure value; persisting the lease and checking the owner are the caller's job.
+ * <p>Limits: pure value; persisting the lease and checking the owner are the caller's job. The store applies
+ * these rules set-based in SQL (the claim for {@link #expiry}, store.WorkerStore.EXTEND_LEASES for
+ * {@link #extend}); HeartbeatLeaseTest checks the heartbeat statement against {@link #extend}.
  */
 public record Lease(String owner, Instant expiresAt) {
 
