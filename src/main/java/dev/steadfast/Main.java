@@ -9,7 +9,8 @@ import io.quarkus.runtime.annotations.QuarkusMain;
  * {@code []}, {@code \}, a bad percent-escape) with a bare 400: no body, no request id. Steadfast checks every
  * request line itself first ({@code api.RequestTarget}, run by {@code api.HttpFrame} for every path) and answers
  * the OJS error envelope, or the console's error page under /admin. The property is read once, when the HTTP
- * layer's classes load, so it must be set here; tests set it in the surefire configuration.
+ * layer's classes load, so it must be set here; tests set it in the surefire configuration and quarkus:dev in
+ * the quarkus-maven-plugin's jvmArgs.
  */
 @QuarkusMain
 public class Main {

@@ -27,6 +27,8 @@ public class ErrorMapper {
     private static final Logger LOG = Logger.getLogger(ErrorMapper.class);
 
     private final ConsoleErrors console;
+    private static final java.util.concurrent.atomic.AtomicLong unavailable = new java.util.concurrent.atomic.AtomicLong();
+    private static final java.util.concurrent.atomic.AtomicLong lastUnavailableLog = new java.util.concurrent.atomic.AtomicLong();
 
     public ErrorMapper(ConsoleErrors console) {
         this.console = console;
@@ -66,8 +68,15 @@ public class ErrorMapper {
                     Map.of(), headers, uri);
         }
         if (DatabaseFaults.isTransient(e)) {
-            LOG.warnf("request %s: database unavailable: %s", headers.getHeaderString(HttpFrame.REQUEST_ID),
-                    DatabaseFaults.describe(e));
+            long now = System.currentTimeMillis();
+            unavailable.incrementAndGet();
+            long last = lastUnavailableLog.get();
+            // one line per 10 s during an outage, not one per request
+            if (now - last >= 10_000 && lastUnavailableLog.compareAndSet(last, now)) {
+                LOG.warnf("request %s: database unavailable: %s (%d requests answered 503 since the last such line)",
+                        headers.getHeaderString(HttpFrame.REQUEST_ID), DatabaseFaults.describe(e),
+                        unavailable.getAndSet(0));
+            }
             return envelope(ErrorCode.BACKEND_UNAVAILABLE, "The database is unavailable (restarting, unreachable,"
                     + " out of connections or too slow); retry with backoff.", Map.of(), headers, uri);
         }

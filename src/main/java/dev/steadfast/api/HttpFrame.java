@@ -4,6 +4,7 @@ import dev.steadfast.admin.ConsoleErrors;
 import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.JobIds;
+import dev.steadfast.store.DatabaseFaults;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
@@ -24,6 +25,7 @@ import java.util.regex.Pattern;
 @ApplicationScoped
 public class HttpFrame {
 
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(HttpFrame.class);
     public static final String OJS_MEDIA_TYPE = "application/openjobspec+json";
     public static final String REQUEST_ID = "X-Request-Id";
     private static final Pattern SANE_ID = Pattern.compile("^[A-Za-z0-9._:\\-]{1,200}$");
@@ -90,7 +92,6 @@ public class HttpFrame {
         if (ojs && !admissible(rc, req)) {
             return;
         }
-
         rc.next();
     }
 
@@ -114,14 +115,23 @@ public class HttpFrame {
         }
         String path = rc.request().path();
         String id = requestId(rc.request());
-        int status = rc.statusCode() < 400 ? 500 : rc.statusCode();
+        // a handler that ran before ours (an access log, dev mode) may have failed on a URL it could not decode
+        RequestTarget.Refusal bad = RequestTarget.syntax(rc.request().uri(), Integer.MAX_VALUE);
+        int status = bad != null ? bad.code().status() : rc.statusCode() < 400 ? 500 : rc.statusCode();
         if (path != null && ConsoleErrors.isConsole(path)) {
-            rc.response().setStatusCode(status).putHeader("Content-Type", ConsoleErrors.HTML)
-                    .end(console.html(status, status == 500 ? "Internal server error (request " + id + ")."
+            rc.response().setStatusCode(status).putHeader("Content-Type", ConsoleErrors.HTML).putHeader(REQUEST_ID, id)
+                    .end(console.html(status, bad != null ? bad.message() : status == 500
+                            ? "Internal server error (request " + id + ")."
                             : "The request could not be processed (HTTP " + status + ")."));
             return;
         }
-        ErrorCode code = switch (status) {
+        rc.response().headers().set(REQUEST_ID, id).set("OJS-Version", "1.0");
+        if (bad != null) {
+            refuse(rc, bad.code(), bad.message(), bad.details());
+            return;
+        }
+        boolean outage = rc.failure() != null && DatabaseFaults.isTransient(rc.failure());
+        ErrorCode code = outage ? ErrorCode.BACKEND_UNAVAILABLE : switch (status) {
             case 404 -> ErrorCode.NOT_FOUND;
             case 405 -> ErrorCode.METHOD_NOT_ALLOWED;
             case 413 -> ErrorCode.PAYLOAD_TOO_LARGE;
@@ -131,12 +141,13 @@ public class HttpFrame {
             default -> ErrorCode.INVALID_REQUEST;
         };
         if (code == ErrorCode.INTERNAL && rc.failure() != null) {
-            org.jboss.logging.Logger.getLogger(HttpFrame.class).errorf(rc.failure(), "request %s failed", id);
+            LOG.errorf(rc.failure(), "request %s failed", id);
         }
-        rc.response().headers().set(REQUEST_ID, id).set("OJS-Version", "1.0");
-        refuse(rc, code, code == ErrorCode.INTERNAL ? "Internal server error (request " + id + ")."
-                : "The request could not be processed: " + (status == 400 ? "the URL could not be decoded"
-                : "HTTP " + status) + ".", Map.of());
+        String message = code == ErrorCode.INTERNAL ? "Internal server error (request " + id + ")."
+                : outage ? "The database is unavailable; retry with backoff."
+                : status == 400 ? "The request could not be processed: the URL could not be decoded."
+                : "The request could not be processed (HTTP " + status + ").";
+        refuse(rc, code, message, Map.of());
     }
 
     /** Applies the refusals that precede every /ojs resource; false when one answered the request. */

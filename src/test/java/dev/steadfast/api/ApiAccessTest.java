@@ -105,4 +105,22 @@ class ApiAccessTest {
         assertNull(ApiAuth.bearer("Bearer"));
         assertNull(ApiAuth.bearer("Bearer a b"));
     }
+
+    static dev.steadfast.config.SteadfastConfig config(boolean enabled, Map<String, String> tokens) {
+        Object auth = java.lang.reflect.Proxy.newProxyInstance(ApiAccessTest.class.getClassLoader(),
+                new Class<?>[] {dev.steadfast.config.SteadfastConfig.Auth.class},
+                (p, m, a) -> m.getName().equals("enabled") ? enabled : tokens);
+        return (dev.steadfast.config.SteadfastConfig) java.lang.reflect.Proxy.newProxyInstance(
+                ApiAccessTest.class.getClassLoader(), new Class<?>[] {dev.steadfast.config.SteadfastConfig.class},
+                (p, m, a) -> m.getName().equals("auth") ? auth : null);
+    }
+
+    @Test
+    void authenticationOnWithoutATokenRefusesToStartAndSaysWhatToSet() {
+        var e = assertThrows(IllegalStateException.class, () -> new ApiAuth(config(true, Map.of())));
+        assertTrue(e.getMessage().contains("steadfast.auth.tokens") && e.getMessage().contains("MakeToken")
+                && e.getMessage().contains("steadfast.auth.enabled=false"), e.getMessage());
+        assertFalse(new ApiAuth(config(false, Map.of())).enabled(), "off only when configured off");
+        assertTrue(new ApiAuth(config(true, Map.of("a", "admin:sha256:" + "0".repeat(64)))).enabled());
+    }
 }

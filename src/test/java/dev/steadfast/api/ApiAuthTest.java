@@ -57,6 +57,8 @@ class ApiAuthTest {
             new Object[] {"POST", "/ojs/v1/jobs/" + ID + "/activate", null, PRODUCER, WORKER},
             new Object[] {"POST", "/ojs/v1/workers/fetch", "{\"queues\":[\"auth\"]}", WORKER, PRODUCER},
             new Object[] {"POST", "/ojs/v1/workers/ack", "{\"job_id\":\"" + ID + "\"}", WORKER, PRODUCER},
+            new Object[] {"POST", "/ojs/v1/workers/ack/batch", "{\"worker_id\":\"w1\",\"acks\":[{\"job_id\":\""
+                    + ID + "\"}]}", WORKER, PRODUCER},
             new Object[] {"POST", "/ojs/v1/workers/nack", "{\"job_id\":\"" + ID + "\",\"error\":{\"message\":\"x\"}}",
                     WORKER, READONLY},
             new Object[] {"POST", "/ojs/v1/workers/heartbeat", "{\"worker_id\":\"w1\"}", WORKER, PRODUCER},
@@ -72,6 +74,9 @@ class ApiAuthTest {
             new Object[] {"POST", "/ojs/v1/admin/jobs/" + ID + "/retry", null, ADMIN, PRODUCER},
             new Object[] {"POST", "/ojs/v1/admin/jobs/" + ID + "/cancel", null, ADMIN, PRODUCER},
             new Object[] {"DELETE", "/ojs/v1/admin/jobs/" + ID, null, ADMIN, READONLY},
+            new Object[] {"GET", "/ojs/v1/admin/jobs/count?queue=auth", null, READONLY, WORKER},
+            new Object[] {"DELETE", "/ojs/v1/admin/jobs/completed?before=2000-01-01T00:00:00Z", null, ADMIN, READONLY},
+            new Object[] {"GET", "/ojs/v1/admin/metrics/summary", null, READONLY, PRODUCER},
             new Object[] {"GET", "/ojs/v1/retry-policies", null, READONLY, WORKER},
             new Object[] {"GET", "/ojs/v1/events", null, READONLY, PRODUCER},
             new Object[] {"GET", "/ojs/v1/dead-letter", null, READONLY, WORKER},

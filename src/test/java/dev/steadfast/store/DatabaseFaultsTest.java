@@ -49,4 +49,16 @@ class DatabaseFaultsTest {
         assertEquals("PgException: FATAL: message for 57P01 (57P01)",
                 DatabaseFaults.describe(new CompletionException(pg("57P01"))));
     }
+
+    @Test
+    void onlyThePoolsDoubleFailureIsQuieted() {
+        IllegalStateException race = new IllegalStateException("Result is already complete");
+        race.setStackTrace(new StackTraceElement[] {
+                new StackTraceElement("io.vertx.core.Promise", "fail", "Promise.java", 90),
+                new StackTraceElement("io.vertx.sqlclient.impl.pool.SqlConnectionPool", "lambda$execute$3", "x", 216)});
+        assertTrue(PoolRaceFilter.isPoolRace(race));
+        IllegalStateException elsewhere = new IllegalStateException("Result is already complete");
+        assertFalse(PoolRaceFilter.isPoolRace(elsewhere));
+        assertFalse(PoolRaceFilter.isPoolRace(new IllegalStateException("other")));
+    }
 }
