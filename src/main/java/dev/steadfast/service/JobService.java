@@ -109,8 +109,9 @@ public class JobService {
                 telemetry.pushed(row, now);
                 rows.add(row);
             }
-            rows.stream().filter(r -> r.state() == JobState.AVAILABLE).map(JobRow::queue).distinct()
-                    .forEach(signal::wake);
+            Map<String, Integer> available = new java.util.HashMap<>();
+            rows.stream().filter(r -> r.state() == JobState.AVAILABLE).forEach(r -> available.merge(r.queue(), 1, Integer::sum));
+            available.forEach((queue, n) -> signal.wake(queue, n));
             rows.stream().filter(r -> r.state() == JobState.SCHEDULED).forEach(this::announce);
             return rows;
         });
@@ -118,7 +119,9 @@ public class JobService {
 
     /** Wakes the long-polling fetches of a job's queue now, or when a scheduled job comes due. */
     private void announce(JobRow row) {
-        if (row.state() == JobState.AVAILABLE || row.state() == JobState.SCHEDULED) {
+        if (row.state() == JobState.AVAILABLE) {
+            signal.wake(row.queue(), 1);
+        } else if (row.state() == JobState.SCHEDULED) {
             signal.dueAt(row.queue(), row.runAt());
         }
     }

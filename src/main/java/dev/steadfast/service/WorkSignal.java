@@ -30,21 +30,23 @@ import java.util.concurrent.atomic.AtomicBoolean;
 @ApplicationScoped
 public class WorkSignal {
 
-    /** One waiting FETCH: fires once, on a wake of one of its queues or its timer. */
+    /** One waiting FETCH: fires once, on a wake of one of its queues (true) or its timer (false). */
     private static final class Waiter {
         final List<String> queues;
-        final Runnable wake;
+        final java.util.function.Consumer<Boolean> wake;
         final AtomicBoolean fired = new AtomicBoolean();
 
-        Waiter(List<String> queues, Runnable wake) {
+        Waiter(List<String> queues, java.util.function.Consumer<Boolean> wake) {
             this.queues = queues;
             this.wake = wake;
         }
 
-        void fire() {
+        boolean fire(boolean signalled) {
             if (fired.compareAndSet(false, true)) {
-                wake.run();
+                wake.accept(signalled);
+                return true;
             }
+            return false;
         }
     }
 
@@ -71,18 +73,18 @@ public class WorkSignal {
     }
 
     /**
-     * Completes when one of {@code queues} may have work, or after {@code max}, whichever comes first. Cancelling
-     * the returned Uni (the client went away) forgets the waiter.
+     * Completes when one of {@code queues} may have work (true), or after {@code max} (false), whichever comes
+     * first. Cancelling the returned Uni (the client went away) forgets the waiter.
      */
-    public Uni<Void> await(List<String> queues, Duration max) {
-        return Uni.createFrom().<Void>emitter(em -> {
-            Waiter w = new Waiter(queues, () -> em.complete(null));
+    public Uni<Boolean> await(List<String> queues, Duration max) {
+        return Uni.createFrom().<Boolean>emitter(em -> {
+            Waiter w = new Waiter(queues, em::complete);
             synchronized (this) {
                 for (String q : queues) {
                     waiting.computeIfAbsent(q, k -> new LinkedHashSet<>()).add(w);
                 }
             }
-            long timer = vertx.setTimer(Math.max(1, max.toMillis()), id -> w.fire());
+            long timer = vertx.setTimer(Math.max(1, max.toMillis()), id -> w.fire(false));
             em.onTermination(() -> {
                 vertx.cancelTimer(timer);
                 forget(queues, w);
@@ -102,17 +104,38 @@ public class WorkSignal {
         }
     }
 
-    /** Work arrived in {@code queue}: every FETCH waiting on it tries to claim again. */
+    /**
+     * Work arrived in {@code queue} and how much is not known (another instance's notification, a due time): every
+     * FETCH waiting on it claims again.
+     */
     public void wake(String queue) {
-        List<Waiter> woken;
+        wake(queue, Integer.MAX_VALUE);
+    }
+
+    /**
+     * This instance pushed {@code n} available jobs into {@code queue}: the {@code n} fetches that waited longest
+     * claim at once, the others stay asleep instead of all racing for one job. Nothing is lost if a woken one finds
+     * the job gone: the insert's notification wakes every waiter a moment later anyway.
+     */
+    public void wake(String queue, int n) {
+        List<Waiter> woken = new ArrayList<>(Math.min(n, 16));
         synchronized (this) {
-            Set<Waiter> s = waiting.remove(queue);
+            Set<Waiter> s = waiting.get(queue);
             if (s == null) {
                 return;
             }
-            woken = new ArrayList<>(s);
+            java.util.Iterator<Waiter> it = s.iterator();
+            while (it.hasNext() && woken.size() < n) {
+                woken.add(it.next());
+                it.remove();
+            }
+            if (s.isEmpty()) {
+                waiting.remove(queue);
+            }
         }
-        woken.forEach(Waiter::fire);
+        for (Waiter w : woken) {
+            w.fire(true);
+        }
     }
 
     /** Work arrived in every queue (e.g. the listening connection came back and may have missed notifications). */

@@ -95,7 +95,7 @@ public class WorkerService {
             return Uni.createFrom().item(List.of());
         }
         Duration nap = left.compareTo(pollInterval) < 0 ? left : pollInterval;
-        return signal.await(queues, nap).flatMap(v -> claim(queues, count, workerId, vis)).flatMap(jobs ->
+        return signal.await(queues, nap).flatMap(signalled -> claim(queues, count, workerId, vis)).flatMap(jobs ->
                 jobs.isEmpty() ? waitThenClaim(queues, count, workerId, vis, deadline) : Uni.createFrom().item(jobs));
     }
 
