@@ -101,7 +101,7 @@ public interface SteadfastConfig {
         java.time.Duration pollInterval();
 
         /**
-         * How often FETCH itself takes back expired leases before claiming (at most once per interval per
+         * How often FETCH itself takes back expired leases, beside its claim (at most once per interval per
          * instance), so a job whose worker vanished is claimable again without waiting for the lease reaper's tick.
          */
         @WithDefault("PT0.1S")

@@ -23,8 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * again, retryable after the backoff, or discarded / dead-lettered when attempts are exhausted. The backoff is
  * measured from the worker's last sign of life, so a crash already "waited out" part of it.
  *
- * <p>Run by the scheduled {@code LeaseReaper} and, at most every steadfast.fetch.reap-interval, by FETCH before
- * it claims, so an expired job is claimable without waiting for the scheduler's one-second tick. Jobs are locked
+ * <p>Run by the scheduled {@code LeaseReaper} and, at most every steadfast.fetch.reap-interval, beside a FETCH's
+ * claim (the FETCH does not wait for it), so an expired job is claimable again within that interval instead of
+ * waiting for the scheduler's one-second tick. Jobs are locked
  * with SKIP LOCKED, so instances never decide the same job, and a late ack from the old worker finds the job no
  * longer active (or leased to someone else) and is refused.
  */

@@ -101,7 +101,10 @@ public class WorkerService {
 
     private Uni<List<JobRow>> claim(List<String> queues, int count, String workerId, Long visibilityMs) {
         Instant now = JobService.now(clock);
-        return expiry.reapIfDue(now).flatMap(n -> store.claim(queues, count, workerId, visibilityMs, now)).invoke(jobs -> {
+        // Expired leases are taken back beside the claim, not before it: the FETCH that happens to trigger it does
+        // not wait for it, and what it frees is claimable by the next FETCH, within steadfast.fetch.reap-interval.
+        expiry.reapIfDue(now).subscribe().with(n -> { }, e -> { });
+        return store.claim(queues, count, workerId, visibilityMs, now).invoke(jobs -> {
             for (JobRow j : jobs) {
                 held.put(Attempt.of(j));
                 telemetry.started(j, workerId, now);

@@ -48,7 +48,12 @@ public class JobNotifications {
         password.ifPresent(options::setPassword);
         subscriber = PgSubscriber.subscriber(vertx, options).reconnectPolicy(retries -> 1000L);
         subscriber.channel(CHANNEL).handler(onQueue::accept).subscribeHandler(v -> onSubscribed.run());
-        subscriber.closeHandler(v -> LOG.warn("The listening connection to PostgreSQL closed; waiting fetches poll until it is back."));
+        PgSubscriber mine = subscriber;
+        subscriber.closeHandler(v -> {
+            if (current() == mine) { // not when this instance closed it on shutdown
+                LOG.warn("The listening connection to PostgreSQL closed; waiting fetches poll until it is back.");
+            }
+        });
         subscriber.connect(ar -> {
             if (ar.failed()) {
                 LOG.warnf("Could not listen for new jobs (%s); waiting fetches poll instead. Retrying.",
@@ -57,10 +62,15 @@ public class JobNotifications {
         });
     }
 
+    private synchronized PgSubscriber current() {
+        return subscriber;
+    }
+
     public synchronized void stop() {
         if (subscriber != null) {
-            subscriber.close();
+            PgSubscriber closing = subscriber;
             subscriber = null;
+            closing.close();
         }
     }
 }

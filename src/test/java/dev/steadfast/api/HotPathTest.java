@@ -52,6 +52,9 @@ class HotPathTest {
     @Inject
     LeaseReaper reaper;
 
+    @Inject
+    dev.steadfast.service.LeaseExpiry expiry;
+
     @BeforeEach
     void reset() {
         Api.reset();
@@ -206,6 +209,29 @@ class HotPathTest {
         Map<String, Object> job = jobView(id);
         assertEquals(2, job.get("attempt"));
         assertEquals("visibility_timeout", ((Map<?, ?>) ((List<?>) job.get("errors")).get(0)).get("type"));
+    }
+
+    @Test
+    void aFetchTakesBackExpiredLeasesAtMostOncePerInterval() {
+        String first = enqueue(job("hot-fetch-reap", "retry", fixedRetry(3, "PT0.001S")));
+        String second = enqueue(job("hot-fetch-reap", "retry", fixedRetry(3, "PT0.001S")));
+        assertEquals(2, fetchIds("worker-a", 2, "hot-fetch-reap").size());
+        // The leases run out 30 s from now by the real clock (so the scheduled reaper leaves them alone), and the
+        // checks look a minute ahead.
+        Instant later = Instant.now().plusSeconds(60);
+        leaseRunsOutIn(first, "30 seconds");
+        leaseRunsOutIn(second, "2 hours");
+        assertEquals(1, expiry.reapIfDue(later).await().indefinitely(), "the first check in an interval reaps");
+        assertEquals("visibility_timeout", ((Map<?, ?>) ((List<?>) jobView(first).get("errors")).get(0)).get("type"));
+        leaseRunsOutIn(second, "30 seconds");
+        assertEquals(0, expiry.reapIfDue(later).await().indefinitely(), "a second check in the same interval does not run");
+        assertEquals("active", jobView(second).get("state"));
+        assertEquals(1, expiry.reapIfDue(later.plusMillis(200)).await().indefinitely(), "the next interval's check reaps");
+    }
+
+    private void leaseRunsOutIn(String id, String interval) {
+        pool.preparedQuery("UPDATE jobs SET lease_expires_at = now() + $2::text::interval WHERE id = $1")
+                .execute(Tuple.of(UUID.fromString(id), interval)).await().indefinitely();
     }
 
     @Test
