@@ -120,42 +120,22 @@ public class WorkerResource {
                 throw OjsException.invalidField("acks", "'acks' must hold 1 to " + max + " items.",
                         "array of 1.." + max, Integer.toString(items.size()));
             }
-            List<Uni<Map<String, Object>>> answers = new ArrayList<>(items.size());
-            List<Object> commands = new ArrayList<>(items.size());
+            List<BatchItem> valid = new ArrayList<>(items.size());
             for (int i = 0; i < items.size(); i++) {
-                Body item = items.get(i);
                 try {
-                    UUID id = jobIdField(item);
-                    String w = item.has("worker_id") ? optionalWorkerId(item) : worker;
-                    if (w == null && config.workers().requireWorkerId()) {
-                        throw OjsException.invalidField("worker_id", "This server requires 'worker_id' on every"
-                                + " worker request (steadfast.workers.require-worker-id).", "string", "missing");
-                    }
-                    commands.add(item.has("error") ? failCommand(id, w, item.object("error"))
-                            : new dev.steadfast.store.Completion(id, resultOf(item), w));
+                    valid.add(batchItem(items.get(i), worker));
                 } catch (OjsException e) {
                     throw dev.steadfast.service.JobService.atIndex(e, i);
                 }
             }
+            List<Uni<Map<String, Object>>> answers = new ArrayList<>(valid.size());
             java.util.Set<UUID> seen = new java.util.HashSet<>();
-            for (Object c : commands) {
-                UUID jobId = c instanceof FailCommand f ? f.jobId() : ((dev.steadfast.store.Completion) c).jobId();
-                if (!seen.add(jobId)) {
-                    // a job answered twice in one request: the first answer is the one that counts
-                    answers.add(Uni.createFrom().item(itemRefused(jobId, new OjsException(
-                            dev.steadfast.domain.ErrorCode.CONFLICT, "The job appears earlier in this batch; only its"
-                            + " first answer is applied.", Map.of("job_id", jobId.toString())))));
-                    continue;
-                }
-                if (c instanceof FailCommand f) {
-                    answers.add(failures.record(f).map(o -> o instanceof FailureService.FailOutcome.Failed ok
-                            ? itemOk(outcome(ok.job())) : itemRefused(f.jobId(),
-                            ((FailureService.FailOutcome.Refused) o).error())));
-                } else {
-                    dev.steadfast.store.Completion a = (dev.steadfast.store.Completion) c;
-                    answers.add(workers.complete(a).map(o -> o.error() != null ? itemRefused(a.jobId(), o.error())
-                            : itemOk(acked(a.jobId(), o.completedAt()))));
-                }
+            for (BatchItem item : valid) {
+                // a job answered twice in one request: the first answer is the one that counts
+                answers.add(seen.add(item.jobId()) ? item.apply().get()
+                        : Uni.createFrom().item(itemRefused(item.jobId(), new OjsException(
+                                dev.steadfast.domain.ErrorCode.CONFLICT, "The job appears earlier in this batch; only"
+                                + " its first answer is applied.", Map.of("job_id", item.jobId().toString())))));
             }
             return Uni.join().all(answers).andFailFast();
         }).map(results -> {
@@ -163,6 +143,24 @@ public class WorkerResource {
             out.put("results", results);
             return Responses.ok(json, out);
         });
+    }
+
+    /** One validated item of a batch ACK: its job, and the ACK or FAIL that answers it. */
+    private record BatchItem(UUID jobId, java.util.function.Supplier<Uni<Map<String, Object>>> apply) {
+    }
+
+    /** Validates one item ({@code worker} from the request unless the item names its own) without applying it. */
+    private BatchItem batchItem(Body item, String worker) {
+        UUID id = jobIdField(item);
+        String w = requireWorker(item.has("worker_id") ? optionalWorkerId(item) : worker);
+        if (item.has("error")) {
+            FailCommand f = failCommand(id, w, item.object("error"));
+            return new BatchItem(id, () -> failures.record(f).map(o -> o instanceof FailureService.FailOutcome.Failed ok
+                    ? itemOk(outcome(ok.job())) : itemRefused(id, ((FailureService.FailOutcome.Refused) o).error())));
+        }
+        dev.steadfast.store.Completion a = new dev.steadfast.store.Completion(id, resultOf(item), w);
+        return new BatchItem(id, () -> workers.complete(a).map(o -> o.error() != null ? itemRefused(id, o.error())
+                : itemOk(acked(id, o.completedAt()))));
     }
 
     private static Map<String, Object> itemOk(Map<String, Object> outcome) {
@@ -373,7 +371,11 @@ public class WorkerResource {
      * answer is checked against the lease holder (see README, "Ownership").
      */
     String workerId(Body b) {
-        String w = optionalWorkerId(b);
+        return requireWorker(optionalWorkerId(b));
+    }
+
+    /** {@code w}, or a 400 when it is missing and this server requires it. */
+    private String requireWorker(String w) {
         if (w == null && config.workers().requireWorkerId()) {
             throw OjsException.invalidField("worker_id", "This server requires 'worker_id' on every worker request"
                     + " (steadfast.workers.require-worker-id), so that only the lease holder can answer for a job.",

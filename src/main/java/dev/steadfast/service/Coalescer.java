@@ -97,6 +97,31 @@ public final class Coalescer<I, O> {
         });
     }
 
+    /**
+     * For a batch function whose requests may repeat a key (two ACKs of one job): runs the first request of each key
+     * and answers the others null, as if they came after it. {@code run} answers the requests it applied, in any
+     * order; they are matched back to the requests by key.
+     */
+    static <I, O, K> Uni<List<O>> firstOfEachKey(List<I> batch, Function<I, K> key, Function<O, K> resultKey,
+                                                 Function<List<I>, Uni<List<O>>> run) {
+        java.util.Set<K> seen = new java.util.HashSet<>();
+        List<I> unique = new ArrayList<>(batch.size());
+        for (I item : batch) {
+            if (seen.add(key.apply(item))) {
+                unique.add(item);
+            }
+        }
+        return run.apply(unique).map(applied -> {
+            java.util.Map<K, O> byKey = new java.util.HashMap<>();
+            applied.forEach(o -> byKey.put(resultKey.apply(o), o));
+            List<O> out = new ArrayList<>(batch.size());
+            for (I item : batch) {
+                out.add(byKey.remove(key.apply(item))); // a repeat finds nothing left: null
+            }
+            return out;
+        });
+    }
+
     private void finished() {
         synchronized (this) {
             inFlight--;

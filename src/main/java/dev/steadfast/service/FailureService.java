@@ -22,7 +22,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -144,20 +143,8 @@ public class FailureService {
 
     /** Only the first write for a job in a batch can apply; a repeat answers as if it came after (refused). */
     private Uni<List<JobRow>> writeAll(List<FailureWrite> batch) {
-        Set<UUID> first = new HashSet<>();
-        List<FailureWrite> unique = new ArrayList<>(batch.size());
-        for (FailureWrite w : batch) {
-            if (first.add(w.jobId())) {
-                unique.add(w);
-            }
-        }
         Instant fence = JobService.now(clock);
-        return store.recordFailures(unique, outcomes.historyKept(), fence).map(rows -> {
-            Map<UUID, JobRow> byId = new HashMap<>();
-            rows.forEach(r -> byId.put(r.id(), r));
-            List<JobRow> out = new ArrayList<>(batch.size());
-            batch.forEach(w -> out.add(byId.remove(w.jobId())));
-            return out;
-        });
+        return Coalescer.firstOfEachKey(batch, FailureWrite::jobId, JobRow::id,
+                unique -> store.recordFailures(unique, outcomes.historyKept(), fence));
     }
 }

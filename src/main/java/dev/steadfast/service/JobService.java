@@ -109,15 +109,15 @@ public class JobService {
                 telemetry.pushed(row, now);
                 rows.add(row);
             }
-            Map<String, Integer> available = new java.util.HashMap<>();
-            rows.stream().filter(r -> r.state() == JobState.AVAILABLE).forEach(r -> available.merge(r.queue(), 1, Integer::sum));
-            available.forEach((queue, n) -> signal.wake(queue, n));
-            rows.stream().filter(r -> r.state() == JobState.SCHEDULED).forEach(this::announce);
+            rows.forEach(this::announce);
             return rows;
         });
     }
 
-    /** Wakes the long-polling fetches of a job's queue now, or when a scheduled job comes due. */
+    /**
+     * Wakes one long-polling fetch of a new available job's queue (so a batch of n jobs wakes the n that waited
+     * longest), or sets the wake-up for when a scheduled job comes due.
+     */
     private void announce(JobRow row) {
         if (row.state() == JobState.AVAILABLE) {
             signal.wake(row.queue(), 1);

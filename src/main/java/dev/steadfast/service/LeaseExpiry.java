@@ -66,6 +66,11 @@ public class LeaseExpiry {
     /** Reaps every lease expired at {@code now}, batch after batch; returns how many jobs it handled. */
     public Uni<Integer> reap(Instant now) {
         int batch = config.maintenance().batchSize();
+        return Batches.untilShort(() -> reapBatch(now, batch), batch);
+    }
+
+    /** One bounded batch of expired leases: decided, written in one statement, reported; answers how many. */
+    private Uni<Integer> reapBatch(Instant now, int batch) {
         Map<UUID, FailureReport> reports = new HashMap<>();
         Map<UUID, String> owners = new HashMap<>();
         return store.reapExpiredLeases(now, batch, outcomes.historyKept(), row -> {
@@ -73,7 +78,7 @@ public class LeaseExpiry {
             reports.put(row.id(), r);
             owners.put(row.id(), row.leaseOwner());
             return decide(row, r, now);
-        }).flatMap(rows -> {
+        }).map(rows -> {
             for (JobRow r : rows) {
                 held.forget(r.id());
                 telemetry.leaseExpired(r, owners.get(r.id()), now);
@@ -82,10 +87,7 @@ public class LeaseExpiry {
                     signal.dueAt(r.queue(), r.runAt());
                 }
             }
-            if (rows.size() < batch) {
-                return Uni.createFrom().item(rows.size());
-            }
-            return reap(now).map(n -> n + rows.size());
+            return rows.size();
         });
     }
 

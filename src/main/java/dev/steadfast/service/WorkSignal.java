@@ -113,9 +113,9 @@ public class WorkSignal {
     }
 
     /**
-     * This instance pushed {@code n} available jobs into {@code queue}: the {@code n} fetches that waited longest
-     * claim at once, the others stay asleep instead of all racing for one job. Nothing is lost if a woken one finds
-     * the job gone: the insert's notification wakes every waiter a moment later anyway.
+     * Wakes up to {@code n} of the fetches waiting on {@code queue}, longest waiting first. A PUSH wakes one per
+     * new job, so the others stay asleep instead of all racing for one job; nothing is lost if a woken one finds
+     * the job gone, since the insert's notification wakes every waiter a moment later anyway.
      */
     public void wake(String queue, int n) {
         List<Waiter> woken = new ArrayList<>(Math.min(n, 16));

@@ -13,10 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import dev.steadfast.config.SteadfastConfig;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Set;
 import java.util.List;
 import java.util.UUID;
 
@@ -56,22 +52,8 @@ public class WorkerService {
      */
     private Uni<List<Completion.Done>> completeAll(List<Completion> batch) {
         Instant now = JobService.now(clock);
-        Set<UUID> first = new HashSet<>();
-        List<Completion> unique = new ArrayList<>(batch.size());
-        for (Completion c : batch) {
-            if (first.add(c.jobId())) {
-                unique.add(c);
-            }
-        }
-        return store.complete(unique, now).map(done -> {
-            Map<UUID, Completion.Done> byId = new HashMap<>();
-            done.forEach(d -> byId.put(d.jobId(), d));
-            List<Completion.Done> out = new ArrayList<>(batch.size());
-            for (Completion c : batch) {
-                out.add(byId.remove(c.jobId())); // a repeat finds nothing left: null
-            }
-            return out;
-        });
+        return Coalescer.firstOfEachKey(batch, Completion::jobId, Completion.Done::jobId,
+                unique -> store.complete(unique, now));
     }
 
     /**
