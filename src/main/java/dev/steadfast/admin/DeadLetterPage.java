@@ -6,6 +6,7 @@ import dev.steadfast.domain.OjsException;
 import dev.steadfast.service.DeadLetterService;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.tuples.Tuple2;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -50,8 +51,9 @@ public class DeadLetterPage {
         DeadLetterQuery q = DeadLetterQuery.parse(queue, type, errorType, since, until, after);
         Chrome chrome = request.chrome("dead-letter");
         Instant now = clock.instant();
-        return Uni.combine().all().unis(deadLetters.list(q.filter(), q.after(), JobsPage.PAGE_SIZE, 0),
-                deadLetters.stats()).asTuple().map(t -> Pages.deadLetter(chrome, new DeadLetterView(q,
+        // One after the other: both read through the request's Hibernate session, which runs one query at a time.
+        return deadLetters.list(q.filter(), q.after(), JobsPage.PAGE_SIZE, 0).flatMap(page -> deadLetters.stats()
+                .map(stats -> Tuple2.of(page, stats))).map(t -> Pages.deadLetter(chrome, new DeadLetterView(q,
                 List.copyOf(t.getItem2().byQueue().keySet()), List.copyOf(t.getItem2().byErrorType().keySet()),
                 Format.count(t.getItem2().total()), t.getItem1().total(),
                 t.getItem1().jobs().stream().map(j -> DeadLetterView.line(json, j, now)).toList(),

@@ -1,102 +1,149 @@
 package dev.steadfast.store;
 
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.quarkus.panache.common.Parameters;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.hibernate.LockMode;
+import org.hibernate.reactive.mutiny.Mutiny;
 
 /**
- * The dead letter queue: discarded jobs with {@code dead_letter} set. Listing is keyset-paginated on
- * (discarded_at, id), newest first, so pages stay fast however many dead letters there are. A retry starts a new
- * run of the same job (same id): attempts reset, the earlier error history kept, tagged with its run.
+ * The dead letter queue through {@link JobEntity}: discarded jobs with {@code deadLetter} set. Listing is
+ * keyset-paginated on (discardedAt, id), newest first, so pages stay index scans of jobs_dead_letter_idx however
+ * many dead letters there are. Each query names only the filters it uses, so its plan can use the queue index.
+ * A retry starts a new run of the same job (same id, {@link JobEntity#startNewRun}): attempts reset, the earlier
+ * error history kept, tagged with its run.
+ *
+ * <p>Single retries and deletes lock the row ({@code SELECT ... FOR UPDATE}) and check the flag on the entity,
+ * so a job that left the dead letter queue meanwhile is left alone. Bulk operations take a bounded batch with
+ * {@code FOR UPDATE SKIP LOCKED} per transaction (the caller loops until a batch comes back short), so they never
+ * wait on a worker or on another instance doing the same.
  */
 @ApplicationScoped
 public class DeadLetterStore {
 
-    private static final String FILTER = """
-             dead_letter AND ($1::text IS NULL OR queue = $1) AND ($2::text IS NULL OR type = $2)
-              AND ($3::text IS NULL OR error->>'type' = $3)
-              AND ($4::timestamptz IS NULL OR discarded_at >= $4) AND ($5::timestamptz IS NULL OR discarded_at < $5)""";
-
-    static final String LIST = "SELECT " + JobRow.COLUMNS + " FROM jobs WHERE " + FILTER
-            + " AND ($6::timestamptz IS NULL OR (discarded_at, id) < ($6, $7::uuid))"
-            + " ORDER BY discarded_at DESC, id DESC LIMIT $8 OFFSET $9";
-
-    static final String COUNT = "SELECT count(*) FROM jobs WHERE " + FILTER;
-
-    static final String FIND = "SELECT " + JobRow.COLUMNS + " FROM jobs WHERE id = $1 AND dead_letter";
-
-    /** RETRY_DEAD_LETTER: a new run of the job (JobSql.NEW_RUN_SET). */
-    static final String RETRY = JobSql.NEW_RUN_SET.formatted(2) + " WHERE id = $1 AND dead_letter RETURNING "
-            + JobRow.COLUMNS;
-
-    static final String RETRY_MATCHING = JobSql.NEW_RUN_SET.formatted(6)
-            + " WHERE id IN (SELECT id FROM jobs WHERE " + FILTER + " LIMIT $7 FOR UPDATE SKIP LOCKED)";
-
-    static final String DELETE = "DELETE FROM jobs WHERE id = $1 AND dead_letter RETURNING id";
-
-    static final String DELETE_MATCHING = "DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE " + FILTER
-            + " LIMIT $6 FOR UPDATE SKIP LOCKED)";
-
-    static final String STATS = """
-            SELECT count(*) AS total, min(discarded_at) AS oldest, max(discarded_at) AS newest
-            FROM jobs WHERE dead_letter""";
-    static final String BY_QUEUE = "SELECT queue, count(*) FROM jobs WHERE dead_letter GROUP BY queue ORDER BY 2 DESC";
-    static final String BY_ERROR_TYPE = """
-            SELECT coalesce(error->>'type', 'Unknown') AS t, count(*) FROM jobs WHERE dead_letter
-            GROUP BY 1 ORDER BY 2 DESC LIMIT 100""";
-
-    private final Pool pool;
-
-    public DeadLetterStore(Pool pool) {
-        this.pool = pool;
+    /** A filter as an HQL condition and its parameters. */
+    record Where(String hql, Parameters params) {
     }
+
+    static Where where(DeadLetterFilter f) {
+        StringBuilder hql = new StringBuilder("deadLetter = true");
+        Parameters p = new Parameters();
+        if (f.queue() != null) {
+            hql.append(" and queue = :queue");
+            p.and("queue", f.queue());
+        }
+        if (f.type() != null) {
+            hql.append(" and type = :type");
+            p.and("type", f.type());
+        }
+        if (f.errorType() != null) {
+            hql.append(" and errorType = :errorType");
+            p.and("errorType", f.errorType());
+        }
+        if (f.since() != null) {
+            hql.append(" and discardedAt >= :since");
+            p.and("since", f.since());
+        }
+        if (f.until() != null) {
+            hql.append(" and discardedAt < :until");
+            p.and("until", f.until());
+        }
+        return new Where(hql.toString(), p);
+    }
+
+    static final String NEWEST_FIRST = " order by discardedAt desc, id desc";
 
     /** A page of dead letters after the (discardedAt, id) cursor, or at {@code offset}. */
     public Uni<List<JobRow>> list(DeadLetterFilter f, Instant afterAt, UUID afterId, int limit, int offset) {
-        List<Object> p = params(f);
-        p.addAll(Arrays.asList(JobStore.odt(afterAt), afterId, limit, offset));
-        return pool.preparedQuery(LIST).execute(Tuple.tuple(p)).map(JobStore::rowsOf);
+        Where w = where(f);
+        String hql = w.hql();
+        Parameters p = w.params();
+        if (afterAt != null) {
+            hql += " and (discardedAt, id) < (:afterAt, :afterId)";
+            p.and("afterAt", afterAt).and("afterId", afterId);
+        }
+        String query = hql + NEWEST_FIRST;
+        return Panache.withSession(() -> JobEntity.<JobEntity>find(query, p).range(offset, offset + limit - 1).list())
+                .map(DeadLetterStore::rows);
     }
 
     public Uni<Long> count(DeadLetterFilter f) {
-        return pool.preparedQuery(COUNT).execute(Tuple.tuple(params(f))).map(rows -> rows.iterator().next().getLong(0));
+        Where w = where(f);
+        return Panache.withSession(() -> JobEntity.count(w.hql(), w.params()));
     }
 
     public Uni<Optional<JobRow>> find(UUID id) {
-        return JobStore.one(pool.preparedQuery(FIND).execute(Tuple.of(id)));
+        return Panache.withSession(() -> JobEntity.<JobEntity>findById(id))
+                .map(e -> e != null && e.deadLetter ? Optional.of(e.toRow()) : Optional.empty());
     }
 
+    /** RETRY_DEAD_LETTER: a new run of the job; empty when it is not (or no longer) a dead letter. */
     public Uni<Optional<JobRow>> retry(UUID id, Instant now) {
-        return JobStore.one(pool.preparedQuery(RETRY).execute(Tuple.of(id, JobStore.odt(now))));
+        return Panache.withTransaction(() -> JobEntity.<JobEntity>findById(id, LockModeType.PESSIMISTIC_WRITE)
+                .map(e -> {
+                    if (e == null || !e.deadLetter) {
+                        return Optional.<JobRow>empty();
+                    }
+                    e.startNewRun(now);
+                    return Optional.of(e.toRow());
+                }));
     }
 
     public Uni<Boolean> delete(UUID id) {
-        return pool.preparedQuery(DELETE).execute(Tuple.of(id)).map(rows -> rows.rowCount() == 1);
+        return Panache.withTransaction(() -> JobEntity.<JobEntity>findById(id, LockModeType.PESSIMISTIC_WRITE)
+                .flatMap(e -> e == null || !e.deadLetter ? Uni.createFrom().item(false)
+                        : e.delete().replaceWith(true)));
+    }
+
+    /** Up to {@code limit} matching dead letters, locked, skipping those another transaction holds. */
+    private static Uni<List<JobEntity>> lockedBatch(DeadLetterFilter f, int limit) {
+        Where w = where(f);
+        return lockedBatch("from JobEntity where " + w.hql(), w.params().map(), limit);
+    }
+
+    /**
+     * Up to {@code limit} entities of an HQL query, locked {@code FOR UPDATE SKIP LOCKED}: a bounded batch for a
+     * bulk operation that never waits on a worker, the pruner or another instance. Call inside a transaction.
+     */
+    static Uni<List<JobEntity>> lockedBatch(String hql, Map<String, Object> params, int limit) {
+        return Panache.getSession().flatMap(s -> {
+            Mutiny.SelectionQuery<JobEntity> q = s.createSelectionQuery(hql, JobEntity.class);
+            params.forEach(q::setParameter);
+            return q.setLockMode(LockMode.UPGRADE_SKIPLOCKED).setMaxResults(limit).getResultList();
+        });
     }
 
     /** Retries up to {@code limit} matching dead letters; returns how many (call again until short). */
     public Uni<Integer> retryMatching(DeadLetterFilter f, Instant now, int limit) {
-        List<Object> p = params(f);
-        p.add(JobStore.odt(now));
-        p.add(limit);
-        return pool.preparedQuery(RETRY_MATCHING).execute(Tuple.tuple(p)).map(rows -> rows.rowCount());
+        return Panache.withTransaction(() -> lockedBatch(f, limit).map(batch -> {
+            for (JobEntity e : batch) {
+                e.startNewRun(now);
+            }
+            return batch.size();
+        }));
     }
 
     /** Deletes up to {@code limit} matching dead letters; returns how many (call again until short). */
     public Uni<Integer> deleteMatching(DeadLetterFilter f, int limit) {
-        List<Object> p = params(f);
-        p.add(limit);
-        return pool.preparedQuery(DELETE_MATCHING).execute(Tuple.tuple(p)).map(rows -> rows.rowCount());
+        return Panache.withTransaction(() -> lockedBatch(f, limit).flatMap(batch -> {
+            if (batch.isEmpty()) {
+                return Uni.createFrom().item(0);
+            }
+            List<UUID> ids = new ArrayList<>(batch.size());
+            for (JobEntity e : batch) {
+                ids.add(e.id);
+            }
+            return JobEntity.delete("id in ?1 and deadLetter = true", ids).map(Long::intValue);
+        }));
     }
 
     /** Dead letter statistics. */
@@ -104,25 +151,35 @@ public class DeadLetterStore {
                         Map<String, Long> byErrorType) {
     }
 
+    static final String STATS = "select count(*), min(discardedAt), max(discardedAt) from JobEntity where deadLetter = true";
+    static final String BY_QUEUE = "select queue, count(*) from JobEntity where deadLetter = true"
+            + " group by queue order by count(*) desc";
+    static final String BY_ERROR_TYPE = "select coalesce(errorType, 'Unknown'), count(*) from JobEntity"
+            + " where deadLetter = true group by coalesce(errorType, 'Unknown') order by count(*) desc";
+
     public Uni<Stats> stats() {
-        return pool.query(STATS).execute().flatMap(s -> pool.query(BY_QUEUE).execute()
-                .flatMap(q -> pool.query(BY_ERROR_TYPE).execute().map(e -> {
-                    Row r = s.iterator().next();
-                    return new Stats(r.getLong("total"), JobRow.instant(r, "oldest"), JobRow.instant(r, "newest"),
-                            counts(q), counts(e));
-                })));
+        return Panache.withSession(() -> Panache.getSession().flatMap(s ->
+                s.createSelectionQuery(STATS, Object[].class).getSingleResult().flatMap(total ->
+                        s.createSelectionQuery(BY_QUEUE, Object[].class).getResultList().flatMap(queues ->
+                                s.createSelectionQuery(BY_ERROR_TYPE, Object[].class).setMaxResults(100)
+                                        .getResultList().map(types -> new Stats(((Number) total[0]).longValue(),
+                                                (Instant) total[1], (Instant) total[2], counts(queues),
+                                                counts(types)))))));
     }
 
-    private static Map<String, Long> counts(Iterable<Row> rows) {
+    private static Map<String, Long> counts(List<Object[]> rows) {
         Map<String, Long> out = new LinkedHashMap<>();
-        for (Row r : rows) {
-            out.put(r.getString(0), r.getLong(1));
+        for (Object[] r : rows) {
+            out.put((String) r[0], ((Number) r[1]).longValue());
         }
         return out;
     }
 
-    private static List<Object> params(DeadLetterFilter f) {
-        return new ArrayList<>(Arrays.asList(f.queue(), f.type(), f.errorType(), JobStore.odt(f.since()),
-                JobStore.odt(f.until())));
+    private static List<JobRow> rows(List<JobEntity> entities) {
+        List<JobRow> out = new ArrayList<>(entities.size());
+        for (JobEntity e : entities) {
+            out.add(e.toRow());
+        }
+        return out;
     }
 }

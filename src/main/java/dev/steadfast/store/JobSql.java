@@ -146,18 +146,6 @@ final class JobSql {
     static final String ACTIVATE = "UPDATE jobs SET state = 'available', run_at = $2, enqueued_at = $2"
             + " WHERE id = $1 AND state = 'pending' RETURNING " + JobRow.COLUMNS;
 
-    /**
-     * The SET list of a new run of the same job (dead-letter retry, operator revive): attempts start over, the
-     * error history stays (each entry carries its run), the current error and the previous outcome clear.
-     * $%1$d is the instant the job becomes available.
-     */
-    static final String NEW_RUN_SET = """
-            UPDATE jobs SET state = 'available', dead_letter = false, attempt = 0, snoozes = 0, run = run + 1,
-                   error = NULL, result = NULL, run_at = $%1$d, enqueued_at = $%1$d, discarded_at = NULL,
-                   completed_at = NULL, cancelled_at = NULL, started_at = NULL, retry_delay_ms = NULL""";
-
-    static final String FIND = "SELECT " + JobRow.COLUMNS + " FROM jobs WHERE id = $1";
-
     static final String STATE_OF = "SELECT state, lease_owner, lease_expires_at FROM jobs WHERE id = $1";
 
     static final String LIST_QUEUES = "SELECT name, paused, paused_at, created_at FROM queues ORDER BY name";

@@ -1,6 +1,7 @@
 package dev.steadfast.store;
 
 import dev.steadfast.domain.JobState;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -233,8 +234,10 @@ public class JobStore {
         return q.map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(JobRow.from(rows.iterator().next())));
     }
 
+    /** Job INFO and the console's job page: the whole job through {@link JobEntity}. */
     public Uni<Optional<JobRow>> find(UUID id) {
-        return one(pool.preparedQuery(JobSql.FIND).execute(Tuple.of(id)));
+        return Panache.withSession(() -> JobEntity.<JobEntity>findById(id))
+                .map(e -> e == null ? Optional.empty() : Optional.of(e.toRow()));
     }
 
     /** The state of a job and who holds its lease, to explain a refused transition. */

@@ -1,72 +1,88 @@
 package dev.steadfast.store;
 
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
- * Transitions only an operator makes (console and admin API): run a waiting job now, re-enqueue a finished one as
- * a new run, delete a job, delete completed jobs before a cutoff. Each is one guarded statement; the guard's states come from the
- * {@link dev.steadfast.domain.JobStateMachine}, so a job that moved meanwhile is left alone and reported as "no row".
+ * Transitions only an operator makes (console and admin API), through {@link JobEntity}: run a waiting job now,
+ * re-enqueue a finished one as a new run, delete a job, delete completed jobs before a cutoff. A single-job action
+ * locks the row ({@code SELECT ... FOR UPDATE}) and applies only when the job is still in one of the states the
+ * caller passes, which come from the {@link dev.steadfast.domain.JobStateMachine}; a job that moved meanwhile is
+ * left alone and reported as empty.
  */
 @ApplicationScoped
 public class OperatorStore {
 
-    /**
-     * RETRY_NOW: a scheduled or retryable job becomes available at once; enqueued_at moves to now, as when the
-     * promoter makes a job due.
-     */
-    static final String MAKE_AVAILABLE_NOW = "UPDATE jobs SET state = 'available', run_at = $2, enqueued_at = $2"
-            + " WHERE id = $1 AND state = ANY($3) RETURNING " + JobRow.COLUMNS;
-
-    /** REVIVE: a cancelled or (not dead-lettered) discarded job runs again as a new run (JobSql.NEW_RUN_SET). */
-    static final String REVIVE = JobSql.NEW_RUN_SET.formatted(2)
-            + " WHERE id = $1 AND state = ANY($3) AND NOT dead_letter RETURNING " + JobRow.COLUMNS;
-
-    /**
-     * DELETE_JOB: gone for good. An active job is refused: its worker holds a lease and would report on a job
-     * that no longer exists; cancel it first.
-     */
-    static final String DELETE = "DELETE FROM jobs WHERE id = $1 AND state <> 'active' RETURNING " + JobRow.COLUMNS;
-
-    /**
-     * DELETE_COMPLETED_BEFORE (zzz_jobs' deleteCompleted): completed jobs that finished before $1, a bounded batch
-     * per statement (the caller loops) from jobs_finished_idx. Only completed jobs: discarded, cancelled and
-     * dead-lettered ones keep their error history until retention or an operator removes them. SKIP LOCKED, so it
-     * never waits on the pruner doing the same.
-     */
-    static final String DELETE_COMPLETED_BEFORE = """
-            WITH old AS (
-                SELECT id FROM jobs WHERE state = 'completed' AND NOT dead_letter AND completed_at < $1
-                LIMIT $2 FOR UPDATE SKIP LOCKED)
-            DELETE FROM jobs j USING old WHERE j.id = old.id""";
-
-    private final Pool pool;
-
-    public OperatorStore(Pool pool) {
-        this.pool = pool;
-    }
-
+    /** RETRY_NOW: a scheduled or retryable job becomes available at once ({@link JobEntity#makeAvailable}). */
     public Uni<Optional<JobRow>> makeAvailableNow(UUID id, String[] fromStates, Instant now) {
-        return JobStore.one(pool.preparedQuery(MAKE_AVAILABLE_NOW).execute(Tuple.of(id, JobStore.odt(now), fromStates)));
+        return change(id, fromStates, false, e -> e.makeAvailable(now));
     }
 
+    /** REVIVE: a cancelled or (not dead-lettered) discarded job runs again as a new run. */
     public Uni<Optional<JobRow>> revive(UUID id, String[] fromStates, Instant now) {
-        return JobStore.one(pool.preparedQuery(REVIVE).execute(Tuple.of(id, JobStore.odt(now), fromStates)));
+        return change(id, fromStates, false, e -> e.startNewRun(now));
     }
+
+    private static Uni<Optional<JobRow>> change(UUID id, String[] fromStates, boolean deadLetter,
+                                                Consumer<JobEntity> transition) {
+        List<String> from = Arrays.asList(fromStates);
+        return Panache.withTransaction(() -> JobEntity.<JobEntity>findById(id, LockModeType.PESSIMISTIC_WRITE)
+                .map(e -> {
+                    if (e == null || e.deadLetter != deadLetter || !from.contains(e.state)) {
+                        return Optional.<JobRow>empty();
+                    }
+                    transition.accept(e);
+                    return Optional.of(e.toRow());
+                }));
+    }
+
+    /**
+     * DELETE_COMPLETED_BEFORE (zzz_jobs' deleteCompleted): completed jobs that finished before the cutoff, a
+     * bounded batch per transaction (the caller loops) from jobs_finished_idx. Only completed jobs: discarded,
+     * cancelled and dead-lettered ones keep their error history until retention or an operator removes them. SKIP
+     * LOCKED, so it never waits on the pruner doing the same.
+     */
+    static final String COMPLETED_BEFORE = "from JobEntity where state = 'completed'"
+            + " and deadLetter = false and completedAt < :before";
 
     /** Deletes up to {@code limit} jobs completed before {@code before}; returns how many. */
     public Uni<Integer> deleteCompletedBefore(Instant before, int limit) {
-        return pool.preparedQuery(DELETE_COMPLETED_BEFORE).execute(Tuple.of(JobStore.odt(before), limit))
-                .map(rows -> rows.rowCount());
+        return Panache.withTransaction(() -> DeadLetterStore.lockedBatch(COMPLETED_BEFORE, Map.of("before", before),
+                        limit)
+                .flatMap(batch -> {
+                    if (batch.isEmpty()) {
+                        return Uni.createFrom().item(0);
+                    }
+                    List<UUID> ids = new ArrayList<>(batch.size());
+                    for (JobEntity e : batch) {
+                        ids.add(e.id);
+                    }
+                    return JobEntity.delete("id in ?1 and state = 'completed'", ids).map(Long::intValue);
+                }));
     }
 
-    /** Deletes the job unless it is active; empty when nothing was deleted. */
+    /**
+     * DELETE_JOB: gone for good; empty when nothing was deleted. An active job is refused: its worker holds a
+     * lease and would report on a job that no longer exists; cancel it first.
+     */
     public Uni<Optional<JobRow>> delete(UUID id) {
-        return JobStore.one(pool.preparedQuery(DELETE).execute(Tuple.of(id)));
+        return Panache.withTransaction(() -> JobEntity.<JobEntity>findById(id, LockModeType.PESSIMISTIC_WRITE)
+                .flatMap(e -> {
+                    if (e == null || "active".equals(e.state)) {
+                        return Uni.createFrom().item(Optional.<JobRow>empty());
+                    }
+                    JobRow row = e.toRow();
+                    return e.delete().replaceWith(Optional.of(row));
+                }));
     }
 }

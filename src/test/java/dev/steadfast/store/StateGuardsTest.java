@@ -121,8 +121,6 @@ class StateGuardsTest {
     void guardsBoundFromTheTableAtTheCallSite() {
         String[][] statements = {
             {"JobSql.CANCEL", JobSql.CANCEL, "CANCEL"},
-            {"OperatorStore.MAKE_AVAILABLE_NOW", OperatorStore.MAKE_AVAILABLE_NOW, "RETRY_NOW"},
-            {"OperatorStore.REVIVE", OperatorStore.REVIVE, "REVIVE"},
         };
         for (String[] s : statements) {
             assertTrue(s[1].contains("state = ANY($"), s[0] + " takes its guard from JobStateMachine.sourceNames");
@@ -136,10 +134,36 @@ class StateGuardsTest {
         assertEquals(Set.of(JobState.DISCARDED), JobStateMachine.sources(Operation.RETRY_DEAD_LETTER));
         String v1 = Files.readString(Path.of("src/main/resources/db/migration/V1__jobs.sql"));
         assertTrue(v1.contains("CHECK (NOT dead_letter OR state = 'discarded')"));
-        for (String sql : new String[] {DeadLetterStore.RETRY, DeadLetterStore.RETRY_MATCHING}) {
-            assertTrue(sql.substring(indexOfWhere(sql)).contains("dead_letter"), sql);
-            assertWrites(Operation.RETRY_DEAD_LETTER, "DeadLetterStore retry", sql);
+        assertTrue(DeadLetterStore.where(DeadLetterFilter.ALL).hql().startsWith("deadLetter = true"));
+    }
+
+    /** The entity's transitions (operator actions and dead-letter retries) write a target of their operation. */
+    @Test
+    void entityTransitionsWriteTheTargetsOfTheirOperations() {
+        for (Operation op : new Operation[] {Operation.RETRY_DEAD_LETTER, Operation.REVIVE}) {
+            JobEntity e = discarded();
+            e.startNewRun(java.time.Instant.EPOCH);
+            assertTrue(JobStateMachine.targets(op).contains(e.jobState()), op + " leads to " + e.state);
+            assertEquals(2, e.run);
+            assertEquals(0, e.attempt);
+            assertEquals(null, e.discardedAt);
+            assertEquals(false, e.deadLetter);
         }
+        JobEntity e = discarded();
+        e.state = "retryable";
+        e.makeAvailable(java.time.Instant.EPOCH);
+        assertTrue(JobStateMachine.targets(Operation.RETRY_NOW).contains(e.jobState()));
+    }
+
+    private static JobEntity discarded() {
+        JobEntity e = new JobEntity();
+        e.state = "discarded";
+        e.deadLetter = true;
+        e.run = 1;
+        e.attempt = 3;
+        e.discardedAt = java.time.Instant.EPOCH;
+        e.error = "{}";
+        return e;
     }
 
     @Test
