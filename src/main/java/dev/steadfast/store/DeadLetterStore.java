@@ -122,14 +122,22 @@ public class DeadLetterStore {
         });
     }
 
+    /**
+     * {@link JobEntity#startNewRun} as one statement over a locked batch: the bulk retry writes every job of the
+     * batch at once instead of one UPDATE per entity (measured about 8 times faster; README "Architecture").
+     * {@code DeadLetterApiTest} checks that it leaves a job exactly as the entity method does.
+     */
+    static final String START_NEW_RUNS = """
+            update JobEntity set state = 'available', deadLetter = false, attempt = 0, snoozes = 0, run = run + 1,
+                   error = null, result = null, runAt = :now, enqueuedAt = :now, discardedAt = null,
+                   completedAt = null, cancelledAt = null, startedAt = null, retryDelayMs = null
+            where id in :ids and deadLetter = true""";
+
     /** Retries up to {@code limit} matching dead letters; returns how many (call again until short). */
     public Uni<Integer> retryMatching(DeadLetterFilter f, Instant now, int limit) {
-        return Panache.withTransaction(() -> lockedBatch(f, limit).map(batch -> {
-            for (JobEntity e : batch) {
-                e.startNewRun(now);
-            }
-            return batch.size();
-        }));
+        return Panache.withTransaction(() -> lockedBatch(f, limit).flatMap(batch -> batch.isEmpty()
+                ? Uni.createFrom().item(0)
+                : JobEntity.update(START_NEW_RUNS, Parameters.with("now", now).and("ids", ids(batch)))));
     }
 
     /** Deletes up to {@code limit} matching dead letters; returns how many (call again until short). */
@@ -138,11 +146,7 @@ public class DeadLetterStore {
             if (batch.isEmpty()) {
                 return Uni.createFrom().item(0);
             }
-            List<UUID> ids = new ArrayList<>(batch.size());
-            for (JobEntity e : batch) {
-                ids.add(e.id);
-            }
-            return JobEntity.delete("id in ?1 and deadLetter = true", ids).map(Long::intValue);
+            return JobEntity.delete("id in ?1 and deadLetter = true", ids(batch)).map(Long::intValue);
         }));
     }
 
@@ -173,6 +177,14 @@ public class DeadLetterStore {
             out.put((String) r[0], ((Number) r[1]).longValue());
         }
         return out;
+    }
+
+    static List<UUID> ids(List<JobEntity> batch) {
+        List<UUID> ids = new ArrayList<>(batch.size());
+        for (JobEntity e : batch) {
+            ids.add(e.id);
+        }
+        return ids;
     }
 
     private static List<JobRow> rows(List<JobEntity> entities) {

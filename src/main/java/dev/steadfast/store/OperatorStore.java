@@ -5,7 +5,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -63,11 +62,8 @@ public class OperatorStore {
                     if (batch.isEmpty()) {
                         return Uni.createFrom().item(0);
                     }
-                    List<UUID> ids = new ArrayList<>(batch.size());
-                    for (JobEntity e : batch) {
-                        ids.add(e.id);
-                    }
-                    return JobEntity.delete("id in ?1 and state = 'completed'", ids).map(Long::intValue);
+                    return JobEntity.delete("id in ?1 and state = 'completed'", DeadLetterStore.ids(batch))
+                            .map(Long::intValue);
                 }));
     }
 

@@ -116,6 +116,40 @@ class DeadLetterApiTest {
                 "not_found");
     }
 
+    /**
+     * A bulk retry writes a whole batch in one statement (DeadLetterStore.START_NEW_RUNS); a single retry changes
+     * the entity (JobEntity.startNewRun). Both leave a job the same way.
+     */
+    @Test
+    void bulkAndSingleRetriesStartTheSameNewRun() {
+        String single = deadLetter("dl-same-1", "t.same", "DbError");
+        String bulk = deadLetter("dl-same-2", "t.same", "DbError");
+        send(obj()).post("/ojs/v1/dead-letter/" + single + "/retry").then().statusCode(200);
+        send(obj("filter", obj("queue", "dl-same-2"), "confirm", true)).post("/ojs/v1/dead-letter/retry")
+                .then().statusCode(200).body("succeeded", equalTo(1));
+        Map<String, Object> a = comparable(jobView(single));
+        Map<String, Object> b = comparable(jobView(bulk));
+        assertEquals(a, b);
+        assertEquals("available", a.get("state"));
+        assertEquals(2, a.get("run"));
+    }
+
+    /** A job's view without what differs between two jobs by construction: ids, queue, args and instants. */
+    private static Map<String, Object> comparable(Map<String, Object> job) {
+        Map<String, Object> out = new java.util.TreeMap<>(job);
+        for (String k : List.of("id", "queue", "args", "created_at", "enqueued_at", "run_at", "scheduled_at")) {
+            out.remove(k);
+        }
+        List<Map<String, Object>> errors = (List<Map<String, Object>>) out.remove("errors");
+        out.put("errors", errors.stream().map(e -> {
+            Map<String, Object> c = new java.util.TreeMap<>(e);
+            c.remove("timestamp");
+            c.remove("occurred_at");
+            return c;
+        }).toList());
+        return out;
+    }
+
     @Test
     void deleteRemovesOneAndAdminDeleteAnswers204() {
         String a = deadLetter("dl-del", "t.d", "E");
