@@ -51,18 +51,18 @@ public class OperatorStore {
      * cancelled and dead-lettered ones keep their error history until retention or an operator removes them. SKIP
      * LOCKED, so it never waits on the pruner doing the same.
      */
-    static final String COMPLETED_BEFORE = "from JobEntity where state = 'completed'"
-            + " and deadLetter = false and completedAt < :before";
+    static final String COMPLETED_BEFORE = "where j.state = 'completed'"
+            + " and j.deadLetter = false and j.completedAt < :before";
 
     /** Deletes up to {@code limit} jobs completed before {@code before}; returns how many. */
     public Uni<Integer> deleteCompletedBefore(Instant before, int limit) {
-        return Panache.withTransaction(() -> DeadLetterStore.lockedBatch(COMPLETED_BEFORE, Map.of("before", before),
+        return Panache.withTransaction(() -> DeadLetterStore.lockedIds(COMPLETED_BEFORE, Map.of("before", before),
                         limit)
                 .flatMap(batch -> {
                     if (batch.isEmpty()) {
                         return Uni.createFrom().item(0);
                     }
-                    return JobEntity.delete("id in ?1 and state = 'completed'", DeadLetterStore.ids(batch))
+                    return JobEntity.delete("id in ?1 and state = 'completed'", batch)
                             .map(Long::intValue);
                 }));
     }
