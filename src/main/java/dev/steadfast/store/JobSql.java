@@ -47,7 +47,9 @@ final class JobSql {
      * claimed directly (their run_at has passed), without waiting for the promoter. A paused queue yields
      * nothing. $5 overrides the job's own visibility timeout when not null. enqueued_at becomes the instant the
      * job became available (run_at). RETURNING leaves out what a worker never needs (error history, last error,
-     * result); ord and the claim order let the caller restore the order, which RETURNING does not keep.
+     * result); ord and the claim order let the caller restore the order, which RETURNING does not keep. A job
+     * whose expires_at has passed is never handed out (the expiry reaper discards it); the test reads a column of
+     * the row the scan visits anyway, so jobs without a deadline cost one comparison.
      */
     static final String CLAIM = """
             WITH next AS (
