@@ -57,6 +57,7 @@ final class JobSql {
                 CROSS JOIN LATERAL (
                     SELECT id, priority, run_at FROM jobs
                     WHERE queue = r.q AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2
+                      AND (expires_at IS NULL OR expires_at > $2)
                       AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND p.paused)
                     ORDER BY priority DESC, run_at, id
                     LIMIT $3
@@ -165,5 +166,5 @@ final class JobSql {
     static final String LIST_QUEUES = "SELECT name, paused, paused_at, created_at FROM queues ORDER BY name";
 
     /** Empties every table: the conformance suite's reset hook. */
-    static final String RESET = "TRUNCATE jobs, queues, workers";
+    static final String RESET = "TRUNCATE jobs, queues, workers, cron_jobs, cron_runs";
 }
