@@ -112,13 +112,11 @@ public class CronResource {
         Body template = b.object("job_template");
         Body source = template != null ? template : b;
         EnqueueCommand t = EnqueueParser.parse(json, source, clock.instant());
+        Body o = source.object("options");
         for (String refused : List.of("id", "scheduled_at", "delay_until", "expires_at", "pending", "delay", "delay_ms")) {
-            Body o = source.object("options");
-            boolean set = o != null && o.has(refused) || source != b && source.has(refused)
-                    || source == b && List.of("id", "scheduled_at", "expires_at").contains(refused) && b.has(refused);
-            if (set) {
-                String field = (template != null ? "job_template." : "") + (o != null && o.has(refused) ? "options." : "")
-                        + refused;
+            boolean inOptions = o != null && o.has(refused);
+            if (inOptions || source.has(refused)) {
+                String field = (template != null ? "job_template." : "") + (inOptions ? "options." : "") + refused;
                 throw OjsException.invalidField(field, "'" + field + "' cannot be set in a cron template: every"
                         + " occurrence is a new job that runs when it fires.");
             }
