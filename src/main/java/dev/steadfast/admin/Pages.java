@@ -28,6 +28,8 @@ public final class Pages {
 
     public static native TemplateInstance workers(Chrome chrome, WorkersView view);
 
+    public static native TemplateInstance cron(Chrome chrome, CronView view);
+
     public static native TemplateInstance confirm(Chrome chrome, ConfirmView view);
 
     public static native TemplateInstance login(Chrome chrome, String next, String error);

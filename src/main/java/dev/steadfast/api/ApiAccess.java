@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
  *   <li>{@code producer}: PUSH, batch PUSH, INFO, CANCEL, ACTIVATE;</li>
  *   <li>{@code worker}: every {@code POST /ojs/v1/workers/...} (fetch, ack, ack/batch, nack, heartbeat, snooze);</li>
  *   <li>{@code readonly}: every GET (jobs, queues, stats, dead letters, events, retry policies, admin views);</li>
- *   <li>{@code admin}: everything, including every change under /ojs/v1/admin, queue pause and resume and the
- *       dead-letter actions.</li>
+ *   <li>{@code admin}: everything, including every change under /ojs/v1/admin, queue pause and resume, the
+ *       dead-letter actions and every change to cron schedules (a schedule enqueues jobs for ever).</li>
  * </ul>
  *
  * Anything not named above needs {@code admin}: a route added later is closed until it is placed here, and a

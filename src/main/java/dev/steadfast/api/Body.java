@@ -206,9 +206,26 @@ final class Body {
 
     /** An RFC 3339 timestamp with a time zone (ojs-core.md 5.5: timestamps without one are refused). */
     Instant timestamp(String name) {
+        return timestamp(name, null);
+    }
+
+    /**
+     * An RFC 3339 timestamp with a time zone, or, when {@code now} is given, an offset from it written {@code +}
+     * and an ISO 8601 duration ({@code "+PT5S"}, the binding's openapi.yaml for scheduled_at).
+     */
+    Instant timestamp(String name, Instant now) {
         String s = string(name, false);
         if (s == null) {
             return null;
+        }
+        if (now != null && s.startsWith("+")) {
+            try {
+                return now.plus(dev.steadfast.domain.retry.Iso8601Duration.parse(field(name), s.substring(1)));
+            } catch (dev.steadfast.domain.retry.PolicyViolation e) {
+                throw OjsException.invalidField(field(name), "'" + field(name) + "' must be an RFC 3339 timestamp"
+                        + " or '+' and an ISO 8601 duration (e.g. +PT5S): " + e.getMessage(),
+                        "RFC 3339 or +ISO 8601 duration", s);
+            }
         }
         try {
             if (!RFC3339_YEAR.matcher(s).lookingAt()) { // java.time also reads +999999999-..., which no column holds

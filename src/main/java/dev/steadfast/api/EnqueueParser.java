@@ -31,13 +31,14 @@ final class EnqueueParser {
     private EnqueueParser() {
     }
 
-    static EnqueueCommand parse(ObjectMapper m, Body b) {
+    /** {@code now}: the instant relative times ({@code "+PT5S"}, {@code delay}) count from. */
+    static EnqueueCommand parse(ObjectMapper m, Body b, Instant now) {
         String id = b.string("id", false);
         String type = b.string("type", true);
         JsonNode args = b.array("args", true);
         Body meta = b.object("meta");
         Body o = b.object("options");
-        Options opt = new Options(o, b);
+        Options opt = new Options(o, b, now);
         ObjectNode metaNode = meta == null ? m.createObjectNode() : meta.node().deepCopy();
         Body metadata = o == null ? null : o.object("metadata");
         if (metadata != null) {
@@ -57,6 +58,9 @@ final class EnqueueParser {
         if (scheduledAt == null) {
             scheduledAt = opt.timestamp("delay_until");
         }
+        if (scheduledAt == null) {
+            scheduledAt = opt.delayed(o);
+        }
         Body retry = opt.object("retry");
         if (retry == null) {
             retry = opt.object("retry_policy");
@@ -73,7 +77,7 @@ final class EnqueueParser {
      * An enqueue option read from {@code options} (the HTTP binding's shape) and, when absent there, from the
      * envelope's top level (the core spec's shape), so both shapes and any mix of them work.
      */
-    private record Options(Body options, Body envelope) {
+    private record Options(Body options, Body envelope, Instant now) {
 
         private Body from(String name) {
             return options != null && options.has(name) ? options : envelope;
@@ -92,7 +96,31 @@ final class EnqueueParser {
         }
 
         Instant timestamp(String name) {
-            return from(name).timestamp(name);
+            return from(name).timestamp(name, now);
+        }
+
+        /** {@code options.delay} (ISO 8601 duration) or {@code options.delay_ms}: scheduled that long from now. */
+        Instant delayed(Body o) {
+            if (o == null) {
+                return null;
+            }
+            Long ms = o.integer("delay_ms");
+            if (ms != null) {
+                if (ms < 0) {
+                    throw OjsException.invalidField(o.field("delay_ms"), "'options.delay_ms' must not be negative.",
+                            "integer >= 0", ms.toString());
+                }
+                return now.plusMillis(ms);
+            }
+            String iso = o.string("delay", false);
+            if (iso == null) {
+                return null;
+            }
+            try {
+                return now.plus(dev.steadfast.domain.retry.Iso8601Duration.parse(o.field("delay"), iso));
+            } catch (dev.steadfast.domain.retry.PolicyViolation e) {
+                throw OjsException.invalidField(o.field("delay"), e.getMessage(), "ISO 8601 duration", iso);
+            }
         }
 
         Body object(String name) {

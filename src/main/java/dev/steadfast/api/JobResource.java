@@ -21,16 +21,19 @@ public class JobResource {
     private final JobService jobs;
     private final dev.steadfast.config.SteadfastConfig config;
     private final ObjectMapper json;
+    private final java.time.Clock clock;
 
-    public JobResource(JobService jobs, dev.steadfast.config.SteadfastConfig config, ObjectMapper json) {
+    public JobResource(JobService jobs, dev.steadfast.config.SteadfastConfig config, ObjectMapper json,
+                       java.time.Clock clock) {
         this.jobs = jobs;
         this.config = config;
         this.json = json;
+        this.clock = clock;
     }
 
     @POST
     public Uni<Response> push(String body) {
-        return Uni.createFrom().item(() -> EnqueueParser.parse(json, Body.parse(json, body)))
+        return Uni.createFrom().item(() -> EnqueueParser.parse(json, Body.parse(json, body), clock.instant()))
                 .flatMap(jobs::push)
                 .map(row -> Response.fromResponse(Responses.json(json, 201, Map.of("job", JobJson.view(json, row))))
                         .location(URI.create("/ojs/v1/jobs/" + row.id())).build());
@@ -48,10 +51,11 @@ public class JobResource {
                 throw OjsException.invalidField("jobs", "'jobs' must hold 1 to " + max + " jobs.",
                         "1 to " + max + " jobs", list.size() + " jobs");
             }
+            java.time.Instant now = clock.instant();
             java.util.List<dev.steadfast.service.EnqueueCommand> commands = new java.util.ArrayList<>(list.size());
             for (int i = 0; i < list.size(); i++) {
                 try {
-                    commands.add(EnqueueParser.parse(json, Body.element(json, list.get(i), "jobs[" + i + "]")));
+                    commands.add(EnqueueParser.parse(json, Body.element(json, list.get(i), "jobs[" + i + "]"), now));
                 } catch (OjsException e) {
                     throw JobService.atIndex(e, i);
                 }

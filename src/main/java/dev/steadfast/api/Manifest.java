@@ -21,10 +21,10 @@ public class Manifest {
         impl.put("language", "java");
         Map<String, Object> caps = new LinkedHashMap<>();
         caps.put("batch_enqueue", true);
-        caps.put("cron_jobs", false);
+        caps.put("cron_jobs", true);
         caps.put("dead_letter", true);
         caps.put("delayed_jobs", true);
-        caps.put("job_ttl", false);
+        caps.put("job_ttl", true);
         caps.put("priority_queues", true);
         caps.put("rate_limiting", false);
         caps.put("schema_validation", false);
@@ -39,7 +39,7 @@ public class Manifest {
         m.put("specversion", "1.0");
         m.put("ojs_version", "1.0");
         m.put("implementation", impl);
-        m.put("conformance_level", 1);
+        m.put("conformance_level", 2);
         m.put("protocols", List.of("http"));
         m.put("backend", "postgres");
         m.put("capabilities", caps);

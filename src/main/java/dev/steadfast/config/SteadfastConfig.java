@@ -34,6 +34,41 @@ public interface SteadfastConfig {
 
     Auth auth();
 
+    Cron cron();
+
+    /** Cron schedules (ojs-cron.md): firing, missed occurrences and the runs' lease. */
+    interface Cron {
+        /**
+         * How often due occurrences are looked for (Quarkus scheduler; at least 1s, its resolution, which is also
+         * ojs-cron.md 7.3's limit). An occurrence is enqueued within about this long after its time.
+         */
+        @WithDefault("1s")
+        Duration tickInterval();
+
+        /**
+         * An occurrence found later than this after its time counts as missed (the server was down or the
+         * database unreachable); see {@link #missed()}.
+         */
+        @WithDefault("PT1M")
+        Duration misfireGrace();
+
+        /**
+         * What a missed occurrence does: {@code fire-once} enqueues one catch-up run for the earliest missed
+         * occurrence (ojs-cron.md 7.3), {@code skip} enqueues nothing; both then move on to the next occurrence
+         * after now.
+         */
+        @WithDefault("fire-once")
+        String missed();
+
+        /**
+         * The lease of a run whose template sets no visibility_timeout_ms: scheduled runs are often long, and the
+         * overlap policy treats a run as running until it finishes, so a lease that ran out after the jobs'
+         * default 30 s would hand the same run to a second worker while it still runs.
+         */
+        @WithDefault("PT10M")
+        Duration defaultVisibilityTimeout();
+    }
+
     /** Bearer-token authentication of the OJS API (/ojs/...); the console has its own login. */
     interface Auth {
         /**
@@ -170,6 +205,10 @@ public interface SteadfastConfig {
         /** How often finished jobs past retention are deleted. */
         @WithDefault("60s")
         Duration prunerInterval();
+
+        /** How often jobs whose expires_at passed are discarded (FETCH also does it; at least {@code 1s}). */
+        @WithDefault("1s")
+        Duration expiryInterval();
 
         /** Longest a run may take before it is abandoned and reported (one log line; the next run is on time). */
         @WithDefault("30s")

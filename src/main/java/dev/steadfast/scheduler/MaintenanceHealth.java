@@ -28,7 +28,9 @@ public class MaintenanceHealth {
     static final String LEASE_REAPER = "lease-reaper";
     static final String RETRY_PROMOTER = "retry-promoter";
     static final String PRUNER = "pruner";
-    static final List<String> TASKS = List.of(LEASE_REAPER, RETRY_PROMOTER, PRUNER);
+    static final String EXPIRY_REAPER = "expiry-reaper";
+    static final String CRON_FIRER = "cron-firer";
+    static final List<String> TASKS = List.of(LEASE_REAPER, RETRY_PROMOTER, PRUNER, EXPIRY_REAPER, CRON_FIRER);
 
     private final Clock clock;
     private final Instant started;
@@ -39,7 +41,8 @@ public class MaintenanceHealth {
         this.clock = clock;
         this.started = clock.instant();
         SteadfastConfig.Maintenance m = config.maintenance();
-        for (Duration d : List.of(m.leaseReaperInterval(), m.promoterInterval(), m.prunerInterval())) {
+        for (Duration d : List.of(m.leaseReaperInterval(), m.promoterInterval(), m.prunerInterval(),
+                m.expiryInterval(), config.cron().tickInterval())) {
             if (d.compareTo(Duration.ofSeconds(1)) < 0) {
                 throw new IllegalArgumentException("steadfast.maintenance intervals must be at least 1s (the Quarkus"
                         + " scheduler's resolution), got " + d);
@@ -48,6 +51,8 @@ public class MaintenanceHealth {
         int n = Math.max(1, m.staleAfterIntervals());
         staleAfter.put(LEASE_REAPER, m.leaseReaperInterval().multipliedBy(n));
         staleAfter.put(RETRY_PROMOTER, m.promoterInterval().multipliedBy(n));
+        staleAfter.put(EXPIRY_REAPER, m.expiryInterval().multipliedBy(n));
+        staleAfter.put(CRON_FIRER, config.cron().tickInterval().multipliedBy(n));
         staleAfter.put(PRUNER, m.prunerInterval().multipliedBy(n)
                 .plus(Duration.parse("PT" + Pruner.FIRST_RUN_DELAY.toUpperCase(java.util.Locale.ROOT))));
     }

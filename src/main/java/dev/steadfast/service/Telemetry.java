@@ -106,6 +106,17 @@ public class Telemetry {
         }
     }
 
+    /** A job discarded unstarted because its expires_at passed: job.discarded with reason "expired". */
+    public void expired(JobRow row, Instant now) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("reason", "expired");
+        d.put("expires_at", Timestamps.format(row.expiresAt()));
+        d.put("total_attempts", row.attempt());
+        d.put("dead_letter", false);
+        emit("job.discarded", row, now, d);
+        count("discarded", row);
+    }
+
     public void leaseExpired(JobRow row, String workerId, Instant now) {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("worker_id", workerId);

@@ -177,7 +177,19 @@ public class WorkSignal {
                 timers.remove(key);
             }
             wake(queue);
+            dueListeners.forEach(Runnable::run);
         });
+    }
+
+    private final java.util.List<Runnable> dueListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /**
+     * Runs {@code listener} whenever a due-time timer of {@link #dueAt} fires (a scheduled job or retry of this
+     * instance came due within the timer horizon): the retry promoter uses it to show the job available at its
+     * time rather than at its next one-second tick.
+     */
+    public void onDue(Runnable listener) {
+        dueListeners.add(listener);
     }
 
     /** Whether any FETCH is waiting (tests, metrics). */

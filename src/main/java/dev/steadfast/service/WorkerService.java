@@ -33,10 +33,12 @@ public class WorkerService {
     private final Duration pollInterval;
 
     private final LeaseExpiry expiry;
+    private final ExpiredJobs expired;
 
     public WorkerService(JobStore store, Clock clock, Telemetry telemetry, SteadfastConfig config, HeldAttempts held,
-                         WorkSignal signal, LeaseExpiry expiry) {
+                         WorkSignal signal, LeaseExpiry expiry, ExpiredJobs expired) {
         this.expiry = expiry;
+        this.expired = expired;
         this.store = store;
         this.clock = clock;
         this.telemetry = telemetry;
@@ -86,6 +88,8 @@ public class WorkerService {
         // Expired leases are taken back beside the claim, not before it: the FETCH that happens to trigger it does
         // not wait for it, and what it frees is claimable by the next FETCH, within steadfast.fetch.reap-interval.
         expiry.reapIfDue(now).subscribe().with(n -> { }, e -> { });
+        // Likewise jobs whose expires_at passed: the claim passes them over, this makes them discarded.
+        expired.discardIfDue(now).subscribe().with(n -> { }, e -> { });
         return store.claim(queues, count, workerId, visibilityMs, now).invoke(jobs -> {
             for (JobRow j : jobs) {
                 held.put(Attempt.of(j));

@@ -47,7 +47,9 @@ final class JobSql {
      * claimed directly (their run_at has passed), without waiting for the promoter. A paused queue yields
      * nothing. $5 overrides the job's own visibility timeout when not null. enqueued_at becomes the instant the
      * job became available (run_at). RETURNING leaves out what a worker never needs (error history, last error,
-     * result); ord and the claim order let the caller restore the order, which RETURNING does not keep.
+     * result); ord and the claim order let the caller restore the order, which RETURNING does not keep. A job
+     * whose expires_at has passed is never handed out (the expiry reaper discards it); the test reads a column of
+     * the row the scan visits anyway, so jobs without a deadline cost one comparison.
      */
     static final String CLAIM = """
             WITH next AS (
@@ -55,6 +57,7 @@ final class JobSql {
                 CROSS JOIN LATERAL (
                     SELECT id, priority, run_at FROM jobs
                     WHERE queue = r.q AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2
+                      AND (expires_at IS NULL OR expires_at > $2)
                       AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND p.paused)
                     ORDER BY priority DESC, run_at, id
                     LIMIT $3
@@ -151,5 +154,5 @@ final class JobSql {
     static final String LIST_QUEUES = "SELECT name, paused, paused_at, created_at FROM queues ORDER BY name";
 
     /** Empties every table: the conformance suite's reset hook. */
-    static final String RESET = "TRUNCATE jobs, queues, workers";
+    static final String RESET = "TRUNCATE jobs, queues, workers, cron_jobs, cron_runs";
 }

@@ -66,7 +66,8 @@ public class JobStore {
         }
     }
 
-    private static Uni<Set<UUID>> insert(io.vertx.mutiny.sqlclient.SqlClient client, List<NewJob> jobs) {
+    /** Inserts on {@code client}: the pool, or a connection whose transaction the job belongs to (cron firing). */
+    static Uni<Set<UUID>> insert(io.vertx.mutiny.sqlclient.SqlClient client, List<NewJob> jobs) {
         int n = jobs.size();
         UUID[] ids = new UUID[n];
         String[] types = new String[n], queues = new String[n], args = new String[n], metas = new String[n],

@@ -33,12 +33,32 @@ final class MaintenanceSql {
                          FROM (SELECT DISTINCT queue FROM promoted) q) AS notified
             FROM promoted p""";
 
+    /**
+     * Expiry: jobs not started yet whose expires_at has passed, earliest first, locked so no other instance (and
+     * no claim) takes them; through jobs_expiry_idx, which only jobs with a deadline enter.
+     */
+    static final String LOCK_EXPIRED_JOBS = "SELECT " + JobRow.leanColumns("")
+            + " FROM jobs WHERE expires_at <= $1 AND state IN ('available', 'scheduled', 'retryable', 'pending')"
+            + " ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED";
+
+    /**
+     * Discards expired jobs with the recorded reason as their error (appended to the history, newest $4 kept).
+     * completed_at stays unset: the job never ran to an outcome (the conformance suite checks it is absent).
+     */
+    static final String DISCARD_EXPIRED = """
+            UPDATE jobs j SET state = 'discarded', discarded_at = $3, run_at = NULL, error = e.entry::jsonb,
+                   errors = jsonb_path_query_array(j.errors || e.entry::jsonb, '$[last - $k to last]',
+                                                   jsonb_build_object('k', $4::int - 1))
+            FROM unnest($1::uuid[], $2::text[]) AS e(id, entry)
+            WHERE j.id = e.id AND j.state IN ('available', 'scheduled', 'retryable', 'pending')
+            RETURNING\s""" + JobRow.leanColumns("j");
+
     /** Pruning: finished jobs past retention; dead-lettered jobs are never pruned here. */
     static final String PRUNE_FINISHED = """
             WITH old AS (
                 SELECT id FROM jobs
                 WHERE state IN ('completed', 'discarded', 'cancelled') AND NOT dead_letter
-                  AND coalesce(completed_at, cancelled_at) < $1
+                  AND coalesce(completed_at, cancelled_at, discarded_at) < $1
                 LIMIT $2 FOR UPDATE SKIP LOCKED)
             DELETE FROM jobs j USING old WHERE j.id = old.id""";
 

@@ -38,6 +38,29 @@ public class MaintenanceStore {
                 }));
     }
 
+    /**
+     * Locks up to {@code limit} jobs whose expires_at passed by {@code now} before they were started, lets
+     * {@code reason} write each one's error entry (JSON), and discards them all in one statement; returns them.
+     */
+    public Uni<List<JobRow>> discardExpired(Instant now, int limit, int keep, Function<JobRow, String> reason) {
+        return pool.withTransaction(conn -> conn.preparedQuery(MaintenanceSql.LOCK_EXPIRED_JOBS)
+                .execute(Tuple.of(JobStore.odt(now), limit))
+                .flatMap(rows -> {
+                    List<JobRow> expired = JobStore.rowsOf(rows);
+                    if (expired.isEmpty()) {
+                        return Uni.createFrom().item(List.<JobRow>of());
+                    }
+                    java.util.UUID[] ids = new java.util.UUID[expired.size()];
+                    String[] entries = new String[expired.size()];
+                    for (int i = 0; i < ids.length; i++) {
+                        ids[i] = expired.get(i).id();
+                        entries[i] = reason.apply(expired.get(i));
+                    }
+                    return conn.preparedQuery(MaintenanceSql.DISCARD_EXPIRED)
+                            .execute(Tuple.of(ids, entries, JobStore.odt(now), keep)).map(JobStore::rowsOf);
+                }));
+    }
+
     /** Makes due scheduled/retryable jobs available; returns how many. */
     public Uni<List<Promoted>> promoteDue(Instant now, int limit) {
         return pool.preparedQuery(MaintenanceSql.PROMOTE_DUE).execute(Tuple.of(JobStore.odt(now), limit)).map(rows -> {

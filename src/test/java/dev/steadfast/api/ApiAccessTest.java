@@ -52,6 +52,11 @@ class ApiAccessTest {
                 {"POST", "/ojs/v1/admin/reset", ADMIN},
                 {"POST", "/ojs/v1/admin/workers/w1/terminate", ADMIN},
                 {"DELETE", "/ojs/v1/admin/jobs/" + ID, ADMIN},
+                {"GET", "/ojs/v1/cron", READ},
+                {"GET", "/ojs/v1/cron/nightly", READ},
+                {"POST", "/ojs/v1/cron", ADMIN},
+                {"DELETE", "/ojs/v1/cron/nightly", ADMIN},
+                {"POST", "/ojs/v1/cron/nightly/pause", ADMIN},
                 // unknown or oddly spelled routes are closed to all but admin
                 {"POST", "/ojs/v1/workers/fetch/", ADMIN},
                 {"POST", "/ojs/v1/workers/other", ADMIN},

@@ -1,0 +1,158 @@
+package dev.steadfast.packaged;
+
+import static dev.steadfast.testsupport.Api.arr;
+import static dev.steadfast.testsupport.Api.obj;
+import static dev.steadfast.testsupport.Api.send;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.steadfast.testsupport.LocalPostgres;
+import io.quarkus.test.junit.QuarkusIntegrationTest;
+import io.quarkus.test.junit.TestProfile;
+import java.io.File;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Cron with two real server processes on one database: the packaged application Quarkus launched, and a second
+ * copy of the same jar started here. Both tick every second; every occurrence is enqueued exactly once, on time.
+ * The waits below poll for an outcome with a generous deadline; nothing asserts how long anything took except
+ * the lateness of an occurrence, which is the feature under test.
+ */
+@QuarkusIntegrationTest
+@TestProfile(PackagedApp.class)
+class CronTwoInstancesIT {
+
+    static final int SECOND_PORT = 18_129;
+    static final int SCHEDULES = 10;
+    static Process second;
+    static Map<String, String> db;
+
+    @BeforeAll
+    static void startSecondInstance() throws Exception {
+        PackagedApp.authorize();
+        db = new LocalPostgres().start();
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", "target/quarkus-app/quarkus-run.jar")
+                .redirectErrorStream(true).redirectOutput(new File("target/cron-second-instance.log"));
+        Map<String, String> env = pb.environment();
+        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", db.get("quarkus.datasource.reactive.url"));
+        env.put("QUARKUS_DATASOURCE_JDBC_URL", db.get("quarkus.datasource.jdbc.url"));
+        env.put("QUARKUS_DATASOURCE_USERNAME", db.get("quarkus.datasource.username"));
+        env.put("QUARKUS_DATASOURCE_PASSWORD", db.get("quarkus.datasource.password"));
+        env.put("QUARKUS_HTTP_PORT", String.valueOf(SECOND_PORT));
+        env.put("STEADFAST_AUTH_TOKENS_PACKAGED_SUITE", "admin:sha256:" + PackagedApp.sha256(PackagedApp.TOKEN));
+        second = pb.start();
+        Instant deadline = Instant.now().plusSeconds(120);
+        while (get(SECOND_PORT, "/ojs/v1/health") != 200) {
+            if (!second.isAlive() || Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException("the second instance did not start; see target/cron-second-instance.log");
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    @AfterAll
+    static void stopSecondInstance() throws Exception {
+        if (second != null) {
+            second.destroy();
+            second.waitFor();
+        }
+    }
+
+    @Test
+    void everyOccurrenceIsEnqueuedOnceAndOnTimeWithTwoInstancesTicking() throws Exception {
+        String tag = Long.toString(ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE, 36);
+        String queue = "it-cron-" + tag;
+        for (int i = 0; i < SCHEDULES; i++) {
+            send(obj("name", "it-" + tag + "-" + i, "cron", "* * * * *", "overlap_policy", "allow",
+                    "type", "it.cron", "args", arr(i), "options", obj("queue", queue)))
+                    .post("/ojs/v1/cron").then().statusCode(201);
+        }
+        try (Connection c = DriverManager.getConnection(db.get("quarkus.datasource.jdbc.url"),
+                db.get("quarkus.datasource.username"), db.get("quarkus.datasource.password"))) {
+            // The first occurrence comes from the clock (within a minute).
+            awaitRuns(c, tag, SCHEDULES, Duration.ofSeconds(90));
+            // Four more, made due at once on every schedule (both instances see them in the same second).
+            for (int round = 2; round <= 5; round++) {
+                exec(c, "UPDATE cron_jobs SET next_fire_at = now() - interval '1 millisecond' WHERE name LIKE 'it-"
+                        + tag + "-%'");
+                awaitRuns(c, tag, SCHEDULES * round, Duration.ofSeconds(30));
+            }
+            Thread.sleep(2_000); // two more ticks of each instance: nothing else may appear
+            assertEquals(SCHEDULES * 5, count(c, "SELECT count(*) FROM cron_runs WHERE cron_name LIKE 'it-" + tag
+                    + "-%'"));
+            assertEquals(SCHEDULES * 5, count(c, "SELECT count(*) FROM jobs WHERE queue = '" + queue + "'"),
+                    "one job per occurrence");
+            assertEquals(0, count(c, "SELECT count(*) FROM (SELECT meta->>'cron_name', meta->>'cron_triggered_at'"
+                    + " FROM jobs WHERE queue = '" + queue + "' GROUP BY 1, 2 HAVING count(*) > 1) d"), "no duplicates");
+            long late = count(c, "SELECT count(*) FROM cron_runs r JOIN jobs j ON j.id = r.job_id WHERE r.cron_name"
+                    + " LIKE 'it-" + tag + "-%' AND j.created_at - r.fire_at > interval '3 seconds'");
+            assertEquals(0, late, "every occurrence enqueued within a tick or two of its time");
+        }
+        long first = enqueuedBy(io.restassured.RestAssured.port, queue);
+        long other = enqueuedBy(SECOND_PORT, queue);
+        assertEquals(SCHEDULES * 5, first + other, "the two instances' own counts add up (first " + first
+                + ", second " + other + ")");
+        System.out.printf("cron occurrences enqueued by the first instance: %d, by the second: %d%n", first, other);
+    }
+
+    static void awaitRuns(Connection c, String tag, long n, Duration limit) throws Exception {
+        Instant deadline = Instant.now().plus(limit);
+        while (count(c, "SELECT count(*) FROM cron_runs WHERE cron_name LIKE 'it-" + tag + "-%'") < n) {
+            assertTrue(Instant.now().isBefore(deadline), "waiting for " + n + " occurrences");
+            Thread.sleep(200);
+        }
+    }
+
+    static long count(Connection c, String sql) throws Exception {
+        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(sql)) {
+            r.next();
+            return r.getLong(1);
+        }
+    }
+
+    static void exec(Connection c, String sql) throws Exception {
+        try (Statement s = c.createStatement()) {
+            s.executeUpdate(sql);
+        }
+    }
+
+    /** This instance's steadfast_jobs_enqueued_total for the queue (each instance counts what it enqueued). */
+    static long enqueuedBy(int port, String queue) throws Exception {
+        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + port + "/q/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        Matcher m = Pattern.compile("steadfast_jobs_enqueued_total\\{[^}]*queue=\"" + Pattern.quote(queue)
+                + "\"[^}]*} ([0-9.E]+)").matcher(metrics);
+        double total = 0;
+        while (m.find()) {
+            total += Double.parseDouble(m.group(1));
+        }
+        return (long) total;
+    }
+
+    static int get(int port, String path) {
+        try {
+            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                    .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+}
