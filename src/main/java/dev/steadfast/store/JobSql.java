@@ -151,5 +151,5 @@ final class JobSql {
     static final String LIST_QUEUES = "SELECT name, paused, paused_at, created_at FROM queues ORDER BY name";
 
     /** Empties every table: the conformance suite's reset hook. */
-    static final String RESET = "TRUNCATE jobs, queues, workers";
+    static final String RESET = "TRUNCATE jobs, job_progress, queues, workers";
 }
