@@ -1,9 +1,13 @@
 package dev.steadfast.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.domain.JobState;
+import dev.steadfast.domain.OjsException;
+import dev.steadfast.service.JobService;
 import dev.steadfast.service.OperatorService;
 import dev.steadfast.service.StatsService;
 import dev.steadfast.service.Timestamps;
+import dev.steadfast.store.JobFilter;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -27,12 +31,46 @@ public class AdminJobsResource {
 
     private final OperatorService operator;
     private final StatsService stats;
+    private final JobService jobs;
     private final ObjectMapper json;
 
-    public AdminJobsResource(OperatorService operator, StatsService stats, ObjectMapper json) {
+    public AdminJobsResource(OperatorService operator, StatsService stats, JobService jobs, ObjectMapper json) {
+        this.jobs = jobs;
         this.operator = operator;
         this.stats = stats;
         this.json = json;
+    }
+
+    /** The job as its whole envelope, not wrapped (ojs-admin-api.md 7.2); 404 when unknown. */
+    @GET
+    @Path("/{id}")
+    public Uni<Response> get(@PathParam("id") String id) {
+        return jobs.info(JobResource.jobId(id)).map(row -> Responses.ok(json, JobJson.view(json, row)));
+    }
+
+    /**
+     * Bulk retry (ojs-admin-api.md 7.5): {@code {"filter": {"state", "queue", "type"}, "confirm": true}} retries
+     * every matching job as the single retry does; without {@code "confirm": true} it is refused with 400.
+     */
+    @POST
+    @Path("/bulk/retry")
+    public Uni<Response> bulkRetry(String body) {
+        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
+            Body f = b.object("filter");
+            String state = f == null ? null : f.string("state", false);
+            JobState s = state == null ? null : JobState.fromWire(state).orElseThrow(() -> OjsException.invalidField(
+                    "filter.state", "'filter.state' must be a job state.", "job state", state));
+            JobFilter filter = new JobFilter(s, f == null ? null : Params.queue("filter.queue", f.string("queue", false)),
+                    f == null ? null : f.string("type", false), false, null, null, null, null);
+            return operator.retryMatching(filter, Boolean.TRUE.equals(b.bool("confirm")), "admin-api");
+        }).map(r -> {
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("action", "retry");
+            out.put("matched", r.matched());
+            out.put("succeeded", r.succeeded());
+            out.put("failed", r.failed());
+            return Responses.ok(json, out);
+        });
     }
 
     /** Jobs by state in one queue ({@code ?queue=}) or in all, counted now (zzz_jobs' countByState). */

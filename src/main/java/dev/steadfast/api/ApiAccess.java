@@ -11,8 +11,9 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>public: {@code GET /ojs/manifest} (it says how to authenticate) and {@code GET /ojs/v1/health};</li>
- *   <li>{@code producer}: PUSH, batch PUSH, INFO, CANCEL, ACTIVATE;</li>
- *   <li>{@code worker}: every {@code POST /ojs/v1/workers/...} (fetch, ack, ack/batch, nack, heartbeat, snooze);</li>
+ *   <li>{@code producer}: PUSH, batch PUSH, INFO and a job's progress, CANCEL, ACTIVATE;</li>
+ *   <li>{@code worker}: every {@code POST /ojs/v1/workers/...} (fetch, ack, ack/batch, nack, heartbeat, snooze,
+ *       progress) and {@code PUT /ojs/v1/jobs/{id}/progress};</li>
  *   <li>{@code readonly}: every GET (jobs, queues, stats, dead letters, events, retry policies, admin views);</li>
  *   <li>{@code admin}: everything, including every change under /ojs/v1/admin, queue pause and resume, the
  *       dead-letter actions and every change to cron schedules (a schedule enqueues jobs for ever).</li>
@@ -43,8 +44,9 @@ public final class ApiAccess {
     }
 
     private static final Pattern JOB = Pattern.compile("^/ojs/v1/jobs/[^/]+$");
+    private static final Pattern JOB_PROGRESS = Pattern.compile("^/ojs/v1/jobs/[^/]+/progress$");
     private static final Pattern ACTIVATE = Pattern.compile("^/ojs/v1/jobs/[^/]+/activate$");
-    private static final Pattern WORKER_OP = Pattern.compile("^/ojs/v1/workers/(fetch|ack|ack/batch|nack|heartbeat|snooze)$");
+    private static final Pattern WORKER_OP = Pattern.compile("^/ojs/v1/workers/(fetch|ack|ack/batch|nack|heartbeat|snooze|progress)$");
 
     private ApiAccess() {
     }
@@ -58,7 +60,7 @@ public final class ApiAccess {
     public static Set<Role> allowed(String method, String path) {
         String m = method.toUpperCase(Locale.ROOT);
         if (read(m)) {
-            return JOB.matcher(path).matches() ? EnumSet.of(Role.PRODUCER, Role.READONLY, Role.ADMIN)
+            return JOB.matcher(path).matches() || JOB_PROGRESS.matcher(path).matches() ? EnumSet.of(Role.PRODUCER, Role.READONLY, Role.ADMIN)
                     : EnumSet.of(Role.READONLY, Role.ADMIN);
         }
         if (m.equals("POST") && (path.equals("/ojs/v1/jobs") || path.equals("/ojs/v1/jobs/batch")
@@ -66,7 +68,8 @@ public final class ApiAccess {
                 || m.equals("DELETE") && JOB.matcher(path).matches() && !path.equals("/ojs/v1/jobs/batch")) {
             return EnumSet.of(Role.PRODUCER, Role.ADMIN);
         }
-        if (m.equals("POST") && WORKER_OP.matcher(path).matches()) {
+        if (m.equals("POST") && WORKER_OP.matcher(path).matches()
+                || m.equals("PUT") && JOB_PROGRESS.matcher(path).matches()) {
             return EnumSet.of(Role.WORKER, Role.ADMIN);
         }
         return EnumSet.of(Role.ADMIN);

@@ -48,13 +48,15 @@ public class SystemResource {
         return system.ping().map(ms -> {
             Map<String, Object> backend = new LinkedHashMap<>();
             backend.put("type", "postgres");
-            backend.put("status", "connected");
+            backend.put("status", "ok");
+            backend.put("connected", true);
             backend.put("latency_ms", ms);
             return Responses.ok(json, health("ok", backend));
         }).onFailure().recoverWithItem(e -> {
             Map<String, Object> backend = new LinkedHashMap<>();
             backend.put("type", "postgres");
-            backend.put("status", "disconnected");
+            backend.put("status", "unhealthy");
+            backend.put("connected", false);
             backend.put("error", e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
             return Responses.json(json, 503, health("degraded", backend));
         });

@@ -6,6 +6,7 @@ import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.JobStateMachine;
 import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.OjsException;
+import dev.steadfast.store.JobFilter;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.OperatorStore;
@@ -37,12 +38,14 @@ public class OperatorService {
     private final JobStore jobs;
     private final JobService jobService;
     private final DeadLetterService deadLetters;
+    private final JobSearchService search;
     private final Telemetry telemetry;
     private final Clock clock;
     private final int batch;
 
     public OperatorService(OperatorStore store, JobStore jobs, JobService jobService, DeadLetterService deadLetters,
-                           Telemetry telemetry, Clock clock, SteadfastConfig config) {
+                           JobSearchService search, Telemetry telemetry, Clock clock, SteadfastConfig config) {
+        this.search = search;
         this.store = store;
         this.jobs = jobs;
         this.jobService = jobService;
@@ -77,6 +80,41 @@ public class OperatorService {
                         LOG.infof("job %s retried by %s (was %s)", id, by, job.state().wire());
                         return row;
                     });
+        });
+    }
+
+    /** The outcome of a bulk retry: jobs that matched, retried, and refused (moved meanwhile, or not retryable). */
+    public record BulkRetry(long matched, long succeeded, long failed) {
+    }
+
+    /** How many jobs one bulk retry visits at most; the caller narrows the filter for more. */
+    public static final int MAX_BULK = 10_000;
+
+    /**
+     * Retries every job matching {@code f} (oldest first, at most {@link #MAX_BULK}) exactly as {@link #retry}
+     * does one; a job that cannot be retried (available, active, completed) or moved meanwhile counts as failed.
+     * Refused without {@code confirm}.
+     */
+    public Uni<BulkRetry> retryMatching(JobFilter f, boolean confirm, String by) {
+        DeadLetterService.requireConfirm(confirm, "retry");
+        return retryPage(f, null, new BulkRetry(0, 0, 0), by).invoke(r ->
+                LOG.infof("bulk retry by %s: %d matched, %d retried, %d refused", by, r.matched(), r.succeeded(),
+                        r.failed()));
+    }
+
+    private Uni<BulkRetry> retryPage(JobFilter f, String after, BulkRetry sofar, String by) {
+        int size = (int) Math.min(100, MAX_BULK - sofar.matched());
+        if (size <= 0) {
+            return Uni.createFrom().item(sofar);
+        }
+        return search.page(f, true, after, null, size).flatMap(page -> {
+            Uni<BulkRetry> done = Uni.createFrom().item(sofar);
+            for (var job : page.jobs()) {
+                done = done.flatMap(r -> retry(job.id(), by).map(x -> new BulkRetry(r.matched() + 1,
+                        r.succeeded() + 1, r.failed())).onFailure(OjsException.class)
+                        .recoverWithItem(new BulkRetry(r.matched() + 1, r.succeeded(), r.failed() + 1)));
+            }
+            return page.nextCursor() == null ? done : done.flatMap(r -> retryPage(f, page.nextCursor(), r, by));
         });
     }
 

@@ -154,5 +154,5 @@ final class JobSql {
     static final String LIST_QUEUES = "SELECT name, paused, paused_at, created_at FROM queues ORDER BY name";
 
     /** Empties every table: the conformance suite's reset hook. */
-    static final String RESET = "TRUNCATE jobs, queues, workers, cron_jobs, cron_runs";
+    static final String RESET = "TRUNCATE jobs, job_progress, queues, workers, cron_jobs, cron_runs";
 }

@@ -19,6 +19,17 @@ import java.util.UUID;
 public class WorkerStore {
 
     /**
+     * The SET list of a lease extension, {@link dev.steadfast.domain.retry.Lease#extend} in SQL: $3 is now, $4 the
+     * visibility timeout asked for (null: the job's own). Shared by BEAT and by a progress report (which counts as
+     * a heartbeat, ojs-progress.md 6.3).
+     */
+    static final String LEASE_EXTENSION = """
+            lease_renewed_at = $3,
+                   lease_expires_at = LEAST(GREATEST(lease_expires_at,
+                                                     $3 + coalesce($4, visibility_timeout_ms) * interval '1 millisecond'),
+                                            coalesce(execution_deadline, 'infinity'::timestamptz))""";
+
+    /**
      * BEAT: extends the leases this worker holds, each by its job's own visibility timeout unless the heartbeat
      * asks for another, never past the job's execution deadline, and never shorter than it already was (a
      * heartbeat with a shorter visibility timeout keeps the granted reservation): the set-based form of
@@ -27,11 +38,8 @@ public class WorkerStore {
      * lease reaper then. With no job list, every lease the worker holds is extended. Returns each extended job's
      * test directive (see HeartbeatService), usually null.
      */
-    static final String EXTEND_LEASES = """
-            UPDATE jobs SET lease_renewed_at = $3,
-                   lease_expires_at = LEAST(GREATEST(lease_expires_at,
-                                                     $3 + coalesce($4, visibility_timeout_ms) * interval '1 millisecond'),
-                                            coalesce(execution_deadline, 'infinity'::timestamptz))
+    static final String EXTEND_LEASES = "UPDATE jobs SET " + WorkerStore.LEASE_EXTENSION + """
+
             WHERE state = 'active' AND lease_expires_at > $3
               AND CASE WHEN $1::uuid[] IS NULL THEN lease_owner = $2
                        ELSE id = ANY($1::uuid[]) AND (lease_owner IS NULL OR lease_owner = $2) END

@@ -86,4 +86,47 @@ class AdminJobsApiTest {
         assertError(request().delete("/ojs/v1/admin/jobs/" + active), 409, "conflict");
         assertEquals("active", state(active));
     }
+
+    @Test
+    void detailIsTheWholeEnvelopeUnwrapped() {
+        String id = enqueue("t.detail", "adm-detail");
+        request().get("/ojs/v1/admin/jobs/" + id).then().statusCode(200).body("id", equalTo(id))
+                .body("type", equalTo("t.detail")).body("queue", equalTo("adm-detail")).body("state", equalTo("available"));
+        assertError(request().get("/ojs/v1/admin/jobs/0195aaaa-aaaa-7aaa-8aaa-aaaaaaaaaaaa"), 404, "not_found");
+    }
+
+    @Test
+    void bulkRetryNeedsConfirmationAndRetriesEveryMatch() {
+        String a = JobsInState.discarded("adm-bulk", "t.bulk", "E", "boom");
+        String b = JobsInState.discarded("adm-bulk", "t.bulk", "E", "boom");
+        String other = JobsInState.discarded("adm-bulk-other", "t.bulk", "E", "boom");
+        assertError(Api.send(Api.obj("filter", Api.obj("state", "discarded"), "confirm", false))
+                .post("/ojs/v1/admin/jobs/bulk/retry"), 400, "invalid_request");
+        assertEquals("discarded", state(a));
+        assertError(Api.send(Api.obj("filter", Api.obj("state", "finished"), "confirm", true))
+                .post("/ojs/v1/admin/jobs/bulk/retry"), 400, "invalid_request");
+        Api.send(Api.obj("filter", Api.obj("state", "discarded", "queue", "adm-bulk"), "confirm", true))
+                .post("/ojs/v1/admin/jobs/bulk/retry").then().statusCode(200).body("matched", equalTo(2))
+                .body("succeeded", equalTo(2)).body("failed", equalTo(0));
+        assertEquals("available", state(a));
+        assertEquals("available", state(b));
+        assertEquals("discarded", state(other));
+    }
+
+    @Test
+    void statsCountQueuesWorkersJobsAndThroughput() {
+        enqueue("t.stats", "adm-stats");
+        fetchOne("w-stats", "adm-stats");
+        Api.send(Api.obj("worker_id", "w-stats", "active_jobs", List.of())).post("/ojs/v1/workers/heartbeat").then()
+                .statusCode(200);
+        Map<String, Object> s = request().get("/ojs/v1/admin/stats").then().statusCode(200).extract().as(Map.class);
+        assertEquals(true, ((Number) s.get("queues")).intValue() >= 1, "queues " + s);
+        assertEquals(true, ((Number) s.get("workers")).intValue() >= 1, "workers " + s);
+        Map<String, Object> jobs = (Map<String, Object>) s.get("jobs");
+        for (String k : List.of("available", "active", "completed", "discarded", "dead_letter")) {
+            assertEquals(true, jobs.get(k) instanceof Number, k + " in " + jobs);
+        }
+        Map<String, Object> t = (Map<String, Object>) s.get("throughput");
+        assertEquals(true, t.get("processed_per_minute") instanceof Number && t.get("failed_per_minute") instanceof Number);
+    }
 }
