@@ -46,7 +46,7 @@ public final class ApiAccess {
     private static final Pattern JOB = Pattern.compile("^/ojs/v1/jobs/[^/]+$");
     private static final Pattern JOB_PROGRESS = Pattern.compile("^/ojs/v1/jobs/[^/]+/progress$");
     private static final Pattern ACTIVATE = Pattern.compile("^/ojs/v1/jobs/[^/]+/activate$");
-    private static final Pattern WORKER_OP = Pattern.compile("^/ojs/v1/workers/(fetch|ack|ack/batch|nack|heartbeat|snooze|progress)$");
+    private static final Pattern WORKER_OP = Pattern.compile("^/ojs/v1/workers/(fetch|ack|ack/batch|nack|heartbeat|beat|snooze|progress)$");
 
     private ApiAccess() {
     }

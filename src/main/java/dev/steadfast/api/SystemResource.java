@@ -1,6 +1,7 @@
 package dev.steadfast.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.service.Draining;
 import dev.steadfast.service.EventLog;
 import dev.steadfast.service.JobEvent;
 import dev.steadfast.service.RetryPolicies;
@@ -26,9 +27,11 @@ public class SystemResource {
     private final EventLog events;
     private final Manifest manifest;
     private final ObjectMapper json;
+    private final Draining draining;
 
     public SystemResource(SystemService system, RetryPolicies policies, EventLog events, Manifest manifest,
-                          ObjectMapper json) {
+                          ObjectMapper json, Draining draining) {
+        this.draining = draining;
         this.system = system;
         this.policies = policies;
         this.events = events;
@@ -45,6 +48,14 @@ public class SystemResource {
     @GET
     @Path("/v1/health")
     public Uni<Response> health() {
+        if (draining.serverDraining()) {
+            Map<String, Object> backend = new LinkedHashMap<>();
+            backend.put("type", "postgres");
+            backend.put("status", "ok");
+            Map<String, Object> out = health("degraded", backend);
+            out.put("shutting_down", true);
+            return Uni.createFrom().item(Responses.json(json, 503, out));
+        }
         return system.ping().map(ms -> {
             Map<String, Object> backend = new LinkedHashMap<>();
             backend.put("type", "postgres");

@@ -2,6 +2,12 @@ package dev.steadfast.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.domain.WorkerState;
+import dev.steadfast.service.Draining;
+import dev.steadfast.store.WorkerStateStore;
+import java.time.Clock;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PathParam;
 import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobRules;
@@ -36,9 +42,16 @@ public class WorkerResource {
     private final HeartbeatService heartbeats;
     private final SteadfastConfig config;
     private final ObjectMapper json;
+    private final Draining draining;
+    private final WorkerStateStore states;
+    private final Clock clock;
 
     public WorkerResource(WorkerService workers, FailureService failures, HeartbeatService heartbeats,
-                          SteadfastConfig config, ObjectMapper json) {
+                          SteadfastConfig config, ObjectMapper json, Draining draining, WorkerStateStore states,
+                          Clock clock) {
+        this.draining = draining;
+        this.states = states;
+        this.clock = clock;
         this.workers = workers;
         this.failures = failures;
         this.heartbeats = heartbeats;
@@ -305,13 +318,50 @@ public class WorkerResource {
                 JobRules.checkPositiveMillis("visibility_timeout_ms", vis, config.jobs().maxTimeout().toMillis());
             }
             List<String> queues = b.strings("queues", false);
-            return heartbeats.beat(worker, ids, vis, b.string("hostname", false), queues);
+            String stateText = b.string("state", false);
+            WorkerState reported = stateText == null ? null : WorkerState.fromWire(stateText).orElseThrow(() ->
+                    OjsException.invalidField("state", "'state' must be running, quiet, drain or terminate.",
+                            "running | quiet | drain | terminate", stateText));
+            return heartbeats.beat(worker, ids, vis, b.string("hostname", false), queues)
+                    .call(() -> draining.heartbeat(worker, reported, clock.instant()));
         }).map(beat -> {
+            String directive = draining.serverDraining() && config.workers().quietOnShutdown()
+                    && "running".equals(beat.directive()) ? "quiet" : beat.directive();
             Map<String, Object> out = new LinkedHashMap<>();
-            out.put("state", beat.directive());
-            out.put("directive", "running".equals(beat.directive()) ? "" : beat.directive());
+            out.put("state", directive);
+            out.put("directive", "running".equals(directive) ? "" : directive);
+            out.put("acknowledged", true);
             out.put("jobs_extended", beat.extended().stream().map(UUID::toString).toList());
             out.put("server_time", Timestamps.format(beat.serverTime()));
+            return Responses.ok(json, out);
+        });
+    }
+
+    /** The heartbeat under the name the graceful-shutdown extension uses ({@code POST /ojs/v1/workers/beat}). */
+    @POST
+    @Path("/beat")
+    public Uni<Response> beat(String body) {
+        return heartbeat(body);
+    }
+
+    /**
+     * A worker as it last reported itself (ojs-graceful-shutdown.md): {@code state} (running, quiet, drain,
+     * terminate), the operator's {@code directive}, its last heartbeat; 404 for a worker never heard from.
+     */
+    @GET
+    @Path("/{id}/health")
+    public Uni<Response> health(@PathParam("id") String id) {
+        return states.find(id).map(o -> {
+            WorkerStateStore.Reported r = o.orElseThrow(() -> OjsException.notFound("worker", id));
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("worker_id", id);
+            out.put("state", r.state().wire());
+            out.put("accepts_jobs", r.state().acceptsWork() && !draining.serverDraining());
+            out.put("directive", r.directive());
+            out.put("hostname", r.hostname());
+            out.put("active_jobs", r.activeJobs());
+            out.put("state_changed_at", Timestamps.format(r.stateAt()));
+            out.put("last_heartbeat_at", Timestamps.format(r.lastSeen()));
             return Responses.ok(json, out);
         });
     }

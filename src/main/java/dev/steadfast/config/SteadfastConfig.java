@@ -187,6 +187,15 @@ public interface SteadfastConfig {
          */
         @WithDefault("false")
         boolean requireWorkerId();
+
+        /**
+         * While this server shuts down (the {@code quarkus.shutdown.delay} after SIGTERM), answer heartbeats with
+         * the directive {@code quiet} so workers stop fetching and drain (ojs-graceful-shutdown.md). Turn it off
+         * where several instances run behind one address and a rolling restart of one should not quiet the workers
+         * that happen to reach it.
+         */
+        @WithDefault("true")
+        boolean quietOnShutdown();
     }
 
     /**

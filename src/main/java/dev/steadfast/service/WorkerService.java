@@ -34,9 +34,11 @@ public class WorkerService {
 
     private final LeaseExpiry expiry;
     private final ExpiredJobs expired;
+    private final Draining draining;
 
     public WorkerService(JobStore store, Clock clock, Telemetry telemetry, SteadfastConfig config, HeldAttempts held,
-                         WorkSignal signal, LeaseExpiry expiry, ExpiredJobs expired) {
+                         WorkSignal signal, LeaseExpiry expiry, ExpiredJobs expired, Draining draining) {
+        this.draining = draining;
         this.expiry = expiry;
         this.expired = expired;
         this.store = store;
@@ -75,7 +77,7 @@ public class WorkerService {
     private Uni<List<JobRow>> waitThenClaim(List<String> queues, int count, String workerId, Long vis,
                                             Instant deadline) {
         Duration left = Duration.between(clock.instant(), deadline);
-        if (left.isNegative() || left.isZero()) {
+        if (left.isNegative() || left.isZero() || draining.serverDraining()) {
             return Uni.createFrom().item(List.of());
         }
         Duration nap = left.compareTo(pollInterval) < 0 ? left : pollInterval;
@@ -90,7 +92,9 @@ public class WorkerService {
         expiry.reapIfDue(now).subscribe().with(n -> { }, e -> { });
         // Likewise jobs whose expires_at passed: the claim passes them over, this makes them discarded.
         expired.discardIfDue(now).subscribe().with(n -> { }, e -> { });
-        return store.claim(queues, count, workerId, visibilityMs, now).invoke(jobs -> {
+        // A worker that said it is quiet or draining, or any worker while this server shuts down, gets nothing.
+        return draining.acceptsWork(workerId, now).flatMap(ok -> !ok ? Uni.createFrom().item(List.<JobRow>of())
+                : store.claim(queues, count, workerId, visibilityMs, now)).invoke(jobs -> {
             for (JobRow j : jobs) {
                 held.put(Attempt.of(j));
                 telemetry.started(j, workerId, now);
