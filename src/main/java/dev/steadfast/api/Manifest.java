@@ -44,7 +44,7 @@ public class Manifest {
         m.put("backend", "postgres");
         m.put("capabilities", caps);
         m.put("extensions", List.of("dead-letter", "snooze", "retry-policy-scopes", "event-stream", "admin-api",
-                "long-poll", "batch-ack", "bearer-auth", "progress"));
+                "long-poll", "batch-ack", "bearer-auth", "progress", "graceful-shutdown", "observability"));
         m.put("endpoints", endpoints);
         m.put("authentication", authentication(config.auth().enabled()));
         this.body = java.util.Collections.unmodifiableMap(m);
