@@ -33,9 +33,11 @@ public class WorkerService {
     private final Duration pollInterval;
 
     private final LeaseExpiry expiry;
+    private final QueueLimiter limiter;
 
     public WorkerService(JobStore store, Clock clock, Telemetry telemetry, SteadfastConfig config, HeldAttempts held,
-                         WorkSignal signal, LeaseExpiry expiry) {
+                         WorkSignal signal, LeaseExpiry expiry, QueueLimiter limiter) {
+        this.limiter = limiter;
         this.expiry = expiry;
         this.store = store;
         this.clock = clock;
@@ -86,7 +88,7 @@ public class WorkerService {
         // Expired leases are taken back beside the claim, not before it: the FETCH that happens to trigger it does
         // not wait for it, and what it frees is claimable by the next FETCH, within steadfast.fetch.reap-interval.
         expiry.reapIfDue(now).subscribe().with(n -> { }, e -> { });
-        return store.claim(queues, count, workerId, visibilityMs, now).invoke(jobs -> {
+        return limiter.claim(queues, count, workerId, visibilityMs, now).invoke(jobs -> {
             for (JobRow j : jobs) {
                 held.put(Attempt.of(j));
                 telemetry.started(j, workerId, now);
