@@ -109,6 +109,11 @@ public class JobResource {
                 throw OjsException.invalidField("atomicity", "'atomicity' must be 'atomic' or 'partial'.",
                         "atomic|partial", mode);
             }
+            if (b.has("idempotency_key")) {
+                throw new OjsException(dev.steadfast.domain.ErrorCode.UNSUPPORTED, "Bulk idempotency keys are not"
+                        + " supported; give the jobs ids of your own, which makes a retried request safe (a taken id"
+                        + " is refused, never enqueued twice).", Map.of("field", "idempotency_key"));
+            }
             boolean atomic = "atomic".equals(mode);
             java.util.List<dev.steadfast.service.EnqueueCommand> commands = new java.util.ArrayList<>(list.size());
             java.util.Map<Integer, OjsException> bad = new java.util.HashMap<>();

@@ -78,7 +78,12 @@ public class JobService {
             Instant now = now(clock);
             NewJob job = prepare(c, now);
             return unique.push(List.of(new UniqueEnqueue.Candidate(job, c.unique(), null)), true, now);
-        }).map(out -> out.get(0));
+        }).map(out -> {
+            if (out.get(0) instanceof PushOutcome.Refused r) {
+                throw r.error();
+            }
+            return out.get(0);
+        });
     }
 
     /**
@@ -149,8 +154,12 @@ public class JobService {
      */
     public Uni<List<JobRow>> pushAll(List<EnqueueCommand> commands) {
         if (commands.stream().anyMatch(c -> c.unique() != null || c.queueLimits() != null)) {
-            return pushBulk(commands, Map.of(), true).map(outcomes -> outcomes.stream().map(o -> o instanceof
-                    PushOutcome.Created cr ? cr.job() : ((PushOutcome.Deduplicated) o).existing()).toList());
+            return pushBulk(commands, Map.of(), true).map(outcomes -> outcomes.stream().map(o -> {
+                if (o instanceof PushOutcome.Refused r) {
+                    throw r.error();
+                }
+                return o instanceof PushOutcome.Created cr ? cr.job() : ((PushOutcome.Deduplicated) o).existing();
+            }).toList());
         }
         Instant now = now(clock);
         List<NewJob> jobs = new ArrayList<>(commands.size());

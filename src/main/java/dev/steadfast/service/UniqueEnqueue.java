@@ -169,7 +169,10 @@ public class UniqueEnqueue {
                 if (plan.outcomes[i] != null) {
                     out.add(plan.outcomes[i]);
                 } else if (plan.dedupIds[i] != null) {
-                    out.add(new PushOutcome.Deduplicated(existing.get(plan.dedupIds[i])));
+                    JobRow holder = existing.get(plan.dedupIds[i]);
+                    out.add(holder != null ? new PushOutcome.Deduplicated(holder) : new PushOutcome.Refused(
+                            new OjsException(ErrorCode.CONFLICT, "The job holding the unique key was deleted just"
+                                    + " now; push again.", Map.of("existing_job_id", plan.dedupIds[i].toString()))));
                 } else {
                     JobRow row = JobRow.inserted(inserted.get(candidates.get(i).job().id()));
                     telemetry.pushed(row, now);

@@ -48,9 +48,10 @@ final class JobSql {
      * claimed directly (their run_at has passed), without waiting for the promoter. A paused queue yields
      * nothing, and neither does a limited one (rate or concurrency): those are claimed one at a time through
      * CLAIM_LIMITED under their row's lock, so a queue without limits pays nothing for them (the queue row is
-     * read either way, for the pause switch). $5 overrides the job's own visibility timeout when not null. enqueued_at becomes the instant the
-     * job became available (run_at). RETURNING leaves out what a worker never needs (error history, last error,
-     * result); ord and the claim order let the caller restore the order, which RETURNING does not keep.
+     * read either way, for the pause switch). $5 overrides the job's own visibility timeout when not null.
+     * enqueued_at becomes the instant the job became available (run_at). RETURNING leaves out what a worker never
+     * needs (error history, last error, result); ord and the claim order let the caller restore the order, which
+     * RETURNING does not keep.
      */
     static final String CLAIM = claim("p.paused OR p.limited");
 

@@ -23,7 +23,7 @@ public class SchemaStore {
     }
 
     static final String INSERT = """
-            INSERT INTO schemas (uri, type, version, schema, created_at) VALUES ($1, $2, $3, $4::jsonb, $5)
+            INSERT INTO schemas (uri, type, version, schema, created_at) VALUES ($1, $2, $3, $4::text::jsonb, $5)
             ON CONFLICT (uri) DO NOTHING RETURNING uri""";
     static final String LIST = "SELECT uri, type, version, NULL AS schema, created_at, count(*) OVER () AS total"
             + " FROM schemas ORDER BY uri LIMIT $1 OFFSET $2";

@@ -37,12 +37,13 @@ public class UniqueStore {
     }
 
     /**
-     * Runs {@code work} in one transaction holding the locks of {@code keys}; a failure of {@code work} rolls back
-     * everything it wrote.
+     * Runs {@code work} in one transaction holding the locks of {@code keys} (none: a plain transaction, for bulk
+     * PUSHes without policies); a failure of {@code work} rolls back everything it wrote.
      */
     public <T> Uni<T> underLocks(Collection<String> keys, Function<Locked, Uni<T>> work) {
         Long[] numbers = keys.stream().map(UniqueKey::lockNumber).distinct().sorted().toArray(Long[]::new);
-        return pool.withTransaction(conn -> conn.preparedQuery(JobSql.LOCK_UNIQUE_KEYS).execute(Tuple.of(numbers))
+        return pool.withTransaction(conn -> (numbers.length == 0 ? Uni.createFrom().voidItem()
+                : conn.preparedQuery(JobSql.LOCK_UNIQUE_KEYS).execute(Tuple.of((Object) numbers)).replaceWithVoid())
                 .flatMap(v -> work.apply(new Locked(conn))));
     }
 
