@@ -33,6 +33,7 @@ public class QueueLimiter {
     private final Clock clock;
     private volatile Set<String> limited = Set.of();
     private volatile Instant loadedAt = Instant.EPOCH;
+    private final java.util.concurrent.atomic.AtomicBoolean reloading = new java.util.concurrent.atomic.AtomicBoolean();
 
     public QueueLimiter(QueueLimitStore limits, JobStore jobs, Clock clock) {
         this.limits = limits;
@@ -69,21 +70,35 @@ public class QueueLimiter {
         });
     }
 
+    /**
+     * The limited queues as last loaded; one FETCH per interval reloads them (the others meanwhile use what is
+     * loaded), and a failed reload is retried by the next FETCH.
+     */
     private Uni<Set<String>> limitedQueues(Instant now) {
-        if (Duration.between(loadedAt, now).compareTo(REFRESH) < 0) {
+        Instant seen = loadedAt;
+        if (Duration.between(seen, now).compareTo(REFRESH) < 0 || !reloading.compareAndSet(false, true)) {
             return Uni.createFrom().item(limited);
         }
         return limits.limitedQueues().invoke(s -> {
             limited = Set.copyOf(s);
             loadedAt = now;
-        });
+        }).eventually(() -> reloading.set(false));
     }
 
     /** Sets a queue's limits (all null: clears them); takes effect on this instance at once. */
     public Uni<QueueLimits> set(String queue, QueueLimits l) {
         JobRules.checkQueue(queue);
         Instant now = JobService.now(clock);
-        return limits.set(queue, l, now).invoke(() -> loadedAt = Instant.EPOCH);
+        return limits.set(queue, l, now).invoke(set -> {
+            java.util.Set<String> next = new java.util.HashSet<>(limited);
+            if (set.limited()) {
+                next.add(queue);
+            } else {
+                next.remove(queue);
+            }
+            limited = Set.copyOf(next);
+            loadedAt = Instant.EPOCH;
+        });
     }
 
     /** A queue's limits; 404 when the server has no row for it. */
