@@ -24,9 +24,11 @@ public class JobResource {
     private final dev.steadfast.config.SteadfastConfig config;
     private final ObjectMapper json;
     private final java.time.Clock clock;
+    private final dev.steadfast.service.Backpressure backpressure;
 
     public JobResource(JobService jobs, dev.steadfast.config.SteadfastConfig config, ObjectMapper json,
-                       java.time.Clock clock) {
+                       java.time.Clock clock, dev.steadfast.service.Backpressure backpressure) {
+        this.backpressure = backpressure;
         this.jobs = jobs;
         this.config = config;
         this.json = json;
@@ -40,15 +42,34 @@ public class JobResource {
     @POST
     public Uni<Response> push(String body) {
         return Uni.createFrom().item(() -> EnqueueParser.parse(json, Body.parse(json, body), clock.instant()))
-                .flatMap(jobs::enqueue)
-                .map(outcome -> {
-                    if (outcome instanceof PushOutcome.Deduplicated d) {
-                        return Responses.ok(json, Map.of("job", JobJson.view(json, d.existing()), "deduplicated", true));
-                    }
-                    JobRow row = ((PushOutcome.Created) outcome).job();
-                    return Response.fromResponse(Responses.json(json, 201, Map.of("job", JobJson.view(json, row))))
-                            .location(URI.create("/ojs/v1/jobs/" + row.id())).build();
-                });
+                .flatMap(c -> backpressure.admit(java.util.Collections.singletonMap(c.queue(), 1))
+                        .flatMap(pressure -> jobs.enqueue(c).map(outcome -> {
+                            if (outcome instanceof PushOutcome.Deduplicated d) {
+                                return Responses.ok(json, Map.of("job", JobJson.view(json, d.existing()),
+                                        "deduplicated", true));
+                            }
+                            JobRow row = ((PushOutcome.Created) outcome).job();
+                            return withPressure(Response.fromResponse(Responses.json(json, 201,
+                                    Map.of("job", JobJson.view(json, row))))
+                                    .location(URI.create("/ojs/v1/jobs/" + row.id())), pressure).build();
+                        })));
+    }
+
+    /** Jobs per queue of a batch, for the depth bounds (a null queue is the default one). */
+    private static Map<String, Integer> perQueue(java.util.List<dev.steadfast.service.EnqueueCommand> commands) {
+        Map<String, Integer> n = new java.util.HashMap<>();
+        for (dev.steadfast.service.EnqueueCommand c : commands) {
+            if (c != null) {
+                n.merge(c.queue(), 1, Integer::sum);
+            }
+        }
+        return n;
+    }
+
+    /** X-OJS-Queue-Pressure (ojs-backpressure.md 6) when a bounded queue is past its warning threshold. */
+    private static Response.ResponseBuilder withPressure(Response.ResponseBuilder r, Double pressure) {
+        return pressure == null ? r : r.header("X-OJS-Queue-Pressure",
+                String.format(java.util.Locale.ROOT, "%.2f", pressure));
     }
 
     /** PUSH batch: {@code {"jobs": [...]}}, all or nothing (ojs-http-binding.md 9.2). */
@@ -73,7 +94,7 @@ public class JobResource {
                 }
             }
             return commands;
-        }).flatMap(jobs::pushAll).map(rows -> {
+        }).flatMap(commands -> backpressure.admit(perQueue(commands)).flatMap(p -> jobs.pushAll(commands))).map(rows -> {
             java.util.List<Map<String, Object>> views = new java.util.ArrayList<>(rows.size());
             rows.forEach(r -> views.add(JobJson.view(json, r)));
             Map<String, Object> out = new java.util.LinkedHashMap<>();
@@ -134,7 +155,8 @@ public class JobResource {
                     commands.add(null);
                 }
             }
-            return jobs.pushBulk(commands, bad, atomic).map(this::bulkResponse);
+            return backpressure.admit(perQueue(commands)).flatMap(p -> jobs.pushBulk(commands, bad, atomic))
+                    .map(this::bulkResponse);
         });
     }
 

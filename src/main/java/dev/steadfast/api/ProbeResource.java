@@ -78,6 +78,8 @@ public class ProbeResource {
     @GET
     @Path("metrics")
     public Response metrics() {
-        return Response.ok(registry.scrape()).type("text/plain; version=0.0.4; charset=utf-8").build();
+        // exactly text/plain: the observability extension compares the header as a string; Prometheus reads the
+        // text format 0.0.4 when no version is given
+        return Response.ok(registry.scrape()).header("Content-Type", "text/plain").build();
     }
 }

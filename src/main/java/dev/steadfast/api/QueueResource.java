@@ -6,6 +6,8 @@ import dev.steadfast.service.QueueService;
 import dev.steadfast.service.SystemService;
 import dev.steadfast.service.Timestamps;
 import dev.steadfast.store.QueueRow;
+import dev.steadfast.domain.QueueBound;
+import dev.steadfast.service.Backpressure;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -28,8 +30,10 @@ public class QueueResource {
     private final SystemService system;
     private final QueueService queues;
     private final ObjectMapper json;
+    private final Backpressure backpressure;
 
-    public QueueResource(SystemService system, QueueService queues, ObjectMapper json) {
+    public QueueResource(SystemService system, QueueService queues, ObjectMapper json, Backpressure backpressure) {
+        this.backpressure = backpressure;
         this.system = system;
         this.queues = queues;
         this.json = json;
@@ -64,7 +68,7 @@ public class QueueResource {
     @GET
     @Path("/{name}/stats")
     public Uni<Response> stats(@PathParam("name") String name) {
-        return queues.depth(name).map(d -> {
+        return queues.depth(name).flatMap(d -> backpressure.bound(d.queue().name()).map(bound -> {
             Map<String, Object> q = queueObject(d.queue().name(), d.queue().paused());
             Map<String, Object> counts = new LinkedHashMap<>();
             for (JobState s : JobState.values()) {
@@ -76,10 +80,21 @@ public class QueueResource {
             Map<String, Object> v = new LinkedHashMap<>();
             v.put("queue", q);
             v.put("status", d.queue().paused() ? "paused" : "active");
-            v.put("stats", counts);
+            // ojs-backpressure.md 7: the waiting jobs and the bound they are held to
+            Map<String, Object> stats = new LinkedHashMap<>();
+            stats.put("queue", d.queue().name());
+            long depth = 0;
+            for (JobState s : new JobState[] {JobState.AVAILABLE, JobState.SCHEDULED, JobState.RETRYABLE,
+                JobState.PENDING}) {
+                depth += d.counts().byState().getOrDefault(s, 0L);
+            }
+            stats.put("depth", depth);
+            stats.put("max_depth", bound.map(QueueBound::maxDepth).orElse(null));
+            stats.putAll(counts);
+            v.put("stats", stats);
             v.put("computed_at", Timestamps.format(d.computedAt()));
             return Responses.ok(json, v);
-        });
+        }));
     }
 
     /** Pause (11.3): the queue object of the OpenAPI {@code QueuePauseResumeResponse}, plus when. */
