@@ -90,6 +90,7 @@ public class Faults {
     static final AtomicLong answersOther5xx = new AtomicLong();
     static final AtomicLong noEnvelope = new AtomicLong();
     static final AtomicLong connectionFailures = new AtomicLong();
+    static final Map<String, AtomicLong> failureKinds = new ConcurrentHashMap<>();
     static final AtomicLong unexpected4xx = new AtomicLong();
     static final AtomicLong[] late = {new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong()};
     static final List<String> examples = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -134,6 +135,11 @@ public class Faults {
             die("run from the repository root after ./mvnw package (needs scripts/local-pg and " + jar + ")");
         }
         Files.createDirectories(logs);
+        try (var old = Files.list(logs)) {
+            for (Path f : old.filter(f -> f.getFileName().toString().endsWith(".log")).toList()) {
+                Files.delete(f);
+            }
+        }
         String url = command(List.of("scripts/local-pg", "start", "--db", db)).trim();
         Matcher m = Pattern.compile("@([^/]+)/").matcher(url);
         if (!m.find()) {
@@ -397,7 +403,7 @@ public class Faults {
                 fuzzSummary = l;
             }
         }
-        say("fuzz: %s", fuzzSummary.isEmpty() ? "no RESULT line (see target/faults/fuzz.log)" : fuzzSummary);
+        say("fuzz: %s", fuzzSummary.isEmpty() ? "no RESULT line (see " + logs + "/fuzz.log)" : fuzzSummary);
     }
 
     /** A further instance on the same database without the shared session key must refuse to start. */
@@ -411,7 +417,7 @@ public class Faults {
         String log = Files.readString(logs.resolve("instance-" + i + ".log"));
         boolean ok = exited && p.exitValue() != 0 && log.contains("steadfast.console.session-secret");
         say("an instance without the shared session key %s", ok ? "refused to start, naming the setting"
-                : "did NOT refuse to start (see target/faults/instance-" + i + ".log)");
+                : "did NOT refuse to start (see " + logs + "/instance-" + i + ".log)");
         return ok;
     }
 
@@ -509,6 +515,7 @@ public class Faults {
         System.out.printf("requests %d: 503 %d (database away, retried), connection failures %d (killed instance,"
                 + " retried), unexpected 4xx %d%n", requests.get(), answers503.get(), connectionFailures.get(),
                 unexpected4xx.get());
+        failureKinds.forEach((k, v) -> System.out.println("  connection failures: " + v + " x " + k));
         System.out.printf("late answers (lease certainly over): with worker_id %d sent, %d accepted; without worker_id"
                         + " %d sent, %d accepted (taken as the current holder's answer)%n",
                 late[0].get() + late[1].get(), late[1].get(), late[2].get() + late[3].get(), late[3].get());
@@ -529,7 +536,7 @@ public class Faults {
                 errorLines += Files.readAllLines(p).stream().filter(l -> l.contains(" ERROR ")).count();
             }
         }
-        System.out.println("server logs (target/faults/instance-*.log): " + errorLines + " ERROR lines");
+        System.out.println("server logs (" + logs + "/instance-*.log): " + errorLines + " ERROR lines");
         boolean bad = lost + twice + overlapping + answers500.get() + answersOther5xx.get() + noEnvelope.get()
                 + f5xx + fNoEnv + late[1].get() + unexpected4xx.get() + Math.max(0, fuzzOthers) > 0
                 || !refusedWithoutKey || eventsMs < 0 || fuzzRequests > 0 && fuzz5xx < 0;
@@ -551,9 +558,11 @@ public class Faults {
         long until = System.nanoTime() + 180_000_000_000L;
         while (System.nanoTime() < until) {
             if (!p.isAlive()) {
-                die("instance " + i + " exited; see target/faults/instance-" + i + ".log");
+                die("instance " + i + " exited; see " + logs + "/instance-" + i + ".log");
             }
+            PROBE.set(true); // start-up polls are not part of the run's counts
             Answer a = get(i, "/ojs/v1/health");
+            PROBE.set(false);
             if (a != null && a.status == 200) {
                 return;
             }
@@ -567,6 +576,7 @@ public class Faults {
     record Answer(int status, String body) {
     }
 
+    static final ThreadLocal<Boolean> PROBE = ThreadLocal.withInitial(() -> false);
     static final ThreadLocal<Map<Integer, Conn>> CONNS = ThreadLocal.withInitial(HashMap::new);
 
     static Answer post(int instance, String path, String body) {
@@ -580,11 +590,14 @@ public class Faults {
     /** Sends to {@code instance}, or the next one up when it is down; null when the outcome is unknown. */
     static Answer send(int instance, String method, String path, String body) {
         int i = instance;
-        for (int k = 0; k < instances && downUntil.get(i) > System.nanoTime(); k++) {
+        boolean probe = PROBE.get();
+        for (int k = 0; k < instances && !probe && downUntil.get(i) > System.nanoTime(); k++) {
             i = (i + 1) % instances;
         }
         Map<Integer, Conn> conns = CONNS.get();
-        requests.incrementAndGet();
+        if (!probe) {
+            requests.incrementAndGet();
+        }
         try {
             Conn c = conns.get(i);
             if (c == null) {
@@ -602,7 +615,12 @@ public class Faults {
             if (c != null) {
                 c.close();
             }
+            if (probe) {
+                return null;
+            }
             connectionFailures.incrementAndGet();
+            failureKinds.computeIfAbsent("instance " + i + ": " + e.getClass().getSimpleName() + " " + e.getMessage(),
+                    k -> new AtomicLong()).incrementAndGet();
             return null;
         }
     }
@@ -796,6 +814,7 @@ public class Faults {
                 case "--fuzz-requests" -> fuzzRequests = Integer.parseInt(args[++i]);
                 case "--drain-seconds" -> drainSeconds = Integer.parseInt(args[++i]);
                 case "--heap" -> heap = args[++i];
+                case "--logs" -> logs = Path.of(args[++i]);
                 case "--no-kill" -> kill = false;
                 case "--no-db-restart" -> restartDb = false;
                 default -> {
@@ -803,7 +822,7 @@ public class Faults {
                             + " [--producers 8] [--workers 6] [--slow-workers 2] [--lease-ms 5000] [--slow-lease-ms 1000]"
                             + " [--slow-ms 1500] [--work-ms 5] [--fuzz-requests 1500] [--drain-seconds 120]"
                             + " [--base-port 18181] [--db steadfast_faults] [--jar target/quarkus-app/quarkus-run.jar]"
-                            + " [--heap -Xmx384m] [--no-kill] [--no-db-restart]");
+                            + " [--heap -Xmx384m] [--logs target/faults] [--no-kill] [--no-db-restart]");
                     System.exit(a.equals("--help") ? 0 : 2);
                 }
             }
