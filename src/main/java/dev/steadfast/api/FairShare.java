@@ -70,7 +70,7 @@ public class FairShare {
 
     private void start(RoutingContext rc) {
         AtomicBoolean done = new AtomicBoolean();
-        rc.addEndHandler(v -> {
+        rc.addEndHandler(v -> { // the response ended, failed or its connection closed
             if (done.compareAndSet(false, true)) {
                 finished();
             }
@@ -94,6 +94,9 @@ public class FairShare {
                     return;
                 }
                 w = waiting.poll();
+                if (w.rc().response().closed()) {
+                    continue; // the client went away while it waited: nothing to start, no slot taken
+                }
                 inFlight++;
             }
             w.context().runOnContext(v -> {
