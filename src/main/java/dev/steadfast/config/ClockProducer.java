@@ -8,7 +8,7 @@ import java.time.Clock;
 /**
  * The one clock the server reads; every operation reads it once and passes the instant down. With
  * steadfast.clock.source=database (the default outside dev) it is {@code service.DatabaseClock}: this
- * machine's clock corrected to PostgreSQL's, measured before the first request.
+ * machine's clock corrected to PostgreSQL's, measured during start-up and every 30 s.
  */
 public class ClockProducer {
 

@@ -22,7 +22,7 @@ import org.jboss.logging.Logger;
 /**
  * This machine's clock corrected by its offset to PostgreSQL's clock, so that every instance on one database
  * compares lease expiries, due times and retention cut-offs on the same clock (steadfast.clock.source=database,
- * the default outside dev). The offset is measured at start-up (before the first request) and again
+ * the default outside dev). The offset is measured during start-up (which waits up to 10 s for it) and again
  * every steadfast.clock.sample-interval, each time as the tightest of three round trips
  * ({@link ClockOffset#best}); reading the clock costs nothing more than the system clock. When a measurement
  * fails (the database is away) the last offset stays in force.
