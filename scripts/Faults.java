@@ -53,6 +53,9 @@ import java.util.regex.Pattern;
  * end, or to the accepted ACK of a worker that named itself), answers 500, other 5xx but 503, answers without the
  * OJS error envelope; plus how often a late anonymous answer was taken (see README "Protocol notes"). Exit 1
  * when any of the first six is not zero, the refused start did not happen or events were not shared.
+ *
+ * <p>{@code --skew +20s} runs instance 1 with its machine clock off by that much (libfaketime): with the
+ * server's default database clock nothing changes; with {@code --clock system} leases are judged on two clocks.
  */
 public class Faults {
 
@@ -74,6 +77,9 @@ public class Faults {
     static boolean kill = true;
     static boolean restartDb = true;
     static String heap = "-Xmx384m";
+    static String skew;
+    static String clock;
+    static final String FAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1";
 
     static final String QUEUE = "faults-" + System.currentTimeMillis();
     static String token;
@@ -507,8 +513,9 @@ public class Faults {
         long f5xx = Math.max(0, fuzz5xx), fNoEnv = Math.max(0, fuzzNoEnvelope);
         System.out.println();
         System.out.printf(Locale.ROOT, "faults: %d instances, %d jobs over %d s by %d producers; %d workers (lease %d ms)"
-                        + " and %d slow workers (lease %d ms, %d ms per job, no heartbeat); fuzz %d requests%n",
-                instances, jobs, seconds, producers, workers, leaseMs, slowWorkers, slowLeaseMs, slowMs, fuzzRequests);
+                        + " and %d slow workers (lease %d ms, %d ms per job, no heartbeat); fuzz %d requests%s%n",
+                instances, jobs, seconds, producers, workers, leaseMs, slowWorkers, slowLeaseMs, slowMs, fuzzRequests,
+                (skew == null ? "" : "; instance 1's clock " + skew) + (clock == null ? "" : "; clock " + clock));
         timeline.forEach(l -> System.out.println("  " + l));
         System.out.printf("jobs created %d, final states %s, deliveries %d, jobs delivered more than once %d%n",
                 created.size(), byState, holds.size(), redelivered);
@@ -549,6 +556,14 @@ public class Faults {
         ProcessBuilder pb = new ProcessBuilder("java", heap, "-jar", jar);
         pb.environment().putAll(env);
         pb.environment().put("QUARKUS_HTTP_PORT", String.valueOf(basePort + i));
+        if (clock != null) {
+            pb.environment().put("STEADFAST_CLOCK_SOURCE", clock);
+        }
+        if (skew != null && i == 1) { // instance 1's machine clock is off by --skew (libfaketime)
+            pb.environment().put("LD_PRELOAD", FAKETIME);
+            pb.environment().put("FAKETIME", skew);
+            pb.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
+        }
         Path log = logs.resolve("instance-" + i + ".log");
         pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         return pb.start();
@@ -815,6 +830,8 @@ public class Faults {
                 case "--drain-seconds" -> drainSeconds = Integer.parseInt(args[++i]);
                 case "--heap" -> heap = args[++i];
                 case "--logs" -> logs = Path.of(args[++i]);
+                case "--skew" -> skew = args[++i];
+                case "--clock" -> clock = args[++i];
                 case "--no-kill" -> kill = false;
                 case "--no-db-restart" -> restartDb = false;
                 default -> {
@@ -822,13 +839,17 @@ public class Faults {
                             + " [--producers 8] [--workers 6] [--slow-workers 2] [--lease-ms 5000] [--slow-lease-ms 1000]"
                             + " [--slow-ms 1500] [--work-ms 5] [--fuzz-requests 1500] [--drain-seconds 120]"
                             + " [--base-port 18181] [--db steadfast_faults] [--jar target/quarkus-app/quarkus-run.jar]"
-                            + " [--heap -Xmx384m] [--logs target/faults] [--no-kill] [--no-db-restart]");
+                            + " [--heap -Xmx384m] [--logs target/faults] [--no-kill] [--no-db-restart]"
+                            + " [--skew +20s (instance 1's clock, with libfaketime)] [--clock database|system]");
                     System.exit(a.equals("--help") ? 0 : 2);
                 }
             }
         }
         if (instances < 1 || instances > 8 || jobs < 1 || seconds < 1) {
             die("--instances must be 1-8, --jobs and --seconds positive");
+        }
+        if (skew != null && (instances < 2 || !Files.exists(Path.of(FAKETIME)))) {
+            die("--skew needs two instances or more and libfaketime (Debian: apt-get install libfaketime)");
         }
     }
 }
