@@ -23,8 +23,9 @@ import org.jboss.logging.Logger;
  * This machine's clock corrected by its offset to PostgreSQL's clock, so that every instance on one database
  * compares lease expiries, due times and retention cut-offs on the same clock (steadfast.clock.source=database,
  * the default outside dev). The offset is measured during start-up (which waits up to 10 s for it) and again
- * every steadfast.clock.sample-interval, each time as the tightest of three round trips
- * ({@link ClockOffset#best}); reading the clock costs nothing more than the system clock. When a measurement
+ * every steadfast.clock.sample-interval, each time as the tightest of the round trips of the last four
+ * measurements, three each ({@link ClockOffset#best}), so a step of this machine's clock is followed within
+ * four intervals at worst; reading the clock costs nothing more than the system clock. When a measurement
  * fails (the database is away) the last offset stays in force.
  *
  * <p>Guarantee: two instances' readings differ by at most the sum of their half round trips at the last sample
@@ -37,6 +38,8 @@ public class DatabaseClock extends Clock {
 
     private static final Logger LOG = Logger.getLogger(DatabaseClock.class);
     private static final Duration LOGGED_OFFSET = Duration.ofMillis(100);
+    /** Measurements whose samples are kept: the tightest round trip of the last few wins (NTP's clock filter). */
+    static final int KEPT_MEASUREMENTS = 4;
 
     private final Clock system = Clock.systemUTC();
     private final DatabaseTime database;
@@ -44,6 +47,7 @@ public class DatabaseClock extends Clock {
     private final Duration interval;
     private final boolean used;
     private volatile Duration offset = Duration.ZERO;
+    private final java.util.ArrayDeque<List<ClockOffset.Sample>> kept = new java.util.ArrayDeque<>();
     private volatile long timer = -1;
 
     public DatabaseClock(DatabaseTime database, Vertx vertx, SteadfastConfig config) {
@@ -77,14 +81,26 @@ public class DatabaseClock extends Clock {
         }
     }
 
-    /** Three round trips one after the other; the tightest sets the offset. */
+    /**
+     * Three round trips one after the other; the tightest of these and of the last few measurements' sets the
+     * offset (on a busy machine one measurement's round trips can all be long, and its offset off by half of one).
+     */
     Uni<Duration> measure() {
         List<ClockOffset.Sample> samples = new ArrayList<>(3);
         return database.sample(system).invoke(samples::add)
                 .chain(() -> database.sample(system)).invoke(samples::add)
                 .chain(() -> database.sample(system)).invoke(samples::add)
                 .map(s -> {
-                    Duration measured = ClockOffset.best(samples);
+                    Duration measured;
+                    synchronized (kept) {
+                        kept.addLast(samples);
+                        if (kept.size() > KEPT_MEASUREMENTS) {
+                            kept.removeFirst();
+                        }
+                        List<ClockOffset.Sample> all = new ArrayList<>();
+                        kept.forEach(all::addAll);
+                        measured = ClockOffset.best(all);
+                    }
                     if (measured.minus(offset).abs().compareTo(LOGGED_OFFSET) > 0) {
                         LOG.infof("this machine's clock is %d ms %s the database's; times follow the database",
                                 measured.abs().toMillis(), measured.isNegative() ? "ahead of" : "behind");
