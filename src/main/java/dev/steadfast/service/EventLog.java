@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
@@ -33,7 +34,7 @@ public class EventLog {
     static final Duration SETTLE = Duration.ofMillis(250);
 
     private final int capacity;
-    private final java.util.TreeMap<String, JobEvent> ring = new java.util.TreeMap<>();
+    private final TreeMap<String, JobEvent> ring = new TreeMap<>();
     private final List<Consumer<JobEvent>> subscribers = new CopyOnWriteArrayList<>();
     private final List<Consumer<JobEvent>> localListeners = new CopyOnWriteArrayList<>();
     private final Instances instances;
