@@ -56,16 +56,25 @@ public class FairShare {
             rc.next();
             return;
         }
+        // Vert.x calls (pause, resume, closed, the end handlers) may hold the connection's lock: never make one
+        // while holding ours, so pause first and decide after.
+        rc.request().pause();
+        Waiting self = new Waiting(rc, Vertx.currentContext());
+        boolean admitted;
         synchronized (this) {
-            if (!waiting.isEmpty() || !rule.admit(inFlight, lastWorker, System.nanoTime())) {
-                rc.request().pause();
-                waiting.add(new Waiting(rc, Vertx.currentContext()));
-                checkLater();
-                return;
+            admitted = waiting.isEmpty() && rule.admit(inFlight, lastWorker, System.nanoTime());
+            if (admitted) {
+                inFlight++;
+            } else {
+                waiting.add(self);
             }
-            inFlight++;
         }
-        start(rc);
+        if (admitted) {
+            rc.request().resume();
+            start(rc);
+        } else {
+            checkLater();
+        }
     }
 
     private void start(RoutingContext rc) {
@@ -94,12 +103,13 @@ public class FairShare {
                     return;
                 }
                 w = waiting.poll();
-                if (w.rc().response().closed()) {
-                    continue; // the client went away while it waited: nothing to start, no slot taken
-                }
                 inFlight++;
             }
             w.context().runOnContext(v -> {
+                if (w.rc().response().closed()) {
+                    finished(); // the client went away while it waited: give the slot to the next
+                    return;
+                }
                 w.rc().request().resume();
                 start(w.rc());
             });
@@ -108,19 +118,23 @@ public class FairShare {
 
     /** While requests wait, looks again after the worker window, in case the workers fell quiet. */
     private void checkLater() {
-        if (timerSet) {
-            return;
+        synchronized (this) {
+            if (timerSet) {
+                return;
+            }
+            timerSet = true;
         }
-        timerSet = true;
         vertx.setTimer(Math.max(1, rule.workerWindow().toMillis()), id -> {
+            boolean again;
             synchronized (this) {
                 timerSet = false;
             }
             release();
             synchronized (this) {
-                if (!waiting.isEmpty()) {
-                    checkLater();
-                }
+                again = !waiting.isEmpty();
+            }
+            if (again) {
+                checkLater();
             }
         });
     }

@@ -35,8 +35,15 @@ public class Instances {
      * one included.
      */
     public List<Long> join(int key, Duration wait) {
-        presence.join(key).await().atMost(wait);
-        List<Long> keys = presence.present().await().atMost(wait);
+        List<Long> keys;
+        try {
+            presence.join(key).await().atMost(wait);
+            keys = presence.present().await().atMost(wait);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("Could not open this instance's presence connection to PostgreSQL ("
+                    + e.getMessage() + "); it holds the lock by which instances on one database see each other,"
+                    + " and uses the pool's URL, credentials and TLS settings.", e);
+        }
         present = Math.max(1, keys.size());
         timer = vertx.setPeriodic(REFRESH_MS, id -> presence.present().subscribe().with(
                 k -> present = Math.max(1, k.size()),

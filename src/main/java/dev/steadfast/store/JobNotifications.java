@@ -1,11 +1,15 @@
 package dev.steadfast.store;
 
 import io.vertx.core.Vertx;
+import io.vertx.core.net.PemTrustOptions;
 import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.pgclient.SslMode;
 import io.vertx.pgclient.pubsub.PgSubscriber;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -70,12 +74,27 @@ public class JobNotifications {
         return subscriber;
     }
 
-    /** Options for a connection of its own to the configured database (the first host of the reactive URL). */
+    /**
+     * Options for a connection of its own to the configured database (the first host of the reactive URL), with
+     * the pool's TLS settings (README "Security": ssl-mode, the trusted PEM certificates, host name verification),
+     * so these connections are encrypted and checked exactly like the pool's.
+     */
     static PgConnectOptions connectOptions(String url, Optional<String> user, Optional<String> password) {
         String uri = url.startsWith("vertx-reactive:") ? url.substring("vertx-reactive:".length()) : url;
         PgConnectOptions options = PgConnectOptions.fromUri(uri.split(",")[0].trim());
         user.ifPresent(options::setUser);
         password.ifPresent(options::setPassword);
+        Config config = ConfigProvider.getConfig();
+        config.getOptionalValue("quarkus.datasource.reactive.postgresql.ssl-mode", String.class)
+                .ifPresent(mode -> options.setSslMode(SslMode.of(mode)));
+        if (config.getOptionalValue("quarkus.datasource.reactive.trust-certificate-pem", Boolean.class).orElse(false)) {
+            PemTrustOptions pem = new PemTrustOptions();
+            config.getOptionalValues("quarkus.datasource.reactive.trust-certificate-pem.certs", String.class)
+                    .ifPresent(certs -> certs.forEach(pem::addCertPath));
+            options.setPemTrustOptions(pem);
+        }
+        config.getOptionalValue("quarkus.datasource.reactive.hostname-verification-algorithm", String.class)
+                .ifPresent(a -> options.setHostnameVerificationAlgorithm("NONE".equalsIgnoreCase(a) ? "" : a));
         return options;
     }
 
