@@ -58,6 +58,7 @@ class CronTwoInstancesIT {
         env.put("QUARKUS_DATASOURCE_PASSWORD", db.get("quarkus.datasource.password"));
         env.put("QUARKUS_HTTP_PORT", String.valueOf(SECOND_PORT));
         env.put("STEADFAST_AUTH_TOKENS_PACKAGED_SUITE", "admin:sha256:" + PackagedApp.sha256(PackagedApp.TOKEN));
+        env.put("STEADFAST_CONSOLE_SESSION_SECRET", PackagedApp.SESSION_SECRET);
         second = pb.start();
         Instant deadline = Instant.now().plusSeconds(120);
         while (get(SECOND_PORT, "/ojs/v1/health") != 200) {

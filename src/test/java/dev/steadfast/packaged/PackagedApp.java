@@ -20,9 +20,16 @@ public class PackagedApp implements QuarkusTestProfile {
 
     static final String TOKEN = "packaged-suite-admin-token-2f6c1d0e9b8a4736a5c4d3e2f1a0b9c8";
 
+    /**
+     * The console session key, fixed as it must be when several instances share a database (README "Several
+     * instances"): a second instance a test starts beside this one passes the same.
+     */
+    static final String SESSION_SECRET = "packaged-suite-console-session-key-7d3a9c51e2b84f60";
+
     @Override
     public Map<String, String> getConfigOverrides() {
-        return Map.of("steadfast.auth.tokens.\"packaged-suite\"", "admin:sha256:" + sha256(TOKEN));
+        return Map.of("steadfast.auth.tokens.\"packaged-suite\"", "admin:sha256:" + sha256(TOKEN),
+                "steadfast.console.session-secret", SESSION_SECRET);
     }
 
     /** Adds the admin token to a request (a global filter, so Quarkus' own port settings stay as they are). */
