@@ -29,7 +29,7 @@ public class Manifest {
         caps.put("rate_limiting", false);
         caps.put("schema_validation", false);
         caps.put("unique_jobs", false);
-        caps.put("workflows", false);
+        caps.put("workflows", true);
         caps.put("pause_resume", true);
         Map<String, Object> endpoints = new LinkedHashMap<>();
         endpoints.put("base_url", "/ojs/v1");
@@ -39,7 +39,7 @@ public class Manifest {
         m.put("specversion", "1.0");
         m.put("ojs_version", "1.0");
         m.put("implementation", impl);
-        m.put("conformance_level", 2);
+        m.put("conformance_level", 3);
         m.put("protocols", List.of("http"));
         m.put("backend", "postgres");
         m.put("capabilities", caps);
@@ -58,7 +58,7 @@ public class Manifest {
         a.put("header", "Authorization: Bearer <token>");
         a.put("public", List.of("GET /ojs/manifest", "GET /ojs/v1/health"));
         Map<String, Object> roles = new LinkedHashMap<>();
-        roles.put("producer", "PUSH, batch PUSH, INFO, CANCEL, ACTIVATE");
+        roles.put("producer", "PUSH, batch PUSH, INFO, CANCEL, ACTIVATE, workflows (create, get, cancel)");
         roles.put("worker", "POST /ojs/v1/workers/{fetch,ack,nack,heartbeat,snooze}");
         roles.put("readonly", "every GET");
         roles.put("admin", "everything");
