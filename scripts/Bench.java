@@ -121,7 +121,8 @@ public final class Bench {
           (8 jobs finishing at a time), like graphile-worker's concurrency 8 in the peer W2/W4;
           --ack-concurrency 10 puts a whole fetch's acks in flight together (an SDK worker that runs
           its fetched jobs concurrently). Other knobs: --poll-ms, --gap-ms, --idle-ms (w3),
-          --batch-in-flight (w1-bulk), --retry-interval ISO (w4), --before-timing CMD (w2/w4: shell
+          --batch-in-flight (w1-bulk), --retry-interval ISO (w4), --unique on (every job carries a
+          unique policy over type and args, all keys distinct), --before-timing CMD (w2/w4: shell
           command run after the pre-enqueue, before the clock starts; bench-peers.sh passes a psql
           'vacuum analyze' like the peers' programs do there).
           Each prints "RESULT {json}": workload, jobs, elapsed_s, jobs_per_s, latencies, lost,
@@ -1183,10 +1184,14 @@ public final class Bench {
         return jobJson(queue, arg, null);
     }
 
+    /** --unique on: every job carries a unique policy over type and args (all keys distinct: no conflicts). */
+    static volatile boolean uniqueJobs;
+
     /** A no-op job; {@code retry} is a retry policy object (JSON) or null for the server's default. */
     static String jobJson(String queue, int arg, String retry) {
         return "{\"type\":\"bench.noop\",\"args\":[" + arg + "],\"options\":{\"queue\":\"" + queue + "\""
-                + (retry == null ? "" : ",\"retry\":" + retry) + "}}";
+                + (retry == null ? "" : ",\"retry\":" + retry)
+                + (uniqueJobs ? ",\"unique\":{\"keys\":[\"type\",\"args\"]}" : "") + "}}";
     }
 
     static String batchJson(String queue, int firstArg, int size) {
@@ -1959,6 +1964,10 @@ public final class Bench {
                 }
                 case "--retry-interval" -> retryInterval = v;
                 case "--before-timing" -> beforeTiming = v;
+                case "--unique" -> {
+                    if (!v.equals("on") && !v.equals("off")) throw new IllegalArgumentException("--unique takes on|off");
+                    uniqueJobs = v.equals("on");
+                }
                 default -> throw new IllegalArgumentException("unknown option " + name);
             }
         }

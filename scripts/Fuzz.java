@@ -182,6 +182,18 @@ public class Fuzz {
         List<Endpoint> e = new ArrayList<>();
         e.add(new Endpoint("POST", "/ojs/v1/jobs", job));
         e.add(new Endpoint("POST", "/ojs/v1/jobs/batch", map("jobs", List.of(job, job))));
+        Map<String, Object> unique = map("type", "fuzz.bad", "args", List.of(map("id", 1)), "options",
+                map("queue", "fuzz-bad", "unique", map("keys", List.of("type", "args", "meta"), "args_keys",
+                        List.of("id"), "meta_keys", List.of("m"), "period", "PT1H", "states", List.of("available"),
+                        "on_conflict", "replace"), "rate_limit", map("max_per_second", 100)));
+        e.add(new Endpoint("POST", "/ojs/v1/jobs", unique));
+        e.add(new Endpoint("POST", "/ojs/v1/jobs/bulk", map("atomicity", "partial", "jobs", List.of(job, unique))));
+        e.add(new Endpoint("GET", "/ojs/v1/queues/fuzz-bad/stats", null));
+        e.add(new Endpoint("PUT", "/ojs/v1/admin/queues/fuzz-rl/rate-limit", map("concurrency", 5,
+                "rate", map("limit", 100, "period", "PT1M"))));
+        e.add(new Endpoint("POST", "/ojs/v1/schemas", map("uri", "urn:fuzz:v1", "type", "fuzz.bad", "version", 1,
+                "schema", map("type", "array"))));
+        e.add(new Endpoint("GET", "/ojs/v1/schemas/urn%3Afuzz%3Av1", null));
         e.add(new Endpoint("GET", "/ojs/v1/jobs/{id}", null));
         e.add(new Endpoint("DELETE", "/ojs/v1/jobs/{id}", null));
         e.add(new Endpoint("POST", "/ojs/v1/jobs/{id}/activate", null));

@@ -43,6 +43,22 @@ public class SessionCodec {
         }
     }
 
+    /**
+     * A short public fingerprint of the signing key (31 bits of a SHA-256 of it, never 0), by which instances on
+     * one database tell whether they sign sessions alike ({@link SessionKeyCheck}). It reveals nothing usable
+     * about a key of 32 or more characters.
+     */
+    public int keyFingerprint() {
+        try {
+            byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(
+                    ("steadfast-session-key-fingerprint:" + B64.encodeToString(key)).getBytes(StandardCharsets.UTF_8));
+            int f = ((d[0] & 0x7f) << 24) | ((d[1] & 0xff) << 16) | ((d[2] & 0xff) << 8) | (d[3] & 0xff);
+            return f == 0 ? 1 : f;
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** A fresh, unguessable CSRF token. */
     public String newToken() {
         byte[] b = new byte[24];

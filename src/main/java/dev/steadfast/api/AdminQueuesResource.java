@@ -4,13 +4,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.JobRules;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.OjsException;
+import dev.steadfast.domain.limits.QueueLimits;
+import dev.steadfast.service.QueueLimiter;
 import dev.steadfast.service.QueueService;
 import dev.steadfast.service.QueueStats;
 import dev.steadfast.service.StatsService;
 import dev.steadfast.service.Timestamps;
 import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Response;
@@ -29,8 +33,10 @@ public class AdminQueuesResource {
     private final StatsService stats;
     private final QueueService queues;
     private final ObjectMapper json;
+    private final QueueLimiter limiter;
 
-    public AdminQueuesResource(StatsService stats, QueueService queues, ObjectMapper json) {
+    public AdminQueuesResource(StatsService stats, QueueService queues, ObjectMapper json, QueueLimiter limiter) {
+        this.limiter = limiter;
         this.stats = stats;
         this.queues = queues;
         this.json = json;
@@ -77,6 +83,70 @@ public class AdminQueuesResource {
             v.put("resumed_at", Timestamps.format(queues.now()));
             return Responses.ok(json, v);
         });
+    }
+
+    /**
+     * Queue-level limits (ojs-rate-limiting.md 7.2): {@code {"concurrency": n, "rate": {"limit": n, "period":
+     * "PT1M"}}}; a field left out or null removes that limit. Enforced on every instance from the next FETCH.
+     */
+    @PUT
+    @Path("/{name}/rate-limit")
+    public Uni<Response> setLimits(@PathParam("name") String name, String body) {
+        return Uni.createFrom().item(() -> {
+            Body b = Body.parse(json, body);
+            Long concurrency = b.integer("concurrency");
+            Body rate = b.object("rate");
+            Integer limit = null;
+            java.time.Duration period = null;
+            if (rate != null) {
+                Long l = rate.integer("limit");
+                if (l == null || l < 0 || l > QueueLimits.MAX_RATE) {
+                    throw OjsException.invalidField("rate.limit", "'rate.limit' must be a whole number from 0 to "
+                            + QueueLimits.MAX_RATE + ".", "0 to " + QueueLimits.MAX_RATE, String.valueOf(l));
+                }
+                limit = l.intValue();
+                String p = rate.string("period", true);
+                try {
+                    period = dev.steadfast.domain.retry.Iso8601Duration.parse("rate.period", p);
+                } catch (dev.steadfast.domain.retry.PolicyViolation e) {
+                    throw OjsException.invalidField("rate.period", "'rate.period' must be an ISO 8601 duration such"
+                            + " as PT1M.", "ISO 8601 duration", p);
+                }
+            }
+            if (concurrency != null && (concurrency < 0 || concurrency > Integer.MAX_VALUE)) {
+                throw OjsException.invalidField("concurrency", "'concurrency' must be 0 or more.", "0 or more",
+                        String.valueOf(concurrency));
+            }
+            return new QueueLimits(limit, period, concurrency == null ? null : concurrency.intValue());
+        }).flatMap(l -> limiter.set(name, l)).map(l -> Responses.ok(json, limitsView(name, l)));
+    }
+
+    @GET
+    @Path("/{name}/rate-limit")
+    public Uni<Response> getLimits(@PathParam("name") String name) {
+        return limiter.get(name).map(l -> Responses.ok(json, limitsView(name, l)));
+    }
+
+    @DELETE
+    @Path("/{name}/rate-limit")
+    public Uni<Response> clearLimits(@PathParam("name") String name) {
+        return limiter.set(name, new QueueLimits(null, null, null)).map(l -> Responses.ok(json, limitsView(name, l)));
+    }
+
+    private static Map<String, Object> limitsView(String queue, QueueLimits l) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("queue", queue);
+        v.put("concurrency", l.concurrency());
+        if (l.rateLimit() == null) {
+            v.put("rate", null);
+        } else {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("limit", l.rateLimit());
+            r.put("period", dev.steadfast.domain.retry.Iso8601Duration.format(l.ratePeriod()));
+            r.put("window", "sliding");
+            v.put("rate", r);
+        }
+        return v;
     }
 
     private static Map<String, Object> view(QueueStats q) {

@@ -11,10 +11,10 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>public: {@code GET /ojs/manifest} (it says how to authenticate) and {@code GET /ojs/v1/health};</li>
- *   <li>{@code producer}: PUSH, batch PUSH, INFO and a job's progress, CANCEL, ACTIVATE, and a workflow's
- *       create, get and cancel;</li>
- *   <li>{@code worker}: every {@code POST /ojs/v1/workers/...} (fetch, ack, ack/batch, nack, heartbeat, snooze,
- *       progress) and {@code PUT /ojs/v1/jobs/{id}/progress};</li>
+ *   <li>{@code producer}: PUSH, batch and bulk PUSH, INFO and a job's progress, CANCEL, ACTIVATE, and a
+ *       workflow's create, get and cancel;</li>
+ *   <li>{@code worker}: every {@code POST /ojs/v1/workers/...} (fetch, ack, ack/batch, nack, heartbeat, beat,
+ *       snooze, progress) and {@code PUT /ojs/v1/jobs/{id}/progress};</li>
  *   <li>{@code readonly}: every GET (jobs, queues, stats, dead letters, events, retry policies, admin views);</li>
  *   <li>{@code admin}: everything, including every change under /ojs/v1/admin, queue pause and resume, the
  *       dead-letter actions and every change to cron schedules (a schedule enqueues jobs for ever).</li>
@@ -67,8 +67,10 @@ public final class ApiAccess {
                     : EnumSet.of(Role.READONLY, Role.ADMIN);
         }
         if (m.equals("POST") && (path.equals("/ojs/v1/jobs") || path.equals("/ojs/v1/jobs/batch")
-                || ACTIVATE.matcher(path).matches() || path.equals("/ojs/v1/workflows"))
+                || path.equals("/ojs/v1/jobs/bulk") || ACTIVATE.matcher(path).matches()
+                || path.equals("/ojs/v1/workflows"))
                 || m.equals("DELETE") && JOB.matcher(path).matches() && !path.equals("/ojs/v1/jobs/batch")
+                && !path.equals("/ojs/v1/jobs/bulk")
                 || m.equals("DELETE") && WORKFLOW.matcher(path).matches()) {
             return EnumSet.of(Role.PRODUCER, Role.ADMIN);
         }

@@ -70,7 +70,8 @@ final class EnqueueParser {
                 priority == null ? null : (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, priority)),
                 opt.strings("tags"), timeoutMs, opt.integer("visibility_timeout_ms"), scheduledAt,
                 opt.timestamp("expires_at"), Boolean.TRUE.equals(opt.bool("pending")),
-                retry == null ? null : map(m, retry.node()));
+                retry == null ? null : map(m, retry.node()), AdvancedOptions.unique(opt.object("unique")),
+                AdvancedOptions.rateLimit(opt.object("rate_limit")));
     }
 
     /**
@@ -132,7 +133,7 @@ final class EnqueueParser {
         }
     }
 
-    /** Attributes outside the envelope, kept verbatim; also {@code unique} and {@code schema}, not enforced. */
+    /** Attributes outside the envelope, kept verbatim; also {@code options.unique}, so INFO shows the policy. */
     private static String extensions(ObjectMapper m, Body b, Body o) {
         ObjectNode ext = m.createObjectNode();
         for (Iterator<Map.Entry<String, JsonNode>> it = b.node().fields(); it.hasNext(); ) {

@@ -94,7 +94,13 @@ public class ErrorMapper {
         if (ConsoleErrors.isConsole(uri.getPath())) {
             return console.response(code.status(), message);
         }
-        return Response.status(code.status()).type(HttpFrame.OJS_MEDIA_TYPE)
-                .entity(ErrorEnvelope.json(code, message, details, h.getHeaderString(HttpFrame.REQUEST_ID))).build();
+        Response.ResponseBuilder r = Response.status(code.status()).type(HttpFrame.OJS_MEDIA_TYPE)
+                .entity(ErrorEnvelope.json(code, message, details, h.getHeaderString(HttpFrame.REQUEST_ID)));
+        if (code == ErrorCode.QUEUE_FULL) {
+            // ojs-backpressure.md 6: how long to wait, and how full the queue is
+            r.header("Retry-After", details.get("retry_after_seconds")).header("X-OJS-Queue-Depth", details.get("depth"))
+                    .header("X-OJS-Queue-Bound", details.get("bound"));
+        }
+        return r.build();
     }
 }

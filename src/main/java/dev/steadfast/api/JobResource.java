@@ -3,6 +3,8 @@ package dev.steadfast.api;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.service.JobService;
+import dev.steadfast.service.PushOutcome;
+import dev.steadfast.store.JobRow;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -22,21 +24,52 @@ public class JobResource {
     private final dev.steadfast.config.SteadfastConfig config;
     private final ObjectMapper json;
     private final java.time.Clock clock;
+    private final dev.steadfast.service.Backpressure backpressure;
 
     public JobResource(JobService jobs, dev.steadfast.config.SteadfastConfig config, ObjectMapper json,
-                       java.time.Clock clock) {
+                       java.time.Clock clock, dev.steadfast.service.Backpressure backpressure) {
+        this.backpressure = backpressure;
         this.jobs = jobs;
         this.config = config;
         this.json = json;
         this.clock = clock;
     }
 
+    /**
+     * PUSH: 201 with the new job, or, when its unique policy says ignore and a job already holds the key, 200 with
+     * that job and {@code "deduplicated": true} (ojs-unique-jobs.md 5.4).
+     */
     @POST
     public Uni<Response> push(String body) {
         return Uni.createFrom().item(() -> EnqueueParser.parse(json, Body.parse(json, body), clock.instant()))
-                .flatMap(jobs::push)
-                .map(row -> Response.fromResponse(Responses.json(json, 201, Map.of("job", JobJson.view(json, row))))
-                        .location(URI.create("/ojs/v1/jobs/" + row.id())).build());
+                .flatMap(c -> backpressure.admit(java.util.Collections.singletonMap(c.queue(), 1))
+                        .flatMap(pressure -> jobs.enqueue(c).map(outcome -> {
+                            if (outcome instanceof PushOutcome.Deduplicated d) {
+                                return Responses.ok(json, Map.of("job", JobJson.view(json, d.existing()),
+                                        "deduplicated", true));
+                            }
+                            JobRow row = ((PushOutcome.Created) outcome).job();
+                            return withPressure(Response.fromResponse(Responses.json(json, 201,
+                                    Map.of("job", JobJson.view(json, row))))
+                                    .location(URI.create("/ojs/v1/jobs/" + row.id())), pressure).build();
+                        })));
+    }
+
+    /** Jobs per queue of a batch, for the depth bounds (a null queue is the default one). */
+    private static Map<String, Integer> perQueue(java.util.List<dev.steadfast.service.EnqueueCommand> commands) {
+        Map<String, Integer> n = new java.util.HashMap<>();
+        for (dev.steadfast.service.EnqueueCommand c : commands) {
+            if (c != null) {
+                n.merge(c.queue(), 1, Integer::sum);
+            }
+        }
+        return n;
+    }
+
+    /** X-OJS-Queue-Pressure (ojs-backpressure.md 6) when a bounded queue is past its warning threshold. */
+    private static Response.ResponseBuilder withPressure(Response.ResponseBuilder r, Double pressure) {
+        return pressure == null ? r : r.header("X-OJS-Queue-Pressure",
+                String.format(java.util.Locale.ROOT, "%.2f", pressure));
     }
 
     /** PUSH batch: {@code {"jobs": [...]}}, all or nothing (ojs-http-binding.md 9.2). */
@@ -55,13 +88,13 @@ public class JobResource {
             java.util.List<dev.steadfast.service.EnqueueCommand> commands = new java.util.ArrayList<>(list.size());
             for (int i = 0; i < list.size(); i++) {
                 try {
-                    commands.add(EnqueueParser.parse(json, Body.element(json, list.get(i), "jobs[" + i + "]"), now));
+                    commands.add(parseElement(list.get(i), i, now));
                 } catch (OjsException e) {
                     throw JobService.atIndex(e, i);
                 }
             }
             return commands;
-        }).flatMap(jobs::pushAll).map(rows -> {
+        }).flatMap(commands -> backpressure.admit(perQueue(commands)).flatMap(p -> jobs.pushAll(commands))).map(rows -> {
             java.util.List<Map<String, Object>> views = new java.util.ArrayList<>(rows.size());
             rows.forEach(r -> views.add(JobJson.view(json, r)));
             Map<String, Object> out = new java.util.LinkedHashMap<>();
@@ -69,6 +102,97 @@ public class JobResource {
             out.put("count", views.size());
             return Responses.json(json, 201, out);
         });
+    }
+
+    private dev.steadfast.service.EnqueueCommand parseElement(com.fasterxml.jackson.databind.JsonNode node, int i,
+                                                              java.time.Instant now) {
+        return EnqueueParser.parse(json, Body.element(json, node, "jobs[" + i + "]"), now);
+    }
+
+    /**
+     * Bulk enqueue (ojs-bulk-operations.md 5): {@code {"jobs": [...], "atomicity": "partial"|"atomic"}}, partial by
+     * default. Partial: each job stands alone; 200 when all were created (or deduplicated), 207 when some were
+     * refused, 422 when all were; {@code items} has one result per job, in order. Atomic: all or nothing; a refusal
+     * answers the refused job's error envelope (400/409, naming its index) and nothing is created. More jobs than
+     * steadfast.jobs.max-batch: 413.
+     */
+    @POST
+    @Path("/bulk")
+    public Uni<Response> bulk(String body) {
+        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
+            com.fasterxml.jackson.databind.JsonNode list = b.array("jobs", true);
+            int max = config.jobs().maxBatch();
+            if (list.size() > max) {
+                throw new OjsException(dev.steadfast.domain.ErrorCode.PAYLOAD_TOO_LARGE, "Batch size " + list.size()
+                        + " exceeds the maximum of " + max + ".", Map.of("max_batch_size", max, "received", list.size()));
+            }
+            if (list.isEmpty()) {
+                throw OjsException.invalidField("jobs", "'jobs' must hold 1 to " + max + " jobs.",
+                        "1 to " + max + " jobs", "0 jobs");
+            }
+            String mode = b.string("atomicity", false);
+            if (mode != null && !mode.equals("atomic") && !mode.equals("partial")) {
+                throw OjsException.invalidField("atomicity", "'atomicity' must be 'atomic' or 'partial'.",
+                        "atomic|partial", mode);
+            }
+            if (b.has("idempotency_key")) {
+                throw new OjsException(dev.steadfast.domain.ErrorCode.UNSUPPORTED, "Bulk idempotency keys are not"
+                        + " supported; give the jobs ids of your own, which makes a retried request safe (a taken id"
+                        + " is refused, never enqueued twice).", Map.of("field", "idempotency_key"));
+            }
+            boolean atomic = "atomic".equals(mode);
+            java.util.List<dev.steadfast.service.EnqueueCommand> commands = new java.util.ArrayList<>(list.size());
+            java.util.Map<Integer, OjsException> bad = new java.util.HashMap<>();
+            java.time.Instant now = clock.instant();
+            for (int i = 0; i < list.size(); i++) {
+                try {
+                    commands.add(parseElement(list.get(i), i, now));
+                } catch (OjsException e) {
+                    if (atomic) {
+                        throw JobService.atIndex(e, i);
+                    }
+                    bad.put(i, JobService.atIndex(e, i));
+                    commands.add(null);
+                }
+            }
+            return backpressure.admit(perQueue(commands)).flatMap(p -> jobs.pushBulk(commands, bad, atomic))
+                    .map(this::bulkResponse);
+        });
+    }
+
+    private Response bulkResponse(java.util.List<PushOutcome> outcomes) {
+        java.util.List<Map<String, Object>> items = new java.util.ArrayList<>(outcomes.size());
+        int failed = 0;
+        for (int i = 0; i < outcomes.size(); i++) {
+            Map<String, Object> item = new java.util.LinkedHashMap<>();
+            item.put("index", i);
+            PushOutcome o = outcomes.get(i);
+            if (o instanceof PushOutcome.Created c) {
+                item.put("status", "created");
+                item.put("job", JobJson.view(json, c.job()));
+            } else if (o instanceof PushOutcome.Deduplicated d) {
+                item.put("status", "duplicate");
+                item.put("job", JobJson.view(json, d.existing()));
+            } else {
+                OjsException e = ((PushOutcome.Refused) o).error();
+                failed++;
+                item.put("status", "failed");
+                Map<String, Object> err = new java.util.LinkedHashMap<>();
+                err.put("code", e.code().wire());
+                err.put("message", e.getMessage());
+                err.put("retryable", e.code().retryable());
+                err.put("details", e.details());
+                item.put("error", err);
+            }
+            items.add(item);
+        }
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        out.put("total", outcomes.size());
+        out.put("succeeded", outcomes.size() - failed);
+        out.put("failed", failed);
+        out.put("items", items);
+        int status = failed == 0 ? 200 : failed == outcomes.size() ? 422 : 207;
+        return Responses.json(json, status, out);
     }
 
     @GET

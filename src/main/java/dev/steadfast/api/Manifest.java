@@ -26,25 +26,35 @@ public class Manifest {
         caps.put("delayed_jobs", true);
         caps.put("job_ttl", true);
         caps.put("priority_queues", true);
-        caps.put("rate_limiting", false);
+        caps.put("rate_limiting", Map.of("scope", "queue", "window", "sliding", "concurrency", true,
+                "per_job_keys", false));
         caps.put("schema_validation", false);
-        caps.put("unique_jobs", false);
+        caps.put("schema_registry", true);
+        caps.put("unique_jobs", Map.of("strength", "strong", "mechanism",
+                "PostgreSQL transaction-scoped advisory lock per SHA-256 uniqueness key, then lookup and insert in"
+                        + " the same transaction"));
+        caps.put("bulk_enqueue", Map.of("atomic", true, "partial", true, "max_batch_size", config.jobs().maxBatch()));
         caps.put("workflows", true);
         caps.put("pause_resume", true);
         Map<String, Object> endpoints = new LinkedHashMap<>();
         endpoints.put("base_url", "/ojs/v1");
         endpoints.put("manifest", "/ojs/manifest");
         endpoints.put("health", "/ojs/v1/health");
+        endpoints.put("schemas", "/ojs/v1/schemas");
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("specversion", "1.0");
         m.put("ojs_version", "1.0");
         m.put("implementation", impl);
-        m.put("conformance_level", 3);
+        // Levels are cumulative (ojs-conformance.md 2): levels 0-4 pass.
+        m.put("conformance_level", 4);
+        m.put("schema_validation", false);
+        m.put("unique_job_strength", "strong");
         m.put("protocols", List.of("http"));
         m.put("backend", "postgres");
         m.put("capabilities", caps);
         m.put("extensions", List.of("dead-letter", "snooze", "retry-policy-scopes", "event-stream", "admin-api",
-                "long-poll", "batch-ack", "bearer-auth", "progress", "graceful-shutdown", "observability"));
+                "long-poll", "batch-ack", "bearer-auth", "progress", "graceful-shutdown", "observability",
+                "rate-limiting", "bulk-operations", "schema-registry"));
         m.put("endpoints", endpoints);
         m.put("authentication", authentication(config.auth().enabled()));
         this.body = java.util.Collections.unmodifiableMap(m);

@@ -2,6 +2,7 @@ package dev.steadfast.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.scheduler.MaintenanceReadiness;
+import dev.steadfast.service.Draining;
 import dev.steadfast.service.SystemService;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import io.smallrye.mutiny.Uni;
@@ -16,7 +17,8 @@ import org.eclipse.microprofile.health.Readiness;
 /**
  * The probes of the observability extension (ojs-observability.md) at the server's root, for load balancers and
  * scrapers that do not know the OJS prefix: {@code GET /health} (the same answer as {@code /ojs/v1/health}),
- * {@code GET /ready} (200 when PostgreSQL answers and the maintenance tasks ran recently, else 503, distinct from
+ * {@code GET /ready} (200 when PostgreSQL answers, the maintenance tasks ran recently and the server is not
+ * shutting down, else 503, distinct from
  * liveness) and {@code GET /metrics} (Prometheus text, the same registry as {@code /q/metrics}). All three are
  * public, like {@code /q/health} and {@code /q/metrics}; every answer carries {@code X-Request-Id}.
  */
@@ -28,9 +30,11 @@ public class ProbeResource {
     private final MaintenanceReadiness maintenance;
     private final PrometheusMeterRegistry registry;
     private final ObjectMapper json;
+    private final Draining draining;
 
     public ProbeResource(SystemResource system, SystemService ping, @Readiness MaintenanceReadiness maintenance,
-                         PrometheusMeterRegistry registry, ObjectMapper json) {
+                         PrometheusMeterRegistry registry, ObjectMapper json, Draining draining) {
+        this.draining = draining;
         this.system = system;
         this.ping = ping;
         this.maintenance = maintenance;
@@ -49,7 +53,7 @@ public class ProbeResource {
     public Uni<Response> ready() {
         HealthCheckResponse m = maintenance.call();
         return ping.ping().map(ms -> {
-            boolean up = m.getStatus() == HealthCheckResponse.Status.UP;
+            boolean up = m.getStatus() == HealthCheckResponse.Status.UP && !draining.serverDraining();
             return Response.status(up ? 200 : 503).type("application/json")
                     .entity(body(up ? "ready" : "not_ready", "ok", m)).build();
         }).onFailure().recoverWithItem(e -> Response.status(503).type("application/json")
@@ -74,6 +78,8 @@ public class ProbeResource {
     @GET
     @Path("metrics")
     public Response metrics() {
-        return Response.ok(registry.scrape()).type("text/plain; version=0.0.4; charset=utf-8").build();
+        // exactly text/plain: the observability extension compares the header as a string; Prometheus reads the
+        // text format 0.0.4 when no version is given
+        return Response.ok(registry.scrape()).header("Content-Type", "text/plain").build();
     }
 }

@@ -69,6 +69,43 @@ public interface SteadfastConfig {
         Duration defaultVisibilityTimeout();
     }
 
+    Clock clock();
+
+    Fairness fairness();
+
+    /** Which clock the server reads for every time it stores or compares (leases, due times, retention). */
+    interface Clock {
+        /**
+         * {@code database} (the default; {@code system} in dev): the machine's clock corrected by its
+         * offset to PostgreSQL's {@code clock_timestamp()}, so every instance compares times on one clock;
+         * {@code system}: the machine's clock as it is.
+         */
+        @WithDefault("database")
+        String source();
+
+        /** How often the offset to the database's clock is measured again (three round trips each time). */
+        @WithDefault("PT30S")
+        Duration sampleInterval();
+    }
+
+    /**
+     * Producers and workers share one server: while workers are busy, producers may not take more than a fixed
+     * number of request slots, so a crowd of producers cannot starve the workers (README "Faults and fuzzing").
+     */
+    interface Fairness {
+        /**
+         * Most PUSH requests (single or batch) processed at once by this instance while worker requests (fetch,
+         * ack, nack, heartbeat, snooze) arrived within the last {@code worker-window}; more wait their turn in
+         * arrival order. 0 switches the limit off. Without worker requests there is no limit.
+         */
+        @WithDefault("8")
+        int producerSlots();
+
+        /** How long after a worker request the producer limit still applies. */
+        @WithDefault("PT0.2S")
+        Duration workerWindow();
+    }
+
     /** Bearer-token authentication of the OJS API (/ojs/...); the console has its own login. */
     interface Auth {
         /**
@@ -165,6 +202,14 @@ public interface SteadfastConfig {
         /** Recent lifecycle events kept in memory for GET /ojs/v1/events. */
         @WithDefault("10000")
         int bufferSize();
+
+        /**
+         * Share lifecycle events with the other instances on the same database (NOTIFY on the channel
+         * {@code steadfast_events}), so GET /ojs/v1/events and its stream show every instance's events. Events
+         * are only sent while another instance is present.
+         */
+        @WithDefault("true")
+        boolean share();
     }
 
     interface Workers {

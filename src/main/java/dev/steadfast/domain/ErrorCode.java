@@ -24,6 +24,8 @@ public enum ErrorCode {
     HEADERS_TOO_LARGE(431, "invalid_request", false, "Send fewer or smaller headers (100 and 16384 bytes at most)."),
     PAYLOAD_TOO_LARGE(413, "payload_too_large", false, "Send a smaller body; the limit is in details.limit_bytes."),
     QUEUE_PAUSED(422, "queue_paused", true, "Resume the queue or retry later."),
+    QUEUE_FULL(429, "QUEUE_FULL", true,
+            "The queue is at its depth bound (details.depth, details.bound); retry after Retry-After seconds."),
     UNSUPPORTED(422, "unsupported", false, "This server does not support the requested version or feature."),
     BACKEND_UNAVAILABLE(503, "backend_error", true, "The database is unreachable; retry with backoff."),
     INTERNAL(500, "internal_error", true, "An unexpected server error; retry, and report the request_id if it persists.");

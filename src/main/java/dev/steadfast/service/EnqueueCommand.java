@@ -1,5 +1,7 @@
 package dev.steadfast.service;
 
+import dev.steadfast.domain.limits.QueueLimits;
+import dev.steadfast.domain.unique.UniquePolicy;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -12,9 +14,11 @@ import java.util.Map;
  * @param timeoutMs  null for the configured default
  * @param visibilityTimeoutMs null for the configured default
  * @param scheduledAt null to run now
+ * @param unique      the job's deduplication policy, or null
+ * @param queueLimits limits the PUSH sets on its queue (the binding's {@code rate_limit} option), or null
  */
 public record EnqueueCommand(String id, String type, String queue, String argsJson, String metaJson,
                              String extensionsJson, Integer priority, List<String> tags, Long timeoutMs,
                              Long visibilityTimeoutMs, Instant scheduledAt, Instant expiresAt, boolean pending,
-                             Map<String, Object> retry) {
+                             Map<String, Object> retry, UniquePolicy unique, QueueLimits queueLimits) {
 }

@@ -3,35 +3,47 @@ package dev.steadfast.service;
 import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.JobIds;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
- * The lifecycle events this instance emitted, kept in a bounded in-memory ring (steadfast.events.buffer-size)
- * for GET /ojs/v1/events, and pushed to live subscribers. Event ids are UUIDv7 with the {@code evt_} prefix, so
- * they sort by time and serve as the polling cursor.
+ * Recent lifecycle events, kept in a bounded in-memory window (steadfast.events.buffer-size) for
+ * GET /ojs/v1/events, and pushed to live subscribers: this instance's own events and, through
+ * {@link EventSharing}, those of the other instances on the same database. Event ids are UUIDv7 with the
+ * {@code evt_} prefix, so they sort by time and serve as the polling cursor; the window is kept in id order, so
+ * an event that arrives late from another instance takes its place by time.
  *
- * <p>Limit: the ring holds this instance's events only and is lost on restart; it is an observation window,
- * not an audit log. Job state in the database is always the source of truth.
+ * <p>While other instances are present, a poll answers only events older than {@link #SETTLE}, so that a cursor
+ * does not move past an event still on its way from another instance (they arrive within tens of milliseconds).
+ * Limit: the window is lost on restart (a restarted instance shows events from its start on); it is an
+ * observation window, not an audit log. Job state in the database is always the source of truth.
  */
 @ApplicationScoped
 public class EventLog {
 
-    private final int capacity;
-    private final ArrayDeque<JobEvent> ring;
-    private final List<Consumer<JobEvent>> subscribers = new CopyOnWriteArrayList<>();
+    /** How old an event must be before a poll answers it while other instances are present. */
+    static final Duration SETTLE = Duration.ofMillis(250);
 
-    public EventLog(SteadfastConfig config) {
+    private final int capacity;
+    private final TreeMap<String, JobEvent> ring = new TreeMap<>();
+    private final List<Consumer<JobEvent>> subscribers = new CopyOnWriteArrayList<>();
+    private final List<Consumer<JobEvent>> localListeners = new CopyOnWriteArrayList<>();
+    private final Instances instances;
+    private final Clock clock;
+
+    public EventLog(SteadfastConfig config, Instances instances, Clock clock) {
         this.capacity = Math.max(100, config.events().bufferSize());
-        this.ring = new ArrayDeque<>(capacity);
+        this.instances = instances;
+        this.clock = clock;
     }
 
     /** Records an event of {@code type} about a job; {@code data} gets job_type and queue added first. */
@@ -40,15 +52,27 @@ public class EventLog {
         d.put("job_type", jobType);
         d.put("queue", queue);
         d.putAll(data);
-        append(new JobEvent("evt_" + JobIds.next(at.toEpochMilli()), type, at, jobId, queue, jobType, d));
+        local(new JobEvent("evt_" + JobIds.next(at.toEpochMilli()), type, at, jobId, queue, jobType, d));
+    }
+
+    private void local(JobEvent e) {
+        append(e);
+        for (Consumer<JobEvent> l : localListeners) {
+            l.accept(e);
+        }
+    }
+
+    /** An event another instance emitted. */
+    void appendRemote(JobEvent e) {
+        append(e);
     }
 
     private void append(JobEvent e) {
         synchronized (ring) {
-            if (ring.size() == capacity) {
-                ring.removeFirst();
+            ring.put(e.id(), e);
+            if (ring.size() > capacity) {
+                ring.pollFirstEntry();
             }
-            ring.addLast(e);
         }
         for (Consumer<JobEvent> s : subscribers) {
             s.accept(e);
@@ -60,19 +84,18 @@ public class EventLog {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("queue", queue);
         d.putAll(data);
-        append(new JobEvent("evt_" + JobIds.next(at.toEpochMilli()), type, at, queue, queue, null, d));
+        local(new JobEvent("evt_" + JobIds.next(at.toEpochMilli()), type, at, queue, queue, null, d));
     }
 
     /** Events after {@code afterId} (exclusive; null for the oldest kept) matching the filters, oldest first. */
     public Page list(String afterId, Set<String> types, Set<String> queues, Set<String> jobTypes, int limit) {
         List<JobEvent> out = new ArrayList<>(Math.min(limit, 64));
         boolean more = false;
+        Instant settled = instances.othersPresent() ? clock.instant().minus(SETTLE) : null;
         synchronized (ring) {
-            Iterator<JobEvent> it = ring.iterator();
-            while (it.hasNext()) {
-                JobEvent e = it.next();
-                if (afterId != null && e.id().compareTo(afterId) <= 0) {
-                    continue;
+            for (JobEvent e : (afterId == null ? ring : ring.tailMap(afterId, false)).values()) {
+                if (settled != null && e.time().isAfter(settled)) {
+                    break;
                 }
                 // a queue event has no job type (null): it never matches a job_types filter (Set.of throws on null)
                 if (!matches(types, e.type()) || !matches(queues, e.queue()) || !matches(jobTypes, e.jobType())) {
@@ -98,6 +121,11 @@ public class EventLog {
 
     public void subscribe(Consumer<JobEvent> s) {
         subscribers.add(s);
+    }
+
+    /** Called with each event this instance emits (not those received from other instances). */
+    void onLocal(Consumer<JobEvent> l) {
+        localListeners.add(l);
     }
 
     public void unsubscribe(Consumer<JobEvent> s) {

@@ -10,6 +10,8 @@ import dev.steadfast.domain.JobStateMachine;
 import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.retry.RetryPolicy;
+import dev.steadfast.domain.unique.UniqueKey;
+import dev.steadfast.domain.unique.UniquePolicy;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.NewJob;
@@ -42,10 +44,15 @@ public class JobService {
     private final ObjectMapper json;
     private final Coalescer<NewJob, Boolean> inserts;
     private final WorkSignal signal;
+    private final UniqueEnqueue unique;
+    private final QueueLimiter limiter;
 
     public JobService(JobStore store, Clock clock, SteadfastConfig config, RetryPolicies policies,
-                      QueueRegistry queues, Telemetry telemetry, ObjectMapper json, WorkSignal signal) {
+                      QueueRegistry queues, Telemetry telemetry, ObjectMapper json, WorkSignal signal,
+                      UniqueEnqueue unique, QueueLimiter limiter) {
         this.signal = signal;
+        this.unique = unique;
+        this.limiter = limiter;
         this.store = store;
         this.clock = clock;
         this.config = config;
@@ -54,6 +61,75 @@ public class JobService {
         this.telemetry = telemetry;
         this.json = json;
         this.inserts = new Coalescer<>(this::insertAll, config.batching().maxBatch(), config.batching().maxInFlight());
+    }
+
+    /**
+     * PUSH with the Level 4 options: a job without a unique policy takes the coalesced path ({@link #push}); one
+     * with a policy is decided under its key's lock ({@link UniqueEnqueue}): created, deduplicated (ignore) or
+     * refused (409 duplicate). A {@code rate_limit} option first sets its queue's limits.
+     */
+    public Uni<PushOutcome> enqueue(EnqueueCommand c) {
+        Uni<Void> limits = c.queueLimits() == null ? Uni.createFrom().voidItem()
+                : limiter.set(queueOf(c), c.queueLimits()).replaceWithVoid();
+        if (c.unique() == null) {
+            return limits.flatMap(v -> push(c)).map(PushOutcome.Created::new);
+        }
+        return limits.flatMap(v -> {
+            Instant now = now(clock);
+            NewJob job = prepare(c, now);
+            return unique.push(List.of(new UniqueEnqueue.Candidate(job, c.unique(), null)), true, now);
+        }).map(out -> {
+            if (out.get(0) instanceof PushOutcome.Refused r) {
+                throw r.error();
+            }
+            return out.get(0);
+        });
+    }
+
+    /**
+     * Bulk PUSH with per-job outcomes (ojs-bulk-operations.md 5): every job is validated, then all are decided and
+     * inserted in one transaction. {@code atomic}: any refusal refuses all (the first one is thrown, naming its
+     * index); otherwise each refused job is reported and the rest committed. {@code unreadable}: the jobs, by
+     * index, the API layer could not read (their slots in {@code commands} are null).
+     */
+    public Uni<List<PushOutcome>> pushBulk(List<EnqueueCommand> commands, Map<Integer, OjsException> unreadable,
+                                           boolean atomic) {
+        Instant now = now(clock);
+        List<UniqueEnqueue.Candidate> candidates = new ArrayList<>(commands.size());
+        Set<UUID> ids = new HashSet<>();
+        Map<String, dev.steadfast.domain.limits.QueueLimits> limits = new LinkedHashMap<>();
+        for (int i = 0; i < commands.size(); i++) {
+            EnqueueCommand c = commands.get(i);
+            if (unreadable.containsKey(i)) {
+                candidates.add(new UniqueEnqueue.Candidate(null, null, unreadable.get(i)));
+                continue;
+            }
+            try {
+                NewJob j = prepare(c, now);
+                if (!ids.add(j.id())) {
+                    throw new OjsException(ErrorCode.DUPLICATE, "The id '" + j.id() + "' appears twice in the batch.",
+                            Map.of("existing_job_id", j.id().toString()));
+                }
+                if (c.queueLimits() != null) {
+                    limits.put(j.queue(), c.queueLimits());
+                }
+                candidates.add(new UniqueEnqueue.Candidate(j, c.unique(), null));
+            } catch (OjsException e) {
+                if (atomic) {
+                    throw atIndex(e, i);
+                }
+                candidates.add(new UniqueEnqueue.Candidate(null, null, atIndex(e, i)));
+            }
+        }
+        Uni<Void> setLimits = Uni.createFrom().voidItem();
+        for (Map.Entry<String, dev.steadfast.domain.limits.QueueLimits> e : limits.entrySet()) {
+            setLimits = setLimits.flatMap(v -> limiter.set(e.getKey(), e.getValue()).replaceWithVoid());
+        }
+        return setLimits.flatMap(v -> unique.push(candidates, atomic, now));
+    }
+
+    private static String queueOf(EnqueueCommand c) {
+        return c.queue() == null ? JobRules.DEFAULT_QUEUE : c.queue();
     }
 
     /** Enqueues one job; 409 duplicate when its id is taken. */
@@ -77,6 +153,14 @@ public class JobService {
      * index), then all are inserted in one transaction; if any id is taken, none is inserted (409 duplicate).
      */
     public Uni<List<JobRow>> pushAll(List<EnqueueCommand> commands) {
+        if (commands.stream().anyMatch(c -> c.unique() != null || c.queueLimits() != null)) {
+            return pushBulk(commands, Map.of(), true).map(outcomes -> outcomes.stream().map(o -> {
+                if (o instanceof PushOutcome.Refused r) {
+                    throw r.error();
+                }
+                return o instanceof PushOutcome.Created cr ? cr.job() : ((PushOutcome.Deduplicated) o).existing();
+            }).toList());
+        }
         Instant now = now(clock);
         List<NewJob> jobs = new ArrayList<>(commands.size());
         Set<UUID> ids = new HashSet<>();
@@ -114,16 +198,8 @@ public class JobService {
         });
     }
 
-    /**
-     * Wakes one long-polling fetch of a new available job's queue (so a batch of n jobs wakes the n that waited
-     * longest), or sets the wake-up for when a scheduled job comes due.
-     */
     private void announce(JobRow row) {
-        if (row.state() == JobState.AVAILABLE) {
-            signal.wake(row.queue(), 1);
-        } else if (row.state() == JobState.SCHEDULED) {
-            signal.dueAt(row.queue(), row.runAt());
-        }
+        signal.announce(row);
     }
 
     /** {@code e} about the job at {@code index} of a batch: the whole batch is refused. */
@@ -183,9 +259,19 @@ public class JobService {
             state = JobState.AVAILABLE;
             runAt = now;
         }
-        return new NewJob(id, type, queue, c.argsJson(), c.metaJson() == null ? "{}" : c.metaJson(),
-                c.extensionsJson(), priority, tags, state, policy.maxAttempts(), policy.json(), timeout,
-                visibility, runAt, c.scheduledAt(), c.expiresAt(), now, now);
+        String metaJson = c.metaJson() == null ? "{}" : c.metaJson();
+        return new NewJob(id, type, queue, c.argsJson(), metaJson, c.extensionsJson(), priority, tags, state,
+                policy.maxAttempts(), policy.json(), timeout, visibility, runAt, c.scheduledAt(), c.expiresAt(), now,
+                now, c.unique() == null ? null : uniqueKey(c.unique(), type, queue, c.argsJson(), metaJson));
+    }
+
+    /** The job's uniqueness key (ojs-unique-jobs.md 4); args and meta are decoded only for jobs with a policy. */
+    private String uniqueKey(UniquePolicy p, String type, String queue, String argsJson, String metaJson) {
+        try {
+            return UniqueKey.of(p, type, queue, json.readValue(argsJson, List.class), json.readValue(metaJson, Map.class));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("args and meta were serialized by this server", e);
+        }
     }
 
     /** An effective retry policy and its stored JSON form. */

@@ -23,11 +23,34 @@ public class QueueService {
     private final QueueStore store;
     private final Telemetry telemetry;
     private final Clock clock;
+    private final StatsService stats;
 
-    public QueueService(QueueStore store, Telemetry telemetry, Clock clock) {
+    public QueueService(QueueStore store, Telemetry telemetry, Clock clock, StatsService stats) {
         this.store = store;
         this.telemetry = telemetry;
         this.clock = clock;
+        this.stats = stats;
+    }
+
+    /** One queue's row and its jobs per state, counted now (GET /ojs/v1/queues/{name}/stats). */
+    public record Depth(QueueRow queue, StateCounts counts, Instant computedAt) {
+    }
+
+    /**
+     * The queue's exact depth; 404 when the server has neither a row for it nor any of its jobs, 400 for a
+     * malformed name.
+     */
+    public Uni<Depth> depth(String name) {
+        JobRules.checkQueue(name);
+        Instant now = JobService.now(clock);
+        return Uni.combine().all().unis(store.find(name), stats.countByState(name)).asTuple().map(t -> {
+            StateCounts c = t.getItem2();
+            long total = c.byState().values().stream().mapToLong(Long::longValue).sum();
+            if (t.getItem1().isEmpty() && total == 0) {
+                throw OjsException.notFound("queue", name);
+            }
+            return new Depth(t.getItem1().orElse(new QueueRow(name, false, null, null)), c, now);
+        });
     }
 
     /** Pauses the queue (creating its row when the server has not seen it yet); 400 for a malformed name. */

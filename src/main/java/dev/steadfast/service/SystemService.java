@@ -15,8 +15,10 @@ public class SystemService {
     private final QueueRegistry queues;
     private final EventLog events;
     private final long startedNanos = System.nanoTime();
+    private final QueueLimiter limiter;
 
-    public SystemService(JobStore store, QueueRegistry queues, EventLog events) {
+    public SystemService(JobStore store, QueueRegistry queues, EventLog events, QueueLimiter limiter) {
+        this.limiter = limiter;
         this.store = store;
         this.queues = queues;
         this.events = events;
@@ -41,6 +43,7 @@ public class SystemService {
     public Uni<Void> reset() {
         return store.reset().invoke(() -> {
             queues.forget();
+            limiter.forget();
             events.clear();
         });
     }

@@ -192,6 +192,18 @@ public class WorkSignal {
         dueListeners.add(listener);
     }
 
+    /**
+     * A job was pushed: wake one long-polling fetch of its queue when it is available (so a batch of n jobs wakes
+     * the n that waited longest), or set the wake-up for when a scheduled job comes due.
+     */
+    public void announce(dev.steadfast.store.JobRow row) {
+        if (row.state() == dev.steadfast.domain.JobState.AVAILABLE) {
+            wake(row.queue(), 1);
+        } else if (row.state() == dev.steadfast.domain.JobState.SCHEDULED) {
+            dueAt(row.queue(), row.runAt());
+        }
+    }
+
     /** Whether any FETCH is waiting (tests, metrics). */
     public synchronized int waiting() {
         Set<Waiter> all = new HashSet<>();

@@ -35,13 +35,15 @@ public class WorkerService {
     private final LeaseExpiry expiry;
     private final ExpiredJobs expired;
     private final Draining draining;
+    private final QueueLimiter limiter;
     private final WorkflowService workflows;
 
     public WorkerService(JobStore store, Clock clock, Telemetry telemetry, SteadfastConfig config, HeldAttempts held,
                          WorkSignal signal, LeaseExpiry expiry, ExpiredJobs expired, Draining draining,
-                         WorkflowService workflows) {
+                         QueueLimiter limiter, WorkflowService workflows) {
         this.workflows = workflows;
         this.draining = draining;
+        this.limiter = limiter;
         this.expiry = expiry;
         this.expired = expired;
         this.store = store;
@@ -97,7 +99,7 @@ public class WorkerService {
         expired.discardIfDue(now).subscribe().with(n -> { }, e -> { });
         // A worker that said it is quiet or draining, or any worker while this server shuts down, gets nothing.
         return draining.acceptsWork(workerId, now).flatMap(ok -> !ok ? Uni.createFrom().item(List.<JobRow>of())
-                : store.claim(queues, count, workerId, visibilityMs, now)).invoke(jobs -> {
+                : limiter.claim(queues, count, workerId, visibilityMs, now)).invoke(jobs -> {
             for (JobRow j : jobs) {
                 held.put(Attempt.of(j));
                 telemetry.started(j, workerId, now);

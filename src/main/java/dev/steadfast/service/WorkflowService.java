@@ -121,9 +121,15 @@ public class WorkflowService {
 
     private void add(List<NewJob> rows, List<NewMember> members, Set<UUID> ids, UUID workflowId, EnqueueCommand c,
                      boolean waits, MemberRole role, int position, String where, Instant now) {
+        if (c.unique() != null || c.queueLimits() != null) {
+            String option = c.unique() != null ? "unique" : "rate_limit";
+            throw new OjsException(ErrorCode.UNSUPPORTED, "Workflow validation failed: " + where + ": '" + option
+                    + "' is not supported on a workflow's jobs; push such a job on its own.",
+                    Map.of("path", where + ".options." + option));
+        }
         EnqueueCommand withWorkflow = new EnqueueCommand(c.id(), c.type(), c.queue(), c.argsJson(), c.metaJson(),
                 extensions(c.extensionsJson(), workflowId), c.priority(), c.tags(), c.timeoutMs(),
-                c.visibilityTimeoutMs(), c.scheduledAt(), c.expiresAt(), waits || c.pending(), c.retry());
+                c.visibilityTimeoutMs(), c.scheduledAt(), c.expiresAt(), waits || c.pending(), c.retry(), null, null);
         NewJob j;
         try {
             j = jobs.prepare(withWorkflow, now);

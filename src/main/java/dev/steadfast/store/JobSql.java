@@ -13,22 +13,23 @@ final class JobSql {
     /**
      * PUSH, for one job or many: one statement over parallel arrays, so a batch costs one round trip. A
      * duplicate id is skipped rather than raised, and the caller compares the returned ids with the ones it sent.
-     * Tags travel as one JSON array text per job because PostgreSQL arrays cannot be ragged.
+     * Tags travel as one JSON array text per job because PostgreSQL arrays cannot be ragged. unique_key is NULL
+     * for a job without a unique policy (such a job never enters jobs_unique_key_idx).
      */
     static final String INSERT_JOBS = """
             INSERT INTO jobs (id, type, queue, args, meta, extensions, priority, tags, state, max_attempts,
                               retry_policy, timeout_ms, visibility_timeout_ms, run_at, scheduled_at, expires_at,
-                              created_at, enqueued_at)
+                              created_at, enqueued_at, unique_key)
             SELECT u.id, u.type, u.queue, u.args::jsonb, u.meta::jsonb, u.ext::jsonb, u.priority,
                    ARRAY(SELECT jsonb_array_elements_text(u.tags::jsonb)), u.state, u.max_attempts,
                    u.retry::jsonb, u.timeout_ms, u.vis_ms, u.run_at, u.scheduled_at, u.expires_at,
-                   u.created_at, u.enqueued_at
+                   u.created_at, u.enqueued_at, u.unique_key
             FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int4[],
                         $8::text[], $9::text[], $10::int4[], $11::text[], $12::int8[], $13::int8[],
                         $14::timestamptz[], $15::timestamptz[], $16::timestamptz[], $17::timestamptz[],
-                        $18::timestamptz[])
+                        $18::timestamptz[], $19::text[])
                  AS u(id, type, queue, args, meta, ext, priority, tags, state, max_attempts, retry, timeout_ms,
-                      vis_ms, run_at, scheduled_at, expires_at, created_at, enqueued_at)
+                      vis_ms, run_at, scheduled_at, expires_at, created_at, enqueued_at, unique_key)
             ON CONFLICT (id) DO NOTHING
             RETURNING id""";
 
@@ -45,20 +46,32 @@ final class JobSql {
      * CTE is needed because UPDATE has no LIMIT/ORDER BY of its own (a row locked by a later queue's subquery
      * but cut by the LIMIT is only locked until this statement commits). Due scheduled and retryable jobs are
      * claimed directly (their run_at has passed), without waiting for the promoter. A paused queue yields
-     * nothing. $5 overrides the job's own visibility timeout when not null. enqueued_at becomes the instant the
-     * job became available (run_at). RETURNING leaves out what a worker never needs (error history, last error,
-     * result); ord and the claim order let the caller restore the order, which RETURNING does not keep. A job
-     * whose expires_at has passed is never handed out (the expiry reaper discards it); the test reads a column of
-     * the row the scan visits anyway, so jobs without a deadline cost one comparison.
+     * nothing, and neither does a limited one (rate or concurrency): those are claimed one at a time through
+     * CLAIM_LIMITED under their row's lock, so a queue without limits pays nothing for them (the queue row is
+     * read either way, for the pause switch). $5 overrides the job's own visibility timeout when not null.
+     * enqueued_at becomes the instant the job became available (run_at). RETURNING leaves out what a worker never
+     * needs (error history, last error, result); ord and the claim order let the caller restore the order, which
+     * RETURNING does not keep. A job whose expires_at has passed is never handed out (the expiry reaper discards
+     * it); the test reads a column of the row the scan visits anyway, so jobs without a deadline cost one
+     * comparison.
      */
-    static final String CLAIM = """
+    static final String CLAIM = claim("p.paused OR p.limited");
+
+    /**
+     * FETCH from one rate- or concurrency-limited queue (QueueLimitStore.claim): CLAIM without the skip of
+     * limited queues, run under the queue row's lock with $3 the allowance the limits leave.
+     */
+    static final String CLAIM_LIMITED = claim("p.paused");
+
+    private static String claim(String skipQueue) {
+        return """
             WITH next AS (
                 SELECT c.id, r.ord FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
                 CROSS JOIN LATERAL (
                     SELECT id, priority, run_at FROM jobs
                     WHERE queue = r.q AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2
                       AND (expires_at IS NULL OR expires_at > $2)
-                      AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND p.paused)
+                      AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND (%s))
                     ORDER BY priority DESC, run_at, id
                     LIMIT $3
                     FOR UPDATE SKIP LOCKED) c
@@ -71,7 +84,8 @@ final class JobSql {
                    lease_expires_at = LEAST($2 + coalesce($5, j.visibility_timeout_ms) * interval '1 millisecond',
                                             $2 + j.timeout_ms * interval '1 millisecond')
             FROM next WHERE j.id = next.id
-            RETURNING next.ord,\s""" + JobRow.leanColumns("j");
+            RETURNING next.ord,\s""".formatted(skipQueue) + JobRow.leanColumns("j");
+    }
 
     /**
      * ACK for one or many jobs. The guard is the lease, fenced by time: the job must be active, its lease must
@@ -167,6 +181,30 @@ final class JobSql {
     static final String LIST_QUEUES = "SELECT name, paused, paused_at, created_at FROM queues ORDER BY name";
 
     /** Empties every table: the conformance suite's reset hook. */
-    static final String RESET = "TRUNCATE jobs, job_progress, queues, workers, cron_jobs, cron_runs, workflows,"
-            + " workflow_jobs";
+    static final String RESET = "TRUNCATE jobs, job_progress, queues, workers, cron_jobs, cron_runs, schemas,"
+            + " workflows, workflow_jobs";
+
+    /**
+     * Unique PUSH, first statement of its transaction: one advisory lock per uniqueness key (UniqueKey.lockNumber),
+     * taken in ascending order so two batches sharing keys cannot deadlock, held until commit. The lookup that
+     * follows is a new statement, so under READ COMMITTED it sees every job a previous holder of the lock committed.
+     */
+    static final String LOCK_UNIQUE_KEYS = """
+            SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT DISTINCT k FROM unnest($1::int8[]) AS u(k) ORDER BY k) s""";
+
+    /** The jobs holding any of the keys $1 in one of the states $2, newest first (jobs_unique_key_idx). */
+    static final String UNIQUE_HOLDERS = """
+            SELECT id, unique_key, state, created_at, run_at FROM jobs
+            WHERE unique_key = ANY($1::text[]) AND state = ANY($2::text[])
+            ORDER BY created_at DESC LIMIT 1000""";
+
+    /**
+     * Unique PUSH with on_conflict replace: cancels the replaced jobs in the PUSH's transaction (ojs-unique-jobs
+     * 5.2: cancelled, not deleted), guarded by the states CANCEL may start from ($3).
+     */
+    static final String CANCEL_REPLACED = """
+            UPDATE jobs SET state = 'cancelled', cancelled_at = $2, run_at = NULL, lease_expires_at = NULL,
+                   execution_deadline = NULL
+            WHERE id = ANY($1::uuid[]) AND state = ANY($3)
+            RETURNING\s""" + JobRow.COLUMNS;
 }

@@ -71,7 +71,8 @@ public class JobStore {
         int n = jobs.size();
         UUID[] ids = new UUID[n];
         String[] types = new String[n], queues = new String[n], args = new String[n], metas = new String[n],
-                exts = new String[n], tags = new String[n], states = new String[n], retries = new String[n];
+                exts = new String[n], tags = new String[n], states = new String[n], retries = new String[n],
+                uniqueKeys = new String[n];
         Integer[] priorities = new Integer[n], maxAttempts = new Integer[n];
         Long[] timeouts = new Long[n], vis = new Long[n];
         OffsetDateTime[] runAt = new OffsetDateTime[n], sched = new OffsetDateTime[n], expires = new OffsetDateTime[n],
@@ -96,9 +97,10 @@ public class JobStore {
             expires[i] = odt(j.expiresAt());
             created[i] = odt(j.createdAt());
             enqueued[i] = odt(j.enqueuedAt());
+            uniqueKeys[i] = j.uniqueKey();
         }
         Tuple t = Tuple.from(Arrays.asList(ids, types, queues, args, metas, exts, priorities, tags, states,
-                maxAttempts, retries, timeouts, vis, runAt, sched, expires, created, enqueued));
+                maxAttempts, retries, timeouts, vis, runAt, sched, expires, created, enqueued, uniqueKeys));
         return client.preparedQuery(JobSql.INSERT_JOBS).execute(t).map(rows -> {
             Set<UUID> inserted = new HashSet<>(rows.rowCount());
             for (Row r : rows) {
@@ -118,8 +120,13 @@ public class JobStore {
      * first, and within a queue in claim order (priority, then when each became available).
      */
     public Uni<List<JobRow>> claim(List<String> queues, int count, String workerId, Long visibilityMs, Instant now) {
+        return claim(pool, JobSql.CLAIM, queues, count, workerId, visibilityMs, now);
+    }
+
+    static Uni<List<JobRow>> claim(io.vertx.mutiny.sqlclient.SqlClient client, String sql, List<String> queues,
+                                   int count, String workerId, Long visibilityMs, Instant now) {
         Tuple t = Tuple.tuple(Arrays.asList(queues.toArray(String[]::new), odt(now), count, workerId, visibilityMs));
-        return pool.preparedQuery(JobSql.CLAIM).execute(t).map(rows -> {
+        return client.preparedQuery(sql).execute(t).map(rows -> {
             List<JobRow> out = new ArrayList<>(rows.rowCount());
             java.util.Map<UUID, Long> ord = new java.util.HashMap<>();
             for (Row r : rows) {

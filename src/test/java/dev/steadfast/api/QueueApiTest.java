@@ -30,8 +30,9 @@ class QueueApiTest {
     void aPausedQueueAcceptsJobsButFetchReturnsNoneUntilResumed() {
         String first = enqueue("t.p", "paused-q");
         Response p = request().post("/ojs/v1/queues/paused-q/pause");
-        p.then().statusCode(200).body("queue", equalTo("paused-q")).body("status", equalTo("paused"));
-        assertTrue(Api.TIMESTAMP.matcher(p.path("paused_at")).matches(), p.asString());
+        p.then().statusCode(200).body("queue.name", equalTo("paused-q")).body("queue.paused", equalTo(true))
+                .body("queue.status", equalTo("paused"));
+        assertTrue(Api.TIMESTAMP.matcher(p.path("queue.paused_at")).matches(), p.asString());
         String second = enqueue("t.p", "paused-q");
         enqueue("t.p", "other-q");
 
@@ -40,7 +41,8 @@ class QueueApiTest {
         request().get("/ojs/v1/queues").then().body("queues.find { it.name == 'paused-q' }.status", equalTo("paused"));
 
         request().post("/ojs/v1/queues/paused-q/resume").then().statusCode(200)
-                .body("status", equalTo("active")).body("queue", equalTo("paused-q"));
+                .body("queue.status", equalTo("active")).body("queue.name", equalTo("paused-q"))
+                .body("queue.paused", equalTo(false));
         assertEquals(List.of(first, second), fetchIds("w", 10, "paused-q"));
     }
 
@@ -63,10 +65,27 @@ class QueueApiTest {
 
     @Test
     void aQueueCanBePausedBeforeItsFirstJobAndPausingTwiceKeepsTheFirstInstant() {
-        String at = request().post("/ojs/v1/queues/early/pause").then().statusCode(200).extract().path("paused_at");
-        request().post("/ojs/v1/queues/early/pause").then().statusCode(200).body("paused_at", equalTo(at));
+        String at = request().post("/ojs/v1/queues/early/pause").then().statusCode(200).extract().path("queue.paused_at");
+        request().post("/ojs/v1/queues/early/pause").then().statusCode(200).body("queue.paused_at", equalTo(at));
         enqueue("t.e", "early");
         assertEquals(List.of(), fetchIds("w", 1, "early"));
+    }
+
+    @Test
+    void statsCountEveryStateOfOneQueueNow() {
+        enqueue("t.s", "st-q");
+        enqueue("t.s", "st-q");
+        enqueue("t.s", "other-q");
+        fetchIds("w", 1, "st-q");
+        request().get("/ojs/v1/queues/st-q/stats").then().statusCode(200)
+                .body("queue.name", equalTo("st-q")).body("queue.paused", equalTo(false))
+                .body("queue.available", equalTo(1)).body("queue.active", equalTo(1))
+                .body("queue.completed", equalTo(0)).body("stats.available", equalTo(1));
+        request().post("/ojs/v1/queues/empty-q/pause").then().statusCode(200);
+        request().get("/ojs/v1/queues/empty-q/stats").then().statusCode(200)
+                .body("queue.paused", equalTo(true)).body("queue.available", equalTo(0)).body("status", equalTo("paused"));
+        assertError(request().get("/ojs/v1/queues/never-seen/stats"), 404, "not_found");
+        assertError(request().get("/ojs/v1/queues/Bad_Name/stats"), 400, "invalid_request");
     }
 
     @Test

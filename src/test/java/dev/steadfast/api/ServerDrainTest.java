@@ -47,6 +47,7 @@ class ServerDrainTest {
                 .body("state", equalTo("quiet")).body("directive", equalTo("quiet"));
         request().get("/ojs/v1/health").then().statusCode(503).body("status", equalTo("degraded"))
                 .body("shutting_down", equalTo(true));
+        request().get("/ready").then().statusCode(503).body("status", equalTo("not_ready"));
         assertEquals("available", Api.state(id), "the job waits for another instance");
     }
 }

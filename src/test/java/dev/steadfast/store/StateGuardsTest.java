@@ -102,6 +102,8 @@ class StateGuardsTest {
 
         assertGuard(Operation.FETCH, "JobSql.CLAIM", JobSql.CLAIM);
         assertWrites(Operation.FETCH, "JobSql.CLAIM", JobSql.CLAIM);
+        assertGuard(Operation.FETCH, "JobSql.CLAIM_LIMITED", JobSql.CLAIM_LIMITED);
+        assertWrites(Operation.FETCH, "JobSql.CLAIM_LIMITED", JobSql.CLAIM_LIMITED);
 
         assertGuard(Operation.ACK, "JobSql.COMPLETE", JobSql.COMPLETE);
         assertWrites(Operation.ACK, "JobSql.COMPLETE", JobSql.COMPLETE);
@@ -121,6 +123,7 @@ class StateGuardsTest {
     void guardsBoundFromTheTableAtTheCallSite() {
         String[][] statements = {
             {"JobSql.CANCEL", JobSql.CANCEL, "CANCEL"},
+            {"JobSql.CANCEL_REPLACED", JobSql.CANCEL_REPLACED, "CANCEL"},
         };
         for (String[] s : statements) {
             assertTrue(s[1].contains("state = ANY($"), s[0] + " takes its guard from JobStateMachine.sourceNames");

@@ -1,0 +1,115 @@
+package dev.steadfast.api;
+
+import dev.steadfast.domain.JobState;
+import dev.steadfast.domain.OjsException;
+import dev.steadfast.domain.limits.QueueLimits;
+import dev.steadfast.domain.retry.Iso8601Duration;
+import dev.steadfast.domain.retry.PolicyViolation;
+import dev.steadfast.domain.unique.OnConflict;
+import dev.steadfast.domain.unique.UniquePolicy;
+import dev.steadfast.domain.unique.UniquePolicy.Dimension;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Reads the Level 4 enqueue options: {@code unique} (ojs-unique-jobs.md 2 and 13, plus the SDK fields {@code key}
+ * and {@code period_ms}) and {@code rate_limit} (the binding's {@code RateLimitPolicy}, {@code max_per_second},
+ * which configures the job's queue). Unknown fields and values are refused with 400 naming them, so a typo never
+ * silently switches deduplication or a limit off (ojs-unique-jobs 2.2).
+ */
+final class AdvancedOptions {
+
+    private static final Set<String> UNIQUE_FIELDS = Set.of("keys", "args_keys", "meta_keys", "period", "period_ms",
+            "states", "on_conflict", "key");
+
+    private AdvancedOptions() {
+    }
+
+    static UniquePolicy unique(Body u) {
+        if (u == null) {
+            return null;
+        }
+        onlyKnown(u, UNIQUE_FIELDS);
+        Set<Dimension> dims = EnumSet.noneOf(Dimension.class);
+        List<String> keys = u.strings("keys", false);
+        if (keys != null) {
+            for (String k : keys) {
+                dims.add(enumValue(u.field("keys"), k, Dimension.values(), Dimension::wire));
+            }
+        }
+        Duration period = null;
+        if (u.has("period")) {
+            String text = u.string("period", false);
+            try {
+                period = Iso8601Duration.parse(u.field("period"), text);
+            } catch (PolicyViolation e) {
+                throw OjsException.invalidField(u.field("period"), "'" + u.field("period")
+                        + "' must be an ISO 8601 duration such as PT1H.", "ISO 8601 duration", text);
+            }
+        } else if (u.has("period_ms")) {
+            Long ms = u.integer("period_ms");
+            if (ms < 1) {
+                throw OjsException.invalidField(u.field("period_ms"), "'" + u.field("period_ms")
+                        + "' must be a positive number of milliseconds.", "1 or more", String.valueOf(ms));
+            }
+            period = Duration.ofMillis(ms);
+        }
+        Set<JobState> states = null;
+        List<String> st = u.strings("states", false);
+        if (st != null) {
+            states = EnumSet.noneOf(JobState.class);
+            for (String s : st) {
+                states.add(enumValue(u.field("states"), s, JobState.values(), JobState::wire));
+            }
+        }
+        OnConflict onConflict = null;
+        String oc = u.string("on_conflict", false);
+        if (oc != null) {
+            onConflict = OnConflict.fromWire(oc).orElseThrow(() -> OjsException.invalidField(u.field("on_conflict"),
+                    "'" + u.field("on_conflict") + "' must be one of reject, replace, replace_except_schedule, ignore"
+                            + " (or use_existing).", "reject|replace|replace_except_schedule|ignore", oc));
+        }
+        return new UniquePolicy(dims, u.strings("args_keys", false), u.strings("meta_keys", false),
+                u.string("key", false), period, states, onConflict);
+    }
+
+    /** {@code rate_limit: {"max_per_second": n}}: the job's queue starts at most n jobs in any one second. */
+    static QueueLimits rateLimit(Body r) {
+        if (r == null) {
+            return null;
+        }
+        onlyKnown(r, Set.of("max_per_second"));
+        Long n = r.integer("max_per_second");
+        if (n == null || n < 1 || n > QueueLimits.MAX_RATE) {
+            throw OjsException.invalidField(r.field("max_per_second"), "'" + r.field("max_per_second")
+                    + "' must be a whole number from 1 to " + QueueLimits.MAX_RATE + ".", "1 to " + QueueLimits.MAX_RATE,
+                    n == null ? "missing" : String.valueOf(n));
+        }
+        return QueueLimits.perSecond(n.intValue());
+    }
+
+    private static void onlyKnown(Body b, Set<String> known) {
+        for (Iterator<String> it = b.node().fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!known.contains(f)) {
+                throw OjsException.invalidField(b.field(f), "'" + b.field(f) + "' is not a field this server knows; "
+                        + "expected one of " + String.join(", ", known.stream().sorted().toList()) + ".",
+                        String.join("|", known.stream().sorted().toList()), f);
+            }
+        }
+    }
+
+    private static <E> E enumValue(String field, String text, E[] values, java.util.function.Function<E, String> wire) {
+        for (E e : values) {
+            if (wire.apply(e).equals(text)) {
+                return e;
+            }
+        }
+        throw OjsException.invalidField(field, "'" + field + "' holds '" + text + "', which is not one of "
+                + String.join(", ", java.util.Arrays.stream(values).map(wire).toList()) + ".",
+                String.join("|", java.util.Arrays.stream(values).map(wire).toList()), text);
+    }
+}

@@ -1,0 +1,56 @@
+package dev.steadfast.domain.unique;
+
+import dev.steadfast.domain.JobState;
+import dev.steadfast.domain.OjsException;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A job's deduplication policy (ojs-unique-jobs.md section 2), validated. {@code type} is always part of the
+ * fingerprint; {@code dimensions} adds {@code queue}, {@code args} and {@code meta}. {@code customKey} is the SDK
+ * shape {@code unique.key}: a caller-chosen key that replaces the args/meta/queue dimensions (the type still
+ * counts). {@code period} null means no time limit. The policy is only read at enqueue time (9.2: a retry does not
+ * check it again).
+ *
+ * @param argsKeys the top-level keys of the job's first argument object to fingerprint, or null for all of args
+ * @param metaKeys the meta keys to fingerprint (required, non-empty, when {@code meta} is a dimension)
+ */
+public record UniquePolicy(Set<Dimension> dimensions, List<String> argsKeys, List<String> metaKeys, String customKey,
+                           Duration period, Set<JobState> states, OnConflict onConflict) {
+
+    /** The default states (6.1): every non-terminal state. */
+    public static final Set<JobState> DEFAULT_STATES = Set.copyOf(EnumSet.of(JobState.AVAILABLE, JobState.ACTIVE,
+            JobState.SCHEDULED, JobState.RETRYABLE, JobState.PENDING));
+
+    /** The parts of a job a fingerprint may cover (3). */
+    public enum Dimension {
+        TYPE, QUEUE, ARGS, META;
+
+        public String wire() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    public UniquePolicy {
+        dimensions = Set.copyOf(dimensions.isEmpty() ? EnumSet.of(Dimension.TYPE) : dimensions);
+        states = Set.copyOf(states == null || states.isEmpty() ? DEFAULT_STATES : states);
+        argsKeys = argsKeys == null ? null : List.copyOf(argsKeys);
+        metaKeys = metaKeys == null ? null : List.copyOf(metaKeys);
+        onConflict = onConflict == null ? OnConflict.REJECT : onConflict;
+        if (dimensions.contains(Dimension.META) && (metaKeys == null || metaKeys.isEmpty())) {
+            throw OjsException.invalidField("options.unique.meta_keys",
+                    "'options.unique.meta_keys' must name at least one key when 'meta' is in 'keys' (ojs-unique-jobs 2.2).",
+                    "non-empty array of strings", metaKeys == null ? "absent" : "empty array");
+        }
+        if (period != null && (period.isNegative() || period.isZero())) {
+            throw OjsException.invalidField("options.unique.period", "'options.unique.period' must be positive.",
+                    "positive ISO 8601 duration", period.toString());
+        }
+        if (customKey != null && (customKey.isEmpty() || customKey.length() > 1024)) {
+            throw OjsException.invalidField("options.unique.key", "'options.unique.key' must be 1 to 1024 characters.",
+                    "1 to 1024 characters", customKey.length() + " characters");
+        }
+    }
+}

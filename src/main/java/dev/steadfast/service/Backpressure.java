@@ -1,0 +1,109 @@
+package dev.steadfast.service;
+
+import dev.steadfast.domain.ErrorCode;
+import dev.steadfast.domain.JobRules;
+import dev.steadfast.domain.OjsException;
+import dev.steadfast.domain.QueueBound;
+import dev.steadfast.store.BackpressureStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Queue depth bounds (ojs-backpressure.md, strategy {@code reject}). A PUSH into a bounded queue counts the queue's
+ * waiting jobs and is refused with {@code 429 QUEUE_FULL} when it would pass the bound; a PUSH into any other queue
+ * costs nothing but a map lookup. Which queues are bounded is read at most once per {@link #FRESH} per instance
+ * (at once on this instance after a change), so a bound set through another instance applies here within a second.
+ *
+ * <p>The count and the insert are separate statements: PUSHes racing on one bounded queue can pass the bound by
+ * the number that were counted at the same moment (at most one coalesced batch per instance). The bound is a
+ * brake for producers, not an exact capacity.
+ */
+@ApplicationScoped
+public class Backpressure {
+
+    static final Duration FRESH = Duration.ofSeconds(1);
+    /** Suggested wait in the 429's Retry-After, in seconds. */
+    public static final int RETRY_AFTER_SECONDS = 1;
+
+    private final BackpressureStore store;
+    private final Clock clock;
+    private volatile Map<String, QueueBound> bounds = Map.of();
+    private volatile Instant loadedAt;
+
+    public Backpressure(BackpressureStore store, Clock clock) {
+        this.store = store;
+        this.clock = clock;
+    }
+
+    private Uni<Map<String, QueueBound>> bounds() {
+        Instant now = clock.instant();
+        Instant at = loadedAt;
+        if (at != null && now.isBefore(at.plus(FRESH))) {
+            return Uni.createFrom().item(bounds);
+        }
+        return store.bounded().invoke(b -> {
+            bounds = b;
+            loadedAt = now;
+        });
+    }
+
+    /**
+     * Admits {@code adding} jobs per queue (null queue: the default one), all or none: the highest pressure among
+     * the bounded queues once they are in (null when every one is below its warning threshold); 429 QUEUE_FULL
+     * naming the first queue that would pass its bound.
+     */
+    public Uni<Double> admit(Map<String, Integer> adding) {
+        return bounds().flatMap(b -> {
+            Uni<Double> out = Uni.createFrom().nullItem();
+            for (Map.Entry<String, Integer> e : adding.entrySet()) {
+                String queue = e.getKey() == null ? JobRules.DEFAULT_QUEUE : e.getKey();
+                QueueBound bound = b.get(queue);
+                if (bound == null) {
+                    continue;
+                }
+                out = out.flatMap(worst -> store.depth(queue).map(depth -> {
+                    QueueBound.Decision d = bound.admit(depth, e.getValue());
+                    if (d instanceof QueueBound.Reject r) {
+                        throw full(queue, r);
+                    }
+                    Double p = ((QueueBound.Accept) d).pressure();
+                    if (worst == null) {
+                        return p;
+                    }
+                    return p == null ? worst : Double.valueOf(Math.max(worst, p));
+                }));
+            }
+            return out;
+        });
+    }
+
+    private static OjsException full(String queue, QueueBound.Reject r) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("queue", queue);
+        d.put("depth", r.depth());
+        d.put("bound", r.bound());
+        d.put("retry_after_seconds", RETRY_AFTER_SECONDS);
+        return new OjsException(ErrorCode.QUEUE_FULL, "Queue '" + queue + "' holds " + r.depth()
+                + " waiting jobs, its bound is " + r.bound() + "; retry later.", d);
+    }
+
+    /** Bounds {@code queue} (null: no bound). */
+    public Uni<Void> configure(String queue, QueueBound bound) {
+        return store.set(queue, bound, clock.instant()).invoke(() -> loadedAt = null);
+    }
+
+    public Uni<Optional<QueueBound>> bound(String queue) {
+        return bounds().map(b -> Optional.ofNullable(b.get(queue)));
+    }
+
+    /** The waiting jobs of {@code queue}, counted now. */
+    public Uni<Long> depth(String queue) {
+        return store.depth(queue);
+    }
+}

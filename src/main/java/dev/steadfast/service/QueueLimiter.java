@@ -1,0 +1,115 @@
+package dev.steadfast.service;
+
+import dev.steadfast.domain.JobRules;
+import dev.steadfast.domain.OjsException;
+import dev.steadfast.domain.limits.QueueLimits;
+import dev.steadfast.store.JobRow;
+import dev.steadfast.store.JobStore;
+import dev.steadfast.store.QueueLimitStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * FETCH with queue limits (ojs-rate-limiting.md 7.2). Which queues are limited is remembered per instance and
+ * reloaded at most every {@link #REFRESH} (one small query); it only chooses the path: the claim statement for
+ * unlimited queues skips every queue whose row says limited, and a limited queue is claimed under its row's lock
+ * ({@link QueueLimitStore}), so a stale memory can delay a queue's jobs by up to that interval but never deliver
+ * past a limit. The queues of one FETCH are taken in the worker's order: consecutive unlimited queues share one
+ * claim statement, each limited queue gets its own transaction.
+ */
+@ApplicationScoped
+public class QueueLimiter {
+
+    static final Duration REFRESH = Duration.ofSeconds(1);
+
+    private final QueueLimitStore limits;
+    private final JobStore jobs;
+    private final Clock clock;
+    private volatile Set<String> limited = Set.of();
+    private volatile Instant loadedAt = Instant.EPOCH;
+    private final java.util.concurrent.atomic.AtomicBoolean reloading = new java.util.concurrent.atomic.AtomicBoolean();
+
+    public QueueLimiter(QueueLimitStore limits, JobStore jobs, Clock clock) {
+        this.limits = limits;
+        this.jobs = jobs;
+        this.clock = clock;
+    }
+
+    /** Claims up to {@code count} jobs from {@code queues}, earlier queues first, within every queue's limits. */
+    public Uni<List<JobRow>> claim(List<String> queues, int count, String workerId, Long visibilityMs, Instant now) {
+        return limitedQueues(now).flatMap(set -> {
+            if (queues.stream().noneMatch(set::contains)) {
+                return jobs.claim(queues, count, workerId, visibilityMs, now);
+            }
+            return claimInOrder(queues, 0, set, count, workerId, visibilityMs, now, new ArrayList<>());
+        });
+    }
+
+    private Uni<List<JobRow>> claimInOrder(List<String> queues, int from, Set<String> set, int count, String workerId,
+                                           Long vis, Instant now, List<JobRow> got) {
+        if (from >= queues.size() || got.size() >= count) {
+            return Uni.createFrom().item(got);
+        }
+        int to = from;
+        while (to < queues.size() && !set.contains(queues.get(to))) {
+            to++;
+        }
+        int next = to == from ? from + 1 : to;
+        Uni<List<JobRow>> step = to == from
+                ? limits.claim(queues.get(from), count - got.size(), workerId, vis, now)
+                : jobs.claim(queues.subList(from, to), count - got.size(), workerId, vis, now);
+        return step.flatMap(rows -> {
+            got.addAll(rows);
+            return claimInOrder(queues, next, set, count, workerId, vis, now, got);
+        });
+    }
+
+    /**
+     * The limited queues as last loaded; one FETCH per interval reloads them (the others meanwhile use what is
+     * loaded), and a failed reload is retried by the next FETCH.
+     */
+    private Uni<Set<String>> limitedQueues(Instant now) {
+        Instant seen = loadedAt;
+        if (Duration.between(seen, now).compareTo(REFRESH) < 0 || !reloading.compareAndSet(false, true)) {
+            return Uni.createFrom().item(limited);
+        }
+        return limits.limitedQueues().invoke(s -> {
+            limited = Set.copyOf(s);
+            loadedAt = now;
+        }).eventually(() -> reloading.set(false));
+    }
+
+    /** Sets a queue's limits (all null: clears them); takes effect on this instance at once. */
+    public Uni<QueueLimits> set(String queue, QueueLimits l) {
+        JobRules.checkQueue(queue);
+        Instant now = JobService.now(clock);
+        return limits.set(queue, l, now).invoke(set -> {
+            java.util.Set<String> next = new java.util.HashSet<>(limited);
+            if (set.limited()) {
+                next.add(queue);
+            } else {
+                next.remove(queue);
+            }
+            limited = Set.copyOf(next);
+            loadedAt = Instant.EPOCH;
+        });
+    }
+
+    /** A queue's limits; 404 when the server has no row for it. */
+    public Uni<QueueLimits> get(String queue) {
+        JobRules.checkQueue(queue);
+        return limits.find(queue).map(o -> o.orElseThrow(() -> OjsException.notFound("queue", queue)));
+    }
+
+    /** Forgets what this instance remembers (the reset hook empties the table). */
+    public void forget() {
+        limited = Set.of();
+        loadedAt = Instant.EPOCH;
+    }
+}

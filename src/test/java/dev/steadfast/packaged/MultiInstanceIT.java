@@ -1,0 +1,47 @@
+package dev.steadfast.packaged;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two packaged instances on one database under producers and workers (some slow, without heartbeats), one of
+ * them killed with SIGKILL mid-run and started again: scripts/Faults.java at a small size, without the
+ * PostgreSQL restart (the rest of the suite shares the cluster) and without fuzzing (Fuzz.java runs in CI). It
+ * exits 0 only with no job lost, none completed twice, no two holds of a job at once, no answer 500 and none
+ * without the envelope, and after checking that an instance with a different console session key refuses to
+ * start and that events pushed through one instance are listed by the other.
+ */
+class MultiInstanceIT {
+
+    @Test
+    void noJobIsLostCompletedTwiceOrHeldTwiceWhenAnInstanceIsKilled() throws Exception {
+        assumeTrue(Files.exists(Path.of("target/quarkus-app/quarkus-run.jar")), "the JVM build only");
+        Path log = Path.of("target/faults-it.log");
+        // a fixed port range per checkout, outside the ephemeral ports
+        int base = 19000 + Math.floorMod(Path.of("").toAbsolutePath().toString().hashCode(), 100) * 10;
+        Process p = new ProcessBuilder("java", "scripts/Faults.java", "--instances", "2", "--jobs", "600",
+                "--seconds", "12", "--producers", "4", "--workers", "4", "--slow-workers", "2", "--fuzz-requests", "0",
+                "--no-db-restart", "--db", "steadfast_faults_it", "--base-port", String.valueOf(base),
+                "--heap", "-Xmx256m", "--logs", "target/faults-it")
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        boolean done = p.waitFor(15, TimeUnit.MINUTES);
+        if (!done) {
+            p.destroyForcibly();
+        }
+        String out = Files.readString(log, StandardCharsets.UTF_8);
+        assertTrue(done, "Faults.java did not finish:\n" + out);
+        assertEquals(0, p.exitValue(), out);
+        List<String> result = out.lines().filter(l -> l.startsWith("RESULT ")).toList();
+        assertEquals(1, result.size(), out);
+        assertTrue(result.get(0).contains("lost=0 completed_twice=0 overlapping_leases=0 answers_500=0"), out);
+        assertTrue(out.contains("SIGKILL instance 0"), out);
+    }
+}
