@@ -35,9 +35,11 @@ public class JobsPage {
     private final JobDetails details;
     private final ConsoleRequest request;
     private final Clock clock;
+    private final dev.steadfast.service.WorkflowService workflows;
 
     public JobsPage(JobSearchService search, JobService jobs, SystemService system, JobDetails details,
-                    ConsoleRequest request, Clock clock) {
+                    ConsoleRequest request, Clock clock, dev.steadfast.service.WorkflowService workflows) {
+        this.workflows = workflows;
         this.search = search;
         this.jobs = jobs;
         this.system = system;
@@ -79,6 +81,10 @@ public class JobsPage {
     public Uni<TemplateInstance> job(@PathParam("id") String id) {
         Chrome chrome = request.chrome("jobs");
         Instant now = clock.instant();
-        return jobs.info(ConsoleParams.jobId(id)).map(j -> Pages.job(chrome, details.of(j, now)));
+        java.util.UUID jobId = ConsoleParams.jobId(id);
+        return jobs.info(jobId).flatMap(j -> workflows.workflowOf(jobId).flatMap(w -> w.isEmpty()
+                        ? Uni.createFrom().item((WorkflowPanel) null)
+                        : workflows.get(w.get()).map(v -> WorkflowPanel.of(v, jobId)))
+                .map(panel -> Pages.job(chrome, details.of(j, now), panel)));
     }
 }

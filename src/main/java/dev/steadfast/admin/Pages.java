@@ -22,7 +22,7 @@ public final class Pages {
 
     public static native TemplateInstance jobs(Chrome chrome, JobListView view);
 
-    public static native TemplateInstance job(Chrome chrome, JobDetailView view);
+    public static native TemplateInstance job(Chrome chrome, JobDetailView view, WorkflowPanel workflow);
 
     public static native TemplateInstance deadLetter(Chrome chrome, DeadLetterView view);
 

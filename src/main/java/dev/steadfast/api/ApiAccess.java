@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>public: {@code GET /ojs/manifest} (it says how to authenticate) and {@code GET /ojs/v1/health};</li>
- *   <li>{@code producer}: PUSH, batch and bulk PUSH, INFO and a job's progress, CANCEL, ACTIVATE;</li>
+ *   <li>{@code producer}: PUSH, batch and bulk PUSH, INFO and a job's progress, CANCEL, ACTIVATE, and a
+ *       workflow's create, get and cancel;</li>
  *   <li>{@code worker}: every {@code POST /ojs/v1/workers/...} (fetch, ack, ack/batch, nack, heartbeat, beat,
  *       snooze, progress) and {@code PUT /ojs/v1/jobs/{id}/progress};</li>
  *   <li>{@code readonly}: every GET (jobs, queues, stats, dead letters, events, retry policies, admin views);</li>
@@ -45,6 +46,7 @@ public final class ApiAccess {
 
     private static final Pattern JOB = Pattern.compile("^/ojs/v1/jobs/[^/]+$");
     private static final Pattern JOB_PROGRESS = Pattern.compile("^/ojs/v1/jobs/[^/]+/progress$");
+    private static final Pattern WORKFLOW = Pattern.compile("^/ojs/v1/workflows/[^/]+$");
     private static final Pattern ACTIVATE = Pattern.compile("^/ojs/v1/jobs/[^/]+/activate$");
     private static final Pattern WORKER_OP = Pattern.compile("^/ojs/v1/workers/(fetch|ack|ack/batch|nack|heartbeat|beat|snooze|progress)$");
 
@@ -60,13 +62,16 @@ public final class ApiAccess {
     public static Set<Role> allowed(String method, String path) {
         String m = method.toUpperCase(Locale.ROOT);
         if (read(m)) {
-            return JOB.matcher(path).matches() || JOB_PROGRESS.matcher(path).matches() ? EnumSet.of(Role.PRODUCER, Role.READONLY, Role.ADMIN)
+            return JOB.matcher(path).matches() || JOB_PROGRESS.matcher(path).matches()
+                    || WORKFLOW.matcher(path).matches() ? EnumSet.of(Role.PRODUCER, Role.READONLY, Role.ADMIN)
                     : EnumSet.of(Role.READONLY, Role.ADMIN);
         }
         if (m.equals("POST") && (path.equals("/ojs/v1/jobs") || path.equals("/ojs/v1/jobs/batch")
-                || path.equals("/ojs/v1/jobs/bulk") || ACTIVATE.matcher(path).matches())
+                || path.equals("/ojs/v1/jobs/bulk") || ACTIVATE.matcher(path).matches()
+                || path.equals("/ojs/v1/workflows"))
                 || m.equals("DELETE") && JOB.matcher(path).matches() && !path.equals("/ojs/v1/jobs/batch")
-                && !path.equals("/ojs/v1/jobs/bulk")) {
+                && !path.equals("/ojs/v1/jobs/bulk")
+                || m.equals("DELETE") && WORKFLOW.matcher(path).matches()) {
             return EnumSet.of(Role.PRODUCER, Role.ADMIN);
         }
         if (m.equals("POST") && WORKER_OP.matcher(path).matches()

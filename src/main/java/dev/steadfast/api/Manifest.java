@@ -34,7 +34,7 @@ public class Manifest {
                 "PostgreSQL transaction-scoped advisory lock per SHA-256 uniqueness key, then lookup and insert in"
                         + " the same transaction"));
         caps.put("bulk_enqueue", Map.of("atomic", true, "partial", true, "max_batch_size", config.jobs().maxBatch()));
-        caps.put("workflows", false);
+        caps.put("workflows", true);
         caps.put("pause_resume", true);
         Map<String, Object> endpoints = new LinkedHashMap<>();
         endpoints.put("base_url", "/ojs/v1");
@@ -45,9 +45,8 @@ public class Manifest {
         m.put("specversion", "1.0");
         m.put("ojs_version", "1.0");
         m.put("implementation", impl);
-        // Levels are cumulative (ojs-conformance.md 2): levels 0-2 and 4 pass, level 3 (workflows) does not yet,
-        // so the highest level fully supported is 2.
-        m.put("conformance_level", 2);
+        // Levels are cumulative (ojs-conformance.md 2): levels 0-4 pass.
+        m.put("conformance_level", 4);
         m.put("schema_validation", false);
         m.put("unique_job_strength", "strong");
         m.put("protocols", List.of("http"));
@@ -69,7 +68,7 @@ public class Manifest {
         a.put("header", "Authorization: Bearer <token>");
         a.put("public", List.of("GET /ojs/manifest", "GET /ojs/v1/health"));
         Map<String, Object> roles = new LinkedHashMap<>();
-        roles.put("producer", "PUSH, batch PUSH, INFO, CANCEL, ACTIVATE");
+        roles.put("producer", "PUSH, batch PUSH, INFO, CANCEL, ACTIVATE, workflows (create, get, cancel)");
         roles.put("worker", "POST /ojs/v1/workers/{fetch,ack,nack,heartbeat,snooze}");
         roles.put("readonly", "every GET");
         roles.put("admin", "everything");

@@ -264,6 +264,13 @@ public interface SteadfastConfig {
         @WithDefault("1s")
         Duration expiryInterval();
 
+        /**
+         * How often workflows are advanced for member jobs that finished outside a worker's ACK/FAIL (lease
+         * reaper, expiry, a single job's cancel, operators); at least {@code 1s}.
+         */
+        @WithDefault("1s")
+        Duration workflowInterval();
+
         /** Longest a run may take before it is abandoned and reported (one log line; the next run is on time). */
         @WithDefault("30s")
         Duration runTimeout();

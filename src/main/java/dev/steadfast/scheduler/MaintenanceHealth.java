@@ -30,7 +30,9 @@ public class MaintenanceHealth {
     static final String PRUNER = "pruner";
     static final String EXPIRY_REAPER = "expiry-reaper";
     static final String CRON_FIRER = "cron-firer";
-    static final List<String> TASKS = List.of(LEASE_REAPER, RETRY_PROMOTER, PRUNER, EXPIRY_REAPER, CRON_FIRER);
+    static final String WORKFLOW_ADVANCER = "workflow-advancer";
+    static final List<String> TASKS = List.of(LEASE_REAPER, RETRY_PROMOTER, PRUNER, EXPIRY_REAPER, CRON_FIRER,
+            WORKFLOW_ADVANCER);
 
     private final Clock clock;
     private final Instant started;
@@ -42,7 +44,7 @@ public class MaintenanceHealth {
         this.started = clock.instant();
         SteadfastConfig.Maintenance m = config.maintenance();
         for (Duration d : List.of(m.leaseReaperInterval(), m.promoterInterval(), m.prunerInterval(),
-                m.expiryInterval(), config.cron().tickInterval())) {
+                m.expiryInterval(), config.cron().tickInterval(), m.workflowInterval())) {
             if (d.compareTo(Duration.ofSeconds(1)) < 0) {
                 throw new IllegalArgumentException("steadfast.maintenance intervals must be at least 1s (the Quarkus"
                         + " scheduler's resolution), got " + d);
@@ -52,6 +54,7 @@ public class MaintenanceHealth {
         staleAfter.put(LEASE_REAPER, m.leaseReaperInterval().multipliedBy(n));
         staleAfter.put(RETRY_PROMOTER, m.promoterInterval().multipliedBy(n));
         staleAfter.put(EXPIRY_REAPER, m.expiryInterval().multipliedBy(n));
+        staleAfter.put(WORKFLOW_ADVANCER, m.workflowInterval().multipliedBy(n));
         staleAfter.put(CRON_FIRER, config.cron().tickInterval().multipliedBy(n));
         staleAfter.put(PRUNER, m.prunerInterval().multipliedBy(n)
                 .plus(Duration.parse("PT" + Pruner.FIRST_RUN_DELAY.toUpperCase(java.util.Locale.ROOT))));

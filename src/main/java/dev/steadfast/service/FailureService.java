@@ -42,9 +42,11 @@ public class FailureService {
     private final WorkSignal signal;
     private final Coalescer<UUID, Attempt> reads;
     private final Coalescer<FailureWrite, JobRow> writes;
+    private final WorkflowService workflows;
 
     public FailureService(JobStore store, Clock clock, AttemptOutcomes outcomes, Telemetry telemetry,
-                          HeldAttempts held, WorkSignal signal, SteadfastConfig config) {
+                          HeldAttempts held, WorkSignal signal, SteadfastConfig config, WorkflowService workflows) {
+        this.workflows = workflows;
         this.store = store;
         this.clock = clock;
         this.outcomes = outcomes;
@@ -85,7 +87,10 @@ public class FailureService {
             } catch (OjsException e) {
                 return Uni.createFrom().item((FailOutcome) new FailOutcome.Refused(c.jobId(), e));
             }
-            return writes.submit(w).flatMap(row -> {
+            // The batched write skips workflow steps: a step's FAIL is written in its workflow's transaction.
+            return writes.submit(w).flatMap(row -> row != null ? Uni.createFrom().item(row)
+                    : workflows.failStep(w, outcomes.historyKept(), JobService.now(clock)).map(o -> o.orElse(null)))
+                    .flatMap(row -> {
                 if (row == null && fromMemory) {
                     held.forget(c.jobId());
                     return record(c, reads.submit(c.jobId()), false);

@@ -36,10 +36,12 @@ public class WorkerService {
     private final ExpiredJobs expired;
     private final Draining draining;
     private final QueueLimiter limiter;
+    private final WorkflowService workflows;
 
     public WorkerService(JobStore store, Clock clock, Telemetry telemetry, SteadfastConfig config, HeldAttempts held,
                          WorkSignal signal, LeaseExpiry expiry, ExpiredJobs expired, Draining draining,
-                         QueueLimiter limiter) {
+                         QueueLimiter limiter, WorkflowService workflows) {
+        this.workflows = workflows;
         this.draining = draining;
         this.limiter = limiter;
         this.expiry = expiry;
@@ -136,9 +138,14 @@ public class WorkerService {
     public record AckOutcome(UUID jobId, Instant completedAt, OjsException error) {
     }
 
-    /** ACK with the refusal as a value; concurrent ACKs share one statement and one commit. */
+    /**
+     * ACK with the refusal as a value; concurrent ACKs share one statement and one commit. That statement skips
+     * workflow steps; a job it did not complete is tried once more as a workflow step (its own transaction, which
+     * advances the workflow), and only then explained as a refusal.
+     */
     public Uni<AckOutcome> complete(Completion c) {
-        return acks.submit(c).flatMap(d -> {
+        return acks.submit(c).flatMap(d -> d != null ? Uni.createFrom().item(d)
+                : workflows.completeStep(c).map(o -> o.orElse(null))).flatMap(d -> {
             if (d == null) {
                 return JobService.refusal(store, c.jobId(), Operation.ACK, JobService.now(clock))
                         .map(e -> new AckOutcome(c.jobId(), null, e));

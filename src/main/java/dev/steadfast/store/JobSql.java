@@ -91,15 +91,25 @@ final class JobSql {
      * ACK for one or many jobs. The guard is the lease, fenced by time: the job must be active, its lease must
      * not have run out at $4 (even before the lease reaper has seen it), and when the request names a worker it
      * must be the one holding the lease, so a late answer from a worker that lost its lease changes nothing. The
-     * previous error is cleared (ojs-core 7.3).
+     * previous error is cleared (ojs-core 7.3). A workflow step (workflow_id set) is left alone: its ACK must
+     * advance the workflow in the same transaction, which COMPLETE_STEP does under the workflow's lock; the test
+     * reads a column of the row the update visits anyway, so jobs outside workflows pay one null check.
      */
-    static final String COMPLETE = """
+    static final String COMPLETE = completeWhere("j.workflow_id IS NULL");
+
+    /** COMPLETE for a workflow step, inside the workflow's transaction (WorkflowStore). */
+    static final String COMPLETE_STEP = completeWhere("j.workflow_id IS NOT NULL");
+
+    private static String completeWhere(String which) {
+        return """
             UPDATE jobs j SET state = 'completed', completed_at = $4, result = a.result::jsonb, error = NULL,
                    lease_expires_at = NULL, execution_deadline = NULL
             FROM unnest($1::uuid[], $2::text[], $3::text[]) AS a(id, result, worker)
             WHERE j.id = a.id AND j.state = 'active' AND j.lease_expires_at > $4
-              AND (a.worker IS NULL OR j.lease_owner IS NULL OR j.lease_owner = a.worker)
+              AND (a.worker IS NULL OR j.lease_owner IS NULL OR j.lease_owner = a.worker) AND\s""" + which + """
+
             RETURNING j.id, j.type, j.queue, j.attempt, j.started_at""";
+    }
 
     /**
      * The attempt facts a FAIL decision needs, for many jobs at once, when the claim that handed them out was not
@@ -117,7 +127,9 @@ final class JobSql {
      * held by the worker that reported it (when it named one), with its lease not run out at $3 (the reaper
      * passes -infinity: it handles exactly the leases that ran out). The error is appended to the history in SQL,
      * keeping the newest $2 entries, so the history never travels through the server. One statement, one commit,
-     * no lock held across a round trip.
+     * no lock held across a round trip. $12 false leaves workflow steps alone (a worker's FAIL of a step goes
+     * through the workflow's transaction, WorkflowStore); the reaper passes true and the workflow advancer
+     * accounts for what it finished.
      */
     static final String RECORD_FAILURES = """
             UPDATE jobs j SET state = f.state, run_at = f.run_at, retry_delay_ms = f.delay_ms,
@@ -133,6 +145,7 @@ final class JobSql {
                  AS f(id, attempt, worker, state, run_at, delay_ms, entry, dead_letter, at)
             WHERE j.id = f.id AND j.state = 'active' AND j.attempt = f.attempt AND j.lease_expires_at > $3
               AND (f.worker IS NULL OR j.lease_owner IS NULL OR j.lease_owner = f.worker)
+              AND (j.workflow_id IS NULL OR $12::bool)
             RETURNING\s""" + JobRow.leanColumns("j");
 
     /**
@@ -168,7 +181,8 @@ final class JobSql {
     static final String LIST_QUEUES = "SELECT name, paused, paused_at, created_at FROM queues ORDER BY name";
 
     /** Empties every table: the conformance suite's reset hook. */
-    static final String RESET = "TRUNCATE jobs, job_progress, queues, workers, cron_jobs, cron_runs, schemas";
+    static final String RESET = "TRUNCATE jobs, job_progress, queues, workers, cron_jobs, cron_runs, schemas,"
+            + " workflows, workflow_jobs";
 
     /**
      * Unique PUSH, first statement of its transaction: one advisory lock per uniqueness key (UniqueKey.lockNumber),

@@ -144,6 +144,11 @@ public class JobStore {
 
     /** Completes the jobs whose lease allows it; the others are left out of the answer. */
     public Uni<List<Completion.Done>> complete(List<Completion> acks, Instant now) {
+        return complete(pool, JobSql.COMPLETE, acks, now);
+    }
+
+    static Uni<List<Completion.Done>> complete(io.vertx.mutiny.sqlclient.SqlClient client, String sql,
+                                               List<Completion> acks, Instant now) {
         int n = acks.size();
         UUID[] ids = new UUID[n];
         String[] results = new String[n], workers = new String[n];
@@ -152,7 +157,7 @@ public class JobStore {
             results[i] = acks.get(i).resultJson();
             workers[i] = acks.get(i).workerId();
         }
-        return pool.preparedQuery(JobSql.COMPLETE).execute(Tuple.of(ids, results, workers, odt(now))).map(rows -> {
+        return client.preparedQuery(sql).execute(Tuple.of(ids, results, workers, odt(now))).map(rows -> {
             List<Completion.Done> done = new ArrayList<>(rows.rowCount());
             for (Row r : rows) {
                 done.add(new Completion.Done(r.getUUID("id"), r.getString("type"), r.getString("queue"),
@@ -182,11 +187,12 @@ public class JobStore {
      * the write (null: no fence, for the lease reaper).
      */
     public Uni<List<JobRow>> recordFailures(List<FailureWrite> writes, int keep, Instant fence) {
-        return recordFailures(pool, writes, keep, fence);
+        return recordFailures(pool, writes, keep, fence, false);
     }
 
+    /** {@code steps}: whether workflow steps are written too (see JobSql.RECORD_FAILURES). */
     static Uni<List<JobRow>> recordFailures(io.vertx.mutiny.sqlclient.SqlClient client, List<FailureWrite> writes,
-                                            int keep, Instant fence) {
+                                            int keep, Instant fence, boolean steps) {
         int n = writes.size();
         UUID[] ids = new UUID[n];
         Integer[] attempts = new Integer[n];
@@ -207,7 +213,8 @@ public class JobStore {
             at[i] = odt(w.at());
         }
         OffsetDateTime f = fence == null ? OffsetDateTime.MIN : odt(fence);
-        Tuple t = Tuple.tuple(Arrays.asList(ids, keep, f, attempts, workers, states, runAt, delays, entries, dead, at));
+        Tuple t = Tuple.tuple(Arrays.asList(ids, keep, f, attempts, workers, states, runAt, delays, entries, dead, at,
+                steps));
         return client.preparedQuery(JobSql.RECORD_FAILURES).execute(t).map(JobStore::rowsOf);
     }
 

@@ -34,7 +34,7 @@ public class MaintenanceStore {
                         writes.add(decide.apply(j));
                     }
                     return writes.isEmpty() ? Uni.createFrom().item(List.<JobRow>of())
-                            : JobStore.recordFailures(conn, writes, keep, null);
+                            : JobStore.recordFailures(conn, writes, keep, null, true);
                 }));
     }
 

@@ -108,6 +108,24 @@ class ConsolePagesTest {
     }
 
     @Test
+    void aWorkflowJobsPageShowsItsWorkflow() {
+        Map<String, Object> step = Api.obj("type", "wf.step", "args", Api.arr(), "options", Api.obj("queue", "wf-page"));
+        io.restassured.response.Response created = Api.send(Api.obj("type", "chain", "name", "nightly-etl",
+                "steps", Api.arr(step, step))).post("/ojs/v1/workflows");
+        assertEquals(201, created.statusCode(), created::asString);
+        String first = created.path("workflow.steps[0].job_id");
+        String second = created.path("workflow.steps[1].job_id");
+        String html = page("/admin/jobs/" + first).asString();
+        assertTrue(html.contains("id=\"workflow\""), "the workflow view");
+        assertTrue(html.contains("nightly-etl") && html.contains(created.<String>path("workflow.id")));
+        assertTrue(html.contains("step 0") && html.contains("step 1"));
+        assertTrue(html.contains("href=\"/admin/jobs/" + second + "\""), "a link to the other step");
+        assertTrue(html.contains("0 of 2 completed"));
+        assertTrue(!page("/admin/jobs/" + Api.enqueue("plain.job", "wf-page")).asString().contains("id=\"workflow\""),
+                "a job outside a workflow has no workflow view");
+    }
+
+    @Test
     void deadLetterPageFiltersByErrorType() {
         String a = JobsInState.deadLetter("dlp-a", "t.a", "DbError", "deadlock");
         String b = JobsInState.deadLetter("dlp-b", "t.b", "HttpError", "502");

@@ -131,7 +131,7 @@ class RetryBehaviourTest {
         request().get("/ojs/v1/retry-policies").then().statusCode(200)
                 .body("default.max_attempts", equalTo(3)).body("precedence[0]", equalTo("job"));
         request().get("/ojs/manifest").then().body("extensions", org.hamcrest.Matchers.hasItem("snooze"))
-                .body("conformance_level", equalTo(2)).body("capabilities.dead_letter", equalTo(true))
+                .body("conformance_level", equalTo(4)).body("capabilities.dead_letter", equalTo(true))
                 .body("capabilities.cron_jobs", equalTo(true)).body("capabilities.job_ttl", equalTo(true));
         request().get("/ojs/v1/workers/heartbeat").then().statusCode(405).body("error.code", containsString("invalid"));
     }

@@ -57,6 +57,9 @@ class CronTwoInstancesIT {
         env.put("QUARKUS_DATASOURCE_USERNAME", db.get("quarkus.datasource.username"));
         env.put("QUARKUS_DATASOURCE_PASSWORD", db.get("quarkus.datasource.password"));
         env.put("QUARKUS_HTTP_PORT", String.valueOf(SECOND_PORT));
+        // Console login off: an instance with login on would refuse to start beside the first one, whose console
+        // signs sessions with a random key of its own (admin.SessionKeyCheck); the console is not under test here.
+        env.put("STEADFAST_CONSOLE_AUTH_ENABLED", "false");
         env.put("STEADFAST_AUTH_TOKENS_PACKAGED_SUITE", "admin:sha256:" + PackagedApp.sha256(PackagedApp.TOKEN));
         env.put("STEADFAST_CONSOLE_SESSION_SECRET", PackagedApp.SESSION_SECRET);
         second = pb.start();

@@ -1,0 +1,150 @@
+package dev.steadfast.api;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.util.RawValue;
+import dev.steadfast.domain.JobState;
+import dev.steadfast.domain.workflow.MemberRole;
+import dev.steadfast.domain.workflow.Outcome;
+import dev.steadfast.domain.workflow.WorkflowType;
+import dev.steadfast.service.Timestamps;
+import dev.steadfast.store.WorkflowStore.MemberRow;
+import dev.steadfast.store.WorkflowStore.WorkflowView;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A workflow on the wire (ojs-workflows.md 3 and 11): id, type, name, state, the members under {@code steps}
+ * (chain) or {@code jobs} (group, batch) and a batch's {@code callbacks}, each with its job id, job state and, once
+ * finished, result or error; counters both as the conformance suite reads them ({@code steps_total},
+ * {@code jobs_completed}, ...) and as the spec's {@code metadata} ({@code job_count}, {@code completed_count},
+ * {@code failed_count}).
+ */
+final class WorkflowJson {
+
+    private WorkflowJson() {
+    }
+
+    static Map<String, Object> wrap(ObjectMapper m, WorkflowView v) {
+        return Map.of("workflow", view(v));
+    }
+
+    static Map<String, Object> view(WorkflowView v) {
+        var w = v.workflow();
+        List<Map<String, Object>> steps = new ArrayList<>();
+        Map<String, Object> callbacks = new LinkedHashMap<>();
+        List<Map<String, Object>> errors = new ArrayList<>();
+        int completed = 0, failed = 0;
+        Integer failedIndex = null;
+        for (MemberRow m : v.members()) {
+            Outcome o = outcome(m);
+            if (m.role() == MemberRole.STEP) {
+                steps.add(member(m));
+                completed += o == Outcome.COMPLETED ? 1 : 0;
+                failed += o == Outcome.FAILED ? 1 : 0;
+                if (o == Outcome.FAILED && failedIndex == null) {
+                    failedIndex = m.position();
+                }
+            } else {
+                callbacks.put(m.role().wire(), member(m));
+            }
+            if (o == Outcome.FAILED) {
+                Map<String, Object> e = new LinkedHashMap<>();
+                e.put("job_id", m.jobId().toString());
+                e.put("attempt", m.attempt());
+                e.put("error", m.errorJson() == null ? null : new RawValue(m.errorJson()));
+                errors.add(e);
+            }
+        }
+        int total = steps.size();
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("id", w.id().toString());
+        out.put("type", w.type().wire());
+        if (w.name() != null) {
+            out.put("name", w.name());
+        }
+        out.put("state", w.state().wire());
+        out.put("steps_total", total);
+        out.put("steps_completed", completed);
+        out.put("steps_failed", failed);
+        out.put("jobs_total", total);
+        out.put("jobs_completed", completed);
+        out.put("jobs_failed", failed);
+        out.put(w.type() == WorkflowType.CHAIN ? "steps" : "jobs", steps);
+        if (w.type() == WorkflowType.BATCH) {
+            out.put("callbacks", callbacks);
+        }
+        if (failedIndex != null && w.type() == WorkflowType.CHAIN) {
+            out.put("failed_step_index", failedIndex);
+        }
+        if (!errors.isEmpty()) {
+            out.put("failed_job_ids", errors.stream().map(e -> e.get("job_id")).toList());
+            out.put("errors", errors);
+        }
+        out.put("created_at", Timestamps.format(w.createdAt()));
+        put(out, "completed_at", Timestamps.format(w.completedAt()));
+        put(out, "cancelled_at", Timestamps.format(w.cancelledAt()));
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("created_at", Timestamps.format(w.createdAt()));
+        put(meta, "completed_at", Timestamps.format(w.completedAt()));
+        put(meta, "cancelled_at", Timestamps.format(w.cancelledAt()));
+        meta.put("job_count", total);
+        meta.put("completed_count", completed);
+        meta.put("failed_count", failed);
+        out.put("metadata", meta);
+        return out;
+    }
+
+    private static Map<String, Object> member(MemberRow m) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        if (m.role() == MemberRole.STEP) {
+            s.put("index", m.position());
+        }
+        put(s, "type", m.type());
+        s.put("state", stepState(m));
+        s.put("job_id", m.jobId().toString());
+        if (m.jobState() != null) {
+            s.put("job_state", m.jobState().wire());
+        }
+        put(s, "queue", m.queue());
+        put(s, "started_at", Timestamps.format(m.startedAt()));
+        put(s, "completed_at", Timestamps.format(m.completedAt()));
+        if (m.resultJson() != null) {
+            s.put("result", new RawValue(m.resultJson()));
+        }
+        if (m.errorJson() != null && outcome(m) == Outcome.FAILED) {
+            s.put("error", new RawValue(m.errorJson()));
+        }
+        return s;
+    }
+
+    /** ojs-workflows.md 4.4's step states: waiting, pending, active, completed, failed, cancelled. */
+    private static String stepState(MemberRow m) {
+        Outcome o = outcome(m);
+        if (o != null) {
+            return o.wire();
+        }
+        if (m.jobState() == null) {
+            return "unknown";
+        }
+        return switch (m.jobState()) {
+            case PENDING -> "waiting";
+            case ACTIVE -> "active";
+            default -> "pending";
+        };
+    }
+
+    private static Outcome outcome(MemberRow m) {
+        if (m.outcome() != null) {
+            return m.outcome();
+        }
+        return m.jobState() == null ? null : Outcome.of(m.jobState()).orElse(null);
+    }
+
+    private static void put(Map<String, Object> v, String key, Object value) {
+        if (value != null) {
+            v.put(key, value);
+        }
+    }
+}

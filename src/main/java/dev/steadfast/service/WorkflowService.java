@@ -1,0 +1,216 @@
+package dev.steadfast.service;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.domain.ErrorCode;
+import dev.steadfast.domain.JobIds;
+import dev.steadfast.domain.JobState;
+import dev.steadfast.domain.JobStateMachine;
+import dev.steadfast.domain.JobStateMachine.Operation;
+import dev.steadfast.domain.OjsException;
+import dev.steadfast.domain.workflow.MemberRole;
+import dev.steadfast.domain.workflow.WorkflowRules;
+import dev.steadfast.domain.workflow.WorkflowState;
+import dev.steadfast.domain.workflow.WorkflowType;
+import dev.steadfast.store.Completion;
+import dev.steadfast.store.FailureWrite;
+import dev.steadfast.store.JobRow;
+import dev.steadfast.store.NewJob;
+import dev.steadfast.store.WorkflowStore;
+import dev.steadfast.store.WorkflowStore.Finished;
+import dev.steadfast.store.WorkflowStore.NewMember;
+import dev.steadfast.store.WorkflowStore.WorkflowRow;
+import dev.steadfast.store.WorkflowStore.WorkflowView;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Workflows (ojs-workflows.md): create, get, cancel, and advancing them when a member job finishes. Every member
+ * job is inserted when the workflow is created, those that must wait (chain steps after the first, batch
+ * callbacks) as {@code pending}; the rules ({@link WorkflowRules}) then enqueue or cancel them. A worker's ACK or
+ * FAIL of a member reaches {@link #completeStep} / {@link #failStep} (the batched hot-path statements skip
+ * workflow jobs), which write the job and advance the workflow in one transaction under its row lock; the
+ * {@code WorkflowAdvancer} sweep ({@link #advanceFinished}) accounts for members finished any other way.
+ */
+@ApplicationScoped
+public class WorkflowService {
+
+    private static final String[] CANCELLABLE = Arrays.stream(JobStateMachine.sourceNames(Operation.CANCEL))
+            .filter(s -> !s.equals(JobState.ACTIVE.wire())).toArray(String[]::new);
+
+    private final WorkflowStore store;
+    private final JobService jobs;
+    private final QueueRegistry queues;
+    private final WorkSignal signal;
+    private final Telemetry telemetry;
+    private final ObjectMapper json;
+    private final Clock clock;
+    private final int maxJobs;
+
+    public WorkflowService(WorkflowStore store, JobService jobs, QueueRegistry queues, WorkSignal signal,
+                           Telemetry telemetry, ObjectMapper json, Clock clock, SteadfastConfig config) {
+        this.store = store;
+        this.jobs = jobs;
+        this.queues = queues;
+        this.signal = signal;
+        this.telemetry = telemetry;
+        this.json = json;
+        this.clock = clock;
+        this.maxJobs = config.jobs().maxBatch();
+    }
+
+    /** Creates and starts a workflow: 400 for a bad definition, 409 when a job id given is taken. */
+    public Uni<WorkflowView> create(WorkflowCommand c) {
+        Instant now = JobService.now(clock);
+        int total = c.steps().size() + c.callbacks().size();
+        String list = c.type() == WorkflowType.CHAIN ? "steps" : "jobs";
+        if (c.steps().isEmpty() || total > maxJobs) {
+            throw OjsException.invalidField(list, "'" + list + "' must hold 1 to " + maxJobs + " jobs"
+                    + (c.callbacks().isEmpty() ? "." : ", callbacks included."));
+        }
+        if (c.type() == WorkflowType.BATCH && c.callbacks().isEmpty()) {
+            throw OjsException.invalidField("callbacks", "A batch needs at least one of 'callbacks.on_complete',"
+                    + " 'callbacks.on_success', 'callbacks.on_failure'; without callbacks use a group.");
+        }
+        UUID id = JobIds.next(now.toEpochMilli());
+        List<NewJob> rows = new ArrayList<>(total);
+        List<NewMember> members = new ArrayList<>(total);
+        Set<UUID> ids = new HashSet<>();
+        for (int i = 0; i < c.steps().size(); i++) {
+            boolean waits = c.type() == WorkflowType.CHAIN && i > 0;
+            add(rows, members, ids, id, c.steps().get(i), waits, MemberRole.STEP, i, list + "[" + i + "]", now);
+        }
+        for (Map.Entry<MemberRole, EnqueueCommand> cb : c.callbacks().entrySet()) {
+            add(rows, members, ids, id, cb.getValue(), true, cb.getKey(), 0, "callbacks." + cb.getKey().wire(), now);
+        }
+        WorkflowRow w = new WorkflowRow(id, c.type(), c.name(), WorkflowState.RUNNING, now, null, null);
+        return store.create(w, rows, members).flatMap(taken -> {
+            if (!taken.isEmpty()) {
+                throw new OjsException(ErrorCode.DUPLICATE, "Workflow rejected: " + taken.size()
+                        + " job id(s) already exist; nothing was created.",
+                        Map.of("existing_job_ids", taken.stream().map(UUID::toString).sorted().toList()));
+            }
+            Set<String> q = new HashSet<>();
+            rows.forEach(j -> q.add(j.queue()));
+            return queues.ensureAll(q, now);
+        }).flatMap(v -> {
+            for (NewJob j : rows) {
+                JobRow row = JobRow.inserted(j);
+                telemetry.pushed(row, now);
+                if (row.state() == JobState.AVAILABLE) {
+                    signal.wake(row.queue(), 1);
+                } else if (row.state() == JobState.SCHEDULED) {
+                    signal.dueAt(row.queue(), row.runAt());
+                }
+            }
+            return get(id);
+        });
+    }
+
+    private void add(List<NewJob> rows, List<NewMember> members, Set<UUID> ids, UUID workflowId, EnqueueCommand c,
+                     boolean waits, MemberRole role, int position, String where, Instant now) {
+        if (c.unique() != null || c.queueLimits() != null) {
+            String option = c.unique() != null ? "unique" : "rate_limit";
+            throw new OjsException(ErrorCode.UNSUPPORTED, "Workflow validation failed: " + where + ": '" + option
+                    + "' is not supported on a workflow's jobs; push such a job on its own.",
+                    Map.of("path", where + ".options." + option));
+        }
+        EnqueueCommand withWorkflow = new EnqueueCommand(c.id(), c.type(), c.queue(), c.argsJson(), c.metaJson(),
+                extensions(c.extensionsJson(), workflowId), c.priority(), c.tags(), c.timeoutMs(),
+                c.visibilityTimeoutMs(), c.scheduledAt(), c.expiresAt(), waits || c.pending(), c.retry(), null, null);
+        NewJob j;
+        try {
+            j = jobs.prepare(withWorkflow, now);
+        } catch (OjsException e) {
+            Map<String, Object> d = new LinkedHashMap<>(e.details());
+            d.put("path", where);
+            throw new OjsException(e.code(), "Workflow validation failed: " + where + ": " + e.getMessage(), d);
+        }
+        if (!ids.add(j.id())) {
+            throw new OjsException(ErrorCode.DUPLICATE, "The id '" + j.id() + "' appears twice in the workflow.",
+                    Map.of("existing_job_id", j.id().toString(), "path", where));
+        }
+        rows.add(j);
+        members.add(new NewMember(j.id(), role, position));
+    }
+
+    /** The job's extension attributes plus {@code workflow_id} (JobContext.workflow_id, ojs-workflows.md 7.1). */
+    private String extensions(String given, UUID workflowId) {
+        ObjectNode n;
+        try {
+            n = given == null ? json.createObjectNode() : (ObjectNode) json.readTree(given);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("extensions are not JSON", e);
+        }
+        n.put("workflow_id", workflowId.toString());
+        return Json.write(json, n);
+    }
+
+    public Uni<WorkflowView> get(UUID id) {
+        return store.find(id).map(o -> o.orElseThrow(() -> OjsException.notFound("workflow", id.toString())));
+    }
+
+    /** CANCEL: 404 when unknown, 409 when already terminal; members not yet started are cancelled. */
+    public Uni<WorkflowView> cancel(UUID id) {
+        Instant now = JobService.now(clock);
+        return store.cancel(id, CANCELLABLE, now).flatMap(o -> {
+            WorkflowStore.Cancelled r = o.orElseThrow(() -> OjsException.notFound("workflow", id.toString()));
+            WorkflowRow w = r.workflow();
+            if (!r.changed()) {
+                throw new OjsException(ErrorCode.CONFLICT, "Workflow " + id + " is already in terminal state '"
+                        + w.state().wire() + "'.", Map.of("workflow_id", id.toString(), "current_state", w.state().wire()));
+            }
+            return get(id);
+        });
+    }
+
+    /** A worker's ACK of a workflow step, written and advanced in one transaction; empty when not applicable. */
+    Uni<Optional<Completion.Done>> completeStep(Completion c) {
+        Instant now = JobService.now(clock);
+        return store.completeStep(c, now, WorkflowRules::advance).map(o -> o.map(this::woken));
+    }
+
+    /** A worker's FAIL of a workflow step, as {@link #completeStep}. */
+    Uni<Optional<JobRow>> failStep(FailureWrite w, int keep, Instant fence) {
+        Instant now = JobService.now(clock);
+        return store.failStep(w, keep, fence, now, WorkflowRules::advance).map(o -> o.map(this::woken));
+    }
+
+    private <T> T woken(Finished<T> f) {
+        f.advanced().queues().forEach(q -> signal.wake(q, 1));
+        return f.written();
+    }
+
+    /**
+     * Accounts for members finished outside a worker's ACK/FAIL (lease reaper, expiry, a single job's cancel,
+     * operators): up to {@code limit} workflows, each in its own transaction; answers how many were looked at.
+     */
+    public Uni<Integer> advanceFinished(int limit) {
+        Instant now = JobService.now(clock);
+        return store.unaccounted(limit).flatMap(ids -> {
+            Uni<Void> chain = Uni.createFrom().voidItem();
+            for (UUID id : ids) {
+                chain = chain.flatMap(v -> store.advance(id, now, WorkflowRules::advance)
+                        .invoke(a -> a.queues().forEach(q -> signal.wake(q, 1))).replaceWithVoid());
+            }
+            return chain.map(v -> ids.size());
+        });
+    }
+
+    /** The workflow a job belongs to, for the console. */
+    public Uni<Optional<UUID>> workflowOf(UUID jobId) {
+        return store.workflowOf(jobId);
+    }
+}

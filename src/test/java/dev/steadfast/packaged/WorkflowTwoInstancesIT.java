@@ -1,0 +1,164 @@
+package dev.steadfast.packaged;
+
+import static dev.steadfast.testsupport.Api.obj;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.LocalPostgres;
+import dev.steadfast.testsupport.Parallel;
+import dev.steadfast.testsupport.Parallel.Call;
+import io.quarkus.test.junit.QuarkusIntegrationTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
+import io.restassured.path.json.JsonPath;
+import java.io.File;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Workflows with two real server processes on one database: the packaged application Quarkus launched, and a
+ * second copy of the same jar started here. A chain's steps are fetched on one instance and acknowledged on the
+ * other, each ACK sent to both at once; a group's and a batch's jobs are acknowledged concurrently, half on each
+ * instance. Every step is advanced exactly once and a batch's callback is enqueued exactly once. No timing is
+ * asserted: an ACK's answer comes after the workflow has advanced in the same transaction.
+ */
+@QuarkusIntegrationTest
+@TestProfile(PackagedApp.class)
+class WorkflowTwoInstancesIT {
+
+    static final int SECOND_PORT = 18_131;
+    static final int JOBS = 30;
+    static Process second;
+
+    @BeforeAll
+    static void startSecondInstance() throws Exception {
+        PackagedApp.authorize();
+        Map<String, String> db = new LocalPostgres().start();
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", "target/quarkus-app/quarkus-run.jar")
+                .redirectErrorStream(true).redirectOutput(new File("target/workflow-second-instance.log"));
+        Map<String, String> env = pb.environment();
+        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", db.get("quarkus.datasource.reactive.url"));
+        env.put("QUARKUS_DATASOURCE_JDBC_URL", db.get("quarkus.datasource.jdbc.url"));
+        env.put("QUARKUS_DATASOURCE_USERNAME", db.get("quarkus.datasource.username"));
+        env.put("QUARKUS_DATASOURCE_PASSWORD", db.get("quarkus.datasource.password"));
+        env.put("QUARKUS_HTTP_PORT", String.valueOf(SECOND_PORT));
+        // Console login off: an instance with login on would refuse to start beside the first one, whose console
+        // signs sessions with a random key of its own (admin.SessionKeyCheck); the console is not under test here.
+        env.put("STEADFAST_CONSOLE_AUTH_ENABLED", "false");
+        env.put("STEADFAST_AUTH_TOKENS_PACKAGED_SUITE", "admin:sha256:" + PackagedApp.sha256(PackagedApp.TOKEN));
+        second = pb.start();
+        Instant deadline = Instant.now().plusSeconds(120);
+        while (CronTwoInstancesIT.get(SECOND_PORT, "/ojs/v1/health") != 200) {
+            if (!second.isAlive() || Instant.now().isAfter(deadline)) {
+                throw new IllegalStateException("the second instance did not start; see target/workflow-second-instance.log");
+            }
+            Thread.sleep(250);
+        }
+    }
+
+    @AfterAll
+    static void stopSecondInstance() throws Exception {
+        if (second != null) {
+            second.destroy();
+            second.waitFor();
+        }
+    }
+
+    static String first() {
+        return "http://localhost:" + RestAssured.port;
+    }
+
+    static String other() {
+        return "http://localhost:" + SECOND_PORT;
+    }
+
+    static JsonPath post(String base, String path, Object body) {
+        HttpResponse<String> r = Parallel.send(List.of(new Call(base, path, body, PackagedApp.TOKEN))).get(0);
+        assertEquals(path.endsWith("/workflows") ? 201 : 200, r.statusCode(), r::body);
+        return JsonPath.from(r.body());
+    }
+
+    static JsonPath workflow(String base, String id) throws Exception {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(base + "/ojs/v1/workflows/" + id)).header("Authorization", "Bearer " + PackagedApp.TOKEN)
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r::body);
+        return JsonPath.from(r.body());
+    }
+
+    static List<String> fetch(String base, String queue, int count) {
+        return post(base, Api.FETCH, obj("queues", List.of(queue), "count", count, "worker_id", "it-w")).getList("jobs.id");
+    }
+
+    static Map<String, Object> job(String type, String queue) {
+        return obj("type", type, "args", List.of(), "options", obj("queue", queue));
+    }
+
+    @Test
+    void aChainAdvancesAcrossInstancesOnceStepByStep() throws Exception {
+        String queue = "it-wf-chain-" + System.nanoTime();
+        List<Object> steps = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            steps.add(job("it.step" + i, queue));
+        }
+        String wf = post(first(), "/ojs/v1/workflows", obj("type", "chain", "steps", steps)).getString("workflow.id");
+        for (int i = 0; i < 6; i++) {
+            String fetchOn = i % 2 == 0 ? first() : other();
+            List<String> ids = fetch(fetchOn, queue, 5);
+            assertEquals(1, ids.size(), "exactly one step available at step " + i);
+            Object ack = obj("job_id", ids.get(0), "result", obj("step", i));
+            List<HttpResponse<String>> answers = Parallel.send(List.of(new Call(first(), Api.ACK, ack, PackagedApp.TOKEN),
+                    new Call(other(), Api.ACK, ack, PackagedApp.TOKEN)));
+            assertEquals(1, answers.stream().filter(r -> r.statusCode() == 200).count(),
+                    () -> "one ACK wins: " + answers.stream().map(HttpResponse::body).toList());
+        }
+        assertEquals(List.of(), fetch(first(), queue, 5));
+        JsonPath w = workflow(other(), wf);
+        assertEquals("completed", w.getString("workflow.state"));
+        assertEquals(6, w.getInt("workflow.steps_completed"));
+    }
+
+    @Test
+    void aGroupAndABatchCompletedConcurrentlyOnBothInstancesAdvanceOnce() throws Exception {
+        String queue = "it-wf-group-" + System.nanoTime();
+        List<Object> jobs = new ArrayList<>();
+        for (int i = 0; i < JOBS; i++) {
+            jobs.add(job("it.g", queue));
+        }
+        String group = post(first(), "/ojs/v1/workflows", obj("type", "group", "jobs", jobs)).getString("workflow.id");
+        String batch = post(other(), "/ojs/v1/workflows", obj("type", "batch", "jobs", jobs,
+                "callbacks", obj("on_complete", job("it.done", queue + "-cb"), "on_success", job("it.ok", queue + "-cb"))))
+                .getString("workflow.id");
+        List<String> ids = new ArrayList<>(fetch(first(), queue, JOBS));
+        ids.addAll(fetch(other(), queue, JOBS));
+        assertEquals(2 * JOBS, ids.size());
+        List<Call> calls = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            calls.add(new Call(i % 2 == 0 ? first() : other(), Api.ACK, obj("job_id", ids.get(i)), PackagedApp.TOKEN));
+        }
+        Parallel.send(calls).forEach(r -> assertEquals(200, r.statusCode(), r::body));
+        assertEquals("completed", workflow(other(), group).getString("workflow.state"));
+        assertEquals(JOBS, workflow(first(), group).getInt("workflow.jobs_completed"));
+        List<String> callbacks = new ArrayList<>(fetch(first(), queue + "-cb", 10));
+        callbacks.addAll(fetch(other(), queue + "-cb", 10));
+        assertEquals(2, callbacks.size(), "on_complete and on_success, once each");
+        for (String cb : callbacks) {
+            post(cb.hashCode() % 2 == 0 ? first() : other(), Api.ACK, obj("job_id", cb));
+        }
+        JsonPath b = workflow(first(), batch);
+        assertEquals("completed", b.getString("workflow.state"));
+        assertEquals(JOBS, b.getInt("workflow.jobs_completed"));
+    }
+}
