@@ -1,6 +1,8 @@
 package dev.steadfast.api;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.service.EventLog;
+import dev.steadfast.service.Json;
 import dev.steadfast.service.JobEvent;
 import io.smallrye.mutiny.Multi;
 import jakarta.ws.rs.GET;
@@ -12,41 +14,62 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.jboss.resteasy.reactive.RestStreamElementType;
+import dev.steadfast.domain.OjsException;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.sse.OutboundSseEvent;
+import jakarta.ws.rs.sse.Sse;
+import java.util.HashSet;
 
 /**
  * The live event stream (extension "event-stream"): lifecycle events as server-sent events, one JSON event
  * envelope (ojs-events.md section 2) per message, filtered by {@code types}, {@code queues} and
- * {@code job_types} (comma-separated). A comment-free heartbeat event {@code {"type":"stream.keepalive"}} is
- * sent every 15 s so proxies keep the connection open. Events are this instance's (see {@link EventLog}).
+ * {@code job_types} (comma-separated), and by the SDKs' {@code channel} ({@code queue:<name>}, {@code job:<id>},
+ * comma-separated; {@code *} or {@code all} is everything). Every 15 s an SSE comment ({@code : keepalive}) keeps
+ * proxies from closing the connection; clients never see it as an event. Events of every instance (see
+ * {@link EventLog}).
  */
 @Path("/ojs/v1/events/stream")
 public class EventStreamResource {
 
     private final EventLog events;
+    private final ObjectMapper json;
 
-    public EventStreamResource(EventLog events) {
+    public EventStreamResource(EventLog events, ObjectMapper json) {
         this.events = events;
+        this.json = json;
     }
 
     @GET
     @Produces(MediaType.SERVER_SENT_EVENTS)
-    @RestStreamElementType(MediaType.APPLICATION_JSON)
-    public Multi<Map<String, Object>> stream(@QueryParam("types") String types, @QueryParam("queues") String queues,
-                                             @QueryParam("job_types") String jobTypes) {
-        Set<String> t = SystemResource.csv(types), q = SystemResource.csv(queues), j = SystemResource.csv(jobTypes);
-        Multi<Map<String, Object>> live = Multi.createFrom().emitter(em -> {
+    public Multi<OutboundSseEvent> stream(@QueryParam("types") String types, @QueryParam("queues") String queues,
+                                          @QueryParam("job_types") String jobTypes,
+                                          @QueryParam("channel") String channel, @Context Sse sse) {
+        Set<String> t = SystemResource.csv(types), j = SystemResource.csv(jobTypes);
+        Set<String> q = new HashSet<>(SystemResource.csv(queues));
+        Set<String> jobs = new HashSet<>();
+        for (String c : SystemResource.csv(channel)) {
+            if (c.startsWith("queue:") && c.length() > 6) {
+                q.add(c.substring(6));
+            } else if (c.startsWith("job:") && c.length() > 4) {
+                jobs.add(c.substring(4));
+            } else if (!c.equals("*") && !c.equals("all")) {
+                throw OjsException.invalidField("channel", "'channel' must be queue:<name>, job:<id> or *"
+                        + " (comma-separated).", "queue:<name> | job:<id> | *", c);
+            }
+        }
+        Multi<OutboundSseEvent> live = Multi.createFrom().emitter(em -> {
             Consumer<JobEvent> sink = e -> {
                 if ((t.isEmpty() || t.contains(e.type())) && (q.isEmpty() || q.contains(e.queue()))
-                        && (j.isEmpty() || j.contains(e.jobType()))) {
-                    em.emit(SystemResource.event(e));
+                        && (j.isEmpty() || j.contains(e.jobType()))
+                        && (jobs.isEmpty() || (e.subject() != null && jobs.contains(e.subject())))) {
+                    em.emit(sse.newEventBuilder().data(Json.write(json, SystemResource.event(e))).build());
                 }
             };
             events.subscribe(sink);
             em.onTermination(() -> events.unsubscribe(sink));
         });
-        Multi<Map<String, Object>> keepalive = Multi.createFrom().ticks().every(Duration.ofSeconds(15))
-                .map(n -> Map.<String, Object>of("type", "stream.keepalive"));
+        Multi<OutboundSseEvent> keepalive = Multi.createFrom().ticks().every(Duration.ofSeconds(15))
+                .map(n -> sse.newEventBuilder().comment("keepalive").build());
         return Multi.createBy().merging().streams(live, keepalive);
     }
 }

@@ -3,6 +3,7 @@ package dev.steadfast.api;
 import static dev.steadfast.testsupport.Api.enqueue;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.steadfast.testsupport.Api;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.net.URI;
@@ -40,5 +41,31 @@ class EventStreamTest {
         assertTrue(line.contains("\"specversion\":\"1.0\""), line);
         assertTrue(!line.contains("other-q"), line);
         open.get().body().close();
+    }
+
+    @TestHTTPResource("/ojs/v1/events/stream?channel=queue:sse-ch")
+    URI channelStream;
+
+    /** The SDKs subscribe with channel=queue:<name>; only that queue's events arrive, as data lines. */
+    @Test
+    void theSdksChannelFilterSelectsOneQueue() throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        HttpRequest req = HttpRequest.newBuilder(channelStream).header("Accept", "text/event-stream").build();
+        CompletableFuture<HttpResponse<Stream<String>>> open = client.sendAsync(req, HttpResponse.BodyHandlers.ofLines());
+        CompletableFuture<String> seen = open.thenApplyAsync(r -> r.body()
+                .filter(l -> l.startsWith("data:") && l.contains("job.enqueued")).findFirst().orElse(""));
+        for (int i = 0; i < 50 && !seen.isDone(); i++) {
+            Thread.sleep(100);
+            enqueue("sse.job", "other-ch");
+            enqueue("sse.job", "sse-ch");
+        }
+        String line = seen.get(10, TimeUnit.SECONDS);
+        assertTrue(line.contains("\"queue\":\"sse-ch\""), line);
+        open.get().body().close();
+    }
+
+    @Test
+    void anUnknownChannelIsRefusedWithTheEnvelope() {
+        Api.assertError(Api.request().get("/ojs/v1/events/stream?channel=tenant:7"), 400, "invalid_request");
     }
 }
