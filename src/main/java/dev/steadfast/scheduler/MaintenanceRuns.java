@@ -45,12 +45,22 @@ public class MaintenanceRuns {
         }
     }
 
+    private volatile boolean stopping;
+
+    /** Once the application stops, no new run starts: the pool is about to close under it. */
+    void onStop(@jakarta.enterprise.event.Observes io.quarkus.runtime.ShutdownEvent e) {
+        stopping = true;
+    }
+
     /** One run of {@code task} at the current time, bounded by the configured timeout. */
     public Uni<Void> run(String task, Function<Instant, Uni<Integer>> runOnce) {
         return run(task, timeout, runOnce);
     }
 
     Uni<Void> run(String task, Duration limit, Function<Instant, Uni<Integer>> runOnce) {
+        if (stopping) {
+            return Uni.createFrom().voidItem();
+        }
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
         return Uni.createFrom().deferred(() -> runOnce.apply(now))
                 .ifNoItem().after(limit).failWith(() -> new MaintenanceTimeout(task, limit))
