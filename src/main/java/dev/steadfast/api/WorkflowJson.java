@@ -26,9 +26,23 @@ final class WorkflowJson {
     private WorkflowJson() {
     }
 
+    /**
+     * The answer of create, get and cancel: the workflow under {@code workflow}, as the binding (section 14) and
+     * the conformance suite read it, and its summary ({@code id}, {@code type}, {@code name}, {@code state},
+     * {@code metadata}) also at the top level, where the official JavaScript SDK reads its {@code WorkflowStatus}.
+     * The Java SDK accepts either shape.
+     */
     static Map<String, Object> wrap(ObjectMapper m, WorkflowView v) {
-        return Map.of("workflow", view(v));
+        Map<String, Object> wf = view(v);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("workflow", wf);
+        for (String key : SUMMARY) {
+            put(out, key, wf.get(key));
+        }
+        return out;
     }
+
+    private static final List<String> SUMMARY = List.of("id", "type", "name", "state", "metadata");
 
     static Map<String, Object> view(WorkflowView v) {
         var w = v.workflow();

@@ -92,6 +92,12 @@ class WorkflowApiTest {
         assertEquals(3, (int) done.path("workflow.steps_completed"));
         assertEquals(3, (int) done.path("workflow.metadata.completed_count"));
         assertTrue(Api.TIMESTAMP.matcher(done.path("workflow.completed_at")).matches());
+        // The summary is also at the top level, where the JavaScript SDK reads its WorkflowStatus.
+        assertEquals(wf, done.path("id"));
+        assertEquals("chain", done.path("type"));
+        assertEquals("completed", done.path("state"));
+        assertEquals(3, (int) done.path("metadata.job_count"));
+        assertEquals(null, (Object) done.path("steps"));
     }
 
     @Test
