@@ -126,6 +126,11 @@ final class Body {
         return root;
     }
 
+    /** Another object read with the same field prefix (a copy of this one, changed). */
+    Body with(ObjectNode other) {
+        return new Body(other, prefix);
+    }
+
     boolean has(String name) {
         JsonNode v = root.get(name);
         return v != null && !v.isNull();

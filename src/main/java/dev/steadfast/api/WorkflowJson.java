@@ -47,21 +47,23 @@ final class WorkflowJson {
     static Map<String, Object> view(WorkflowView v) {
         var w = v.workflow();
         List<Map<String, Object>> steps = new ArrayList<>();
-        Map<String, Object> callbacks = new LinkedHashMap<>();
+        Map<String, Map<String, Object>> callbacks = new LinkedHashMap<>();
         List<Map<String, Object>> errors = new ArrayList<>();
         int completed = 0, failed = 0;
         Integer failedIndex = null;
+        List<String> keys = v.members().stream().filter(m -> m.role() == MemberRole.STEP && m.stepKey() != null)
+                .map(MemberRow::stepKey).toList();
         for (MemberRow m : v.members()) {
             Outcome o = outcome(m);
             if (m.role() == MemberRole.STEP) {
-                steps.add(member(m));
+                steps.add(keyed(member(m), m, w.type(), keys));
                 completed += o == Outcome.COMPLETED ? 1 : 0;
                 failed += o == Outcome.FAILED ? 1 : 0;
                 if (o == Outcome.FAILED && failedIndex == null) {
                     failedIndex = m.position();
                 }
             } else {
-                callbacks.put(m.role().wire(), member(m));
+                callbacks.put(m.role().wire(), keyed(member(m), m, w.type(), keys));
             }
             if (o == Outcome.FAILED) {
                 Map<String, Object> e = new LinkedHashMap<>();
@@ -89,6 +91,12 @@ final class WorkflowJson {
         if (w.type() == WorkflowType.BATCH) {
             out.put("callbacks", callbacks);
         }
+        if (!keys.isEmpty() && w.type() != WorkflowType.CHAIN) {
+            // created in the binding's shape: every member under steps too, as it was sent (callbacks included)
+            List<Map<String, Object>> all = new ArrayList<>(steps);
+            all.addAll(callbacks.values());
+            out.put("steps", all);
+        }
         if (failedIndex != null && w.type() == WorkflowType.CHAIN) {
             out.put("failed_step_index", failedIndex);
         }
@@ -107,6 +115,27 @@ final class WorkflowJson {
         meta.put("completed_count", completed);
         meta.put("failed_count", failed);
         out.put("metadata", meta);
+        return out;
+    }
+
+    /**
+     * A workflow created in the binding's shape answers each member with the step id and depends_on it was given:
+     * a chain step depends on the step before it, a group's or batch's job on nothing, a callback on every job.
+     */
+    private static Map<String, Object> keyed(Map<String, Object> s, MemberRow m, WorkflowType type, List<String> keys) {
+        if (m.stepKey() == null) {
+            return s;
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("id", m.stepKey());
+        out.putAll(s);
+        if (m.role() != MemberRole.STEP) {
+            out.put("depends_on", keys);
+        } else if (type == WorkflowType.CHAIN && m.position() > 0 && m.position() <= keys.size()) {
+            out.put("depends_on", List.of(keys.get(m.position() - 1)));
+        } else {
+            out.put("depends_on", List.of());
+        }
         return out;
     }
 

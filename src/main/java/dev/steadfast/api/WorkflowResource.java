@@ -2,6 +2,7 @@ package dev.steadfast.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.workflow.MemberRole;
@@ -28,8 +29,10 @@ import java.util.UUID;
 /**
  * Workflows (ojs-http-binding.md section 14, ojs-workflows.md section 11): create, get, cancel. The body is the
  * workflow spec's and the official SDKs' shape: {@code type} chain / group / batch, {@code name}, a chain's
- * {@code steps} or a group's / batch's {@code jobs} (each a job as PUSH takes it), a batch's {@code callbacks}.
- * Nested workflows and the binding's {@code depends_on} graph are refused (422 unsupported).
+ * {@code steps} or a group's / batch's {@code jobs} (each a job as PUSH takes it), a batch's {@code callbacks};
+ * or the binding's shape, steps with {@code id} and {@code depends_on} ({@link BindingWorkflow}). A top-level
+ * {@code options} object holds defaults for every job's options (a job's own keys win). Nested workflows and
+ * graphs that are none of the three primitives are refused (422 unsupported).
  */
 @Path("/ojs/v1/workflows")
 public class WorkflowResource {
@@ -68,27 +71,28 @@ public class WorkflowResource {
     }
 
     private WorkflowCommand command(Body b) {
+        Body defaults = b.object("options");
+        Instant now = clock.instant();
+        if (BindingWorkflow.applies(b)) {
+            return BindingWorkflow.read(b, name(b), j -> job(j, defaults, now));
+        }
         String t = b.string("type", false);
         if (t == null) {
-            throw OjsException.invalidField("type", "'type' is required: one of chain, group, batch"
-                    + " (dependency graphs with depends_on are not supported).", "chain, group or batch", "nothing");
+            throw OjsException.invalidField("type", "'type' is required: one of chain, group, batch (or send"
+                    + " 'steps' with 'id' and 'depends_on' each).", "chain, group or batch", "nothing");
         }
         WorkflowType type = WorkflowType.fromWire(t).orElseThrow(() -> OjsException.invalidField("type",
                 "'type' must be one of chain, group, batch.", "chain, group or batch", t));
-        String name = b.string("name", false);
-        if (name != null && name.length() > 255) {
-            throw OjsException.invalidField("name", "'name' must be at most 255 characters.");
-        }
+        String name = name(b);
         String list = type == WorkflowType.CHAIN ? "steps" : "jobs";
         String other = type == WorkflowType.CHAIN ? "jobs" : "steps";
         if (!b.has(list) && b.has(other)) {
             list = other; // accepted too: the list's name carries no meaning the type does not
         }
         JsonNode items = b.array(list, true);
-        Instant now = clock.instant();
         List<EnqueueCommand> steps = new ArrayList<>(items.size());
         for (int i = 0; i < items.size(); i++) {
-            steps.add(job(Body.element(json, items.get(i), list + "[" + i + "]"), now));
+            steps.add(job(Body.element(json, items.get(i), list + "[" + i + "]"), defaults, now));
         }
         Map<MemberRole, EnqueueCommand> callbacks = new EnumMap<>(MemberRole.class);
         Body cb = b.object("callbacks");
@@ -99,14 +103,38 @@ public class WorkflowResource {
             for (MemberRole r : List.of(MemberRole.ON_COMPLETE, MemberRole.ON_SUCCESS, MemberRole.ON_FAILURE)) {
                 Body c = cb.object(r.wire());
                 if (c != null) {
-                    callbacks.put(r, job(c, now));
+                    callbacks.put(r, job(c, defaults, now));
                 }
             }
         }
         return new WorkflowCommand(type, name, steps, callbacks);
     }
 
-    private EnqueueCommand job(Body b, Instant now) {
+    private static String name(Body b) {
+        String name = b.string("name", false);
+        if (name != null && name.length() > 255) {
+            throw OjsException.invalidField("name", "'name' must be at most 255 characters.");
+        }
+        return name;
+    }
+
+    /** The workflow's {@code options} under the job's own (a job's keys win), when the job's options are an object. */
+    private static Body withDefaults(Body b, Body defaults) {
+        JsonNode own = b.raw("options");
+        if (defaults == null || (own != null && !own.isObject())) {
+            return b;
+        }
+        ObjectNode options = defaults.node().deepCopy();
+        if (own != null) {
+            options.setAll((ObjectNode) own);
+        }
+        ObjectNode job = b.node().deepCopy();
+        job.set("options", options);
+        return b.with(job);
+    }
+
+    private EnqueueCommand job(Body given, Body defaults, Instant now) {
+        Body b = withDefaults(given, defaults);
         for (String nested : List.of("steps", "jobs", "callbacks")) {
             if (b.has(nested)) {
                 throw new OjsException(ErrorCode.UNSUPPORTED, "Nested workflows are not supported: '"

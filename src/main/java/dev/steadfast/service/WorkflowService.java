@@ -90,10 +90,12 @@ public class WorkflowService {
         Set<UUID> ids = new HashSet<>();
         for (int i = 0; i < c.steps().size(); i++) {
             boolean waits = c.type() == WorkflowType.CHAIN && i > 0;
-            add(rows, members, ids, id, c.steps().get(i), waits, MemberRole.STEP, i, list + "[" + i + "]", now);
+            add(rows, members, ids, id, c.steps().get(i), waits, MemberRole.STEP, i, list + "[" + i + "]", now,
+                    c.stepKeys() == null ? null : c.stepKeys().get(i));
         }
         for (Map.Entry<MemberRole, EnqueueCommand> cb : c.callbacks().entrySet()) {
-            add(rows, members, ids, id, cb.getValue(), true, cb.getKey(), 0, "callbacks." + cb.getKey().wire(), now);
+            add(rows, members, ids, id, cb.getValue(), true, cb.getKey(), 0, "callbacks." + cb.getKey().wire(), now,
+                    c.stepKeys() == null ? null : cb.getKey().wire());
         }
         WorkflowRow w = new WorkflowRow(id, c.type(), c.name(), WorkflowState.RUNNING, now, null, null);
         return store.create(w, rows, members).flatMap(taken -> {
@@ -120,7 +122,7 @@ public class WorkflowService {
     }
 
     private void add(List<NewJob> rows, List<NewMember> members, Set<UUID> ids, UUID workflowId, EnqueueCommand c,
-                     boolean waits, MemberRole role, int position, String where, Instant now) {
+                     boolean waits, MemberRole role, int position, String where, Instant now, String stepKey) {
         if (c.unique() != null || c.queueLimits() != null) {
             String option = c.unique() != null ? "unique" : "rate_limit";
             throw new OjsException(ErrorCode.UNSUPPORTED, "Workflow validation failed: " + where + ": '" + option
@@ -143,7 +145,7 @@ public class WorkflowService {
                     Map.of("existing_job_id", j.id().toString(), "path", where));
         }
         rows.add(j);
-        members.add(new NewMember(j.id(), role, position));
+        members.add(new NewMember(j.id(), role, position, stepKey));
     }
 
     /** The job's extension attributes plus {@code workflow_id} (JobContext.workflow_id, ojs-workflows.md 7.1). */

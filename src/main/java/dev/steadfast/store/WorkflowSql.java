@@ -18,8 +18,9 @@ final class WorkflowSql {
     static final String MARK_MEMBERS = "UPDATE jobs SET workflow_id = $1 WHERE id = ANY($2::uuid[])";
 
     static final String INSERT_MEMBERS = """
-            INSERT INTO workflow_jobs (job_id, workflow_id, role, position)
-            SELECT u.id, $1, u.role, u.pos FROM unnest($2::uuid[], $3::text[], $4::int4[]) AS u(id, role, pos)""";
+            INSERT INTO workflow_jobs (job_id, workflow_id, role, position, step_key)
+            SELECT u.id, $1, u.role, u.pos, u.key
+            FROM unnest($2::uuid[], $3::text[], $4::int4[], $5::text[]) AS u(id, role, pos, key)""";
 
     /** The workflow a job belongs to, if any; no lock (the workflow row is locked next). */
     static final String WORKFLOW_OF = "SELECT workflow_id FROM jobs WHERE id = $1";
@@ -77,7 +78,7 @@ final class WorkflowSql {
 
     static final String FIND_MEMBERS = """
             SELECT wj.job_id, wj.role, wj.position, wj.outcome, j.state, j.type, j.queue, j.attempt,
-                   j.result::text AS result, j.error::text AS error, j.started_at, j.completed_at
+                   j.result::text AS result, j.error::text AS error, j.started_at, j.completed_at, wj.step_key
             FROM workflow_jobs wj LEFT JOIN jobs j ON j.id = wj.job_id WHERE wj.workflow_id = $1
             ORDER BY wj.role <> 'step', wj.role, wj.position""";
 

@@ -40,7 +40,8 @@ public class WorkflowStore {
     }
 
     /** A member to insert: its job, role and position. */
-    public record NewMember(UUID jobId, MemberRole role, int position) {
+    /** A member to insert; {@code stepKey} is the client's step id, or null. */
+    public record NewMember(UUID jobId, MemberRole role, int position, String stepKey) {
     }
 
     public record WorkflowRow(UUID id, WorkflowType type, String name, WorkflowState state, Instant createdAt,
@@ -50,7 +51,7 @@ public class WorkflowStore {
     /** A member as GET shows it; job fields are null when the job no longer exists. */
     public record MemberRow(UUID jobId, MemberRole role, int position, Outcome outcome, JobState jobState,
                             String type, String queue, Integer attempt, String resultJson, String errorJson,
-                            Instant startedAt, Instant completedAt) {
+                            Instant startedAt, Instant completedAt, String stepKey) {
     }
 
     public record WorkflowView(WorkflowRow workflow, List<MemberRow> members) {
@@ -80,9 +81,10 @@ public class WorkflowStore {
                     UUID[] ids = members.stream().map(NewMember::jobId).toArray(UUID[]::new);
                     String[] roles = members.stream().map(m -> m.role().wire()).toArray(String[]::new);
                     Integer[] pos = members.stream().map(NewMember::position).toArray(Integer[]::new);
+                    String[] keys = members.stream().map(NewMember::stepKey).toArray(String[]::new);
                     return conn.preparedQuery(WorkflowSql.MARK_MEMBERS).execute(Tuple.of(w.id(), ids))
                             .flatMap(y -> conn.preparedQuery(WorkflowSql.INSERT_MEMBERS)
-                                    .execute(Tuple.of(w.id(), ids, roles, pos)));
+                                    .execute(Tuple.of(w.id(), ids, roles, pos, keys)));
                 })).map(x -> Set.<UUID>of()).onFailure(Taken.class).recoverWithItem(e -> ((Taken) e).ids);
     }
 
@@ -245,7 +247,8 @@ public class WorkflowStore {
                             m.getInteger("position"), o == null ? null : Outcome.fromWire(o).orElseThrow(),
                             js == null ? null : JobState.fromWire(js).orElseThrow(), m.getString("type"),
                             m.getString("queue"), m.getInteger("attempt"), m.getString("result"),
-                            m.getString("error"), JobRow.instant(m, "started_at"), JobRow.instant(m, "completed_at")));
+                            m.getString("error"), JobRow.instant(m, "started_at"), JobRow.instant(m, "completed_at"),
+                            m.getString("step_key")));
                 }
                 return Optional.of(new WorkflowView(w, members));
             });
