@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Runs the official OJS SDKs against the packaged jar: scripts/sdk/check.mjs (JavaScript SDK: chain, group and
+# batch workflows, a worker, progress through the SDK's route, queue and job event subscriptions) and
+# scripts/sdk/SdkCheck.java (Java SDK: chain, group and batch in the SDK's depends_on shape, enqueue, a worker).
+# Each prints PASS/FAIL lines and "RESULT passed=N failed=M"; the script then counts ERROR lines in the server log.
+# Not part of the test suite or CI: the SDKs are not published to a registry this build can reach. Build them
+# outside this checkout first:
+#   JavaScript: git clone https://github.com/openjobspec/ojs-js-sdk && cd ojs-js-sdk && npm ci && npx tsc -p tsconfig.json
+#   Java (JDK 21+): git clone https://github.com/openjobspec/ojs-java-sdk && cd ojs-java-sdk &&
+#     mvn -q -Dmaven.test.skip=true package && mvn -q dependency:build-classpath -Dmdep.outputFile=cp.txt
+# Usage: scripts/sdk-check.sh [--js DIR] [--java DIR] [--java-home JDK21+] [--port 18310]
+#   (build the jar first: ./mvnw -B -q package -DskipTests; the local cluster of scripts/local-pg is used)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+js='' java_dir='' jhome=${JAVA_HOME:-} port=18310
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --js) js=$2; shift 2 ;;
+    --java) java_dir=$2; shift 2 ;;
+    --java-home) jhome=$2; shift 2 ;;
+    --port) port=$2; shift 2 ;;
+    *) echo "sdk-check: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+[ -n "$js$java_dir" ] || { echo "sdk-check: give --js and/or --java" >&2; exit 2; }
+[ -f target/quarkus-app/quarkus-run.jar ] || { echo "sdk-check: build the jar first" >&2; exit 2; }
+url=$(scripts/local-pg start --db sdkcheck); hp=${url#*@}; hp=${hp%%/*}
+token=$(python3 -c 'import secrets; print("stf_" + secrets.token_urlsafe(32))')
+hash=$(printf '%s' "$token" | sha256sum | cut -d' ' -f1)
+log=target/sdk-check-server.log
+STEADFAST_AUTH_TOKENS_SDK="admin:sha256:$hash" QUARKUS_HTTP_PORT=$port \
+QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$hp/sdkcheck" QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$hp/sdkcheck" \
+QUARKUS_DATASOURCE_USERNAME=steadfast QUARKUS_DATASOURCE_PASSWORD=steadfast \
+  java -jar target/quarkus-app/quarkus-run.jar > "$log" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null || true' EXIT
+for _ in $(seq 90); do curl -sf "http://127.0.0.1:$port/health" >/dev/null && break; sleep 1; done
+rc=0
+if [ -n "$js" ]; then
+  echo "sdk-check: JavaScript SDK ($js)"
+  OJS_JS_SDK=$(cd "$js" && pwd) node scripts/sdk/check.mjs "http://127.0.0.1:$port" "$token" || rc=1
+fi
+if [ -n "$java_dir" ]; then
+  echo "sdk-check: Java SDK ($java_dir)"
+  jbin=${jhome:+$jhome/bin/}
+  cp="$(ls "$java_dir"/target/ojs-sdk-*.jar | grep -v -e sources -e javadoc | head -1):$(cat "$java_dir/cp.txt")"
+  out=target/sdk-check-classes
+  mkdir -p "$out"
+  "${jbin}javac" -d "$out" -cp "$cp" scripts/sdk/SdkCheck.java
+  "${jbin}java" -Djava.util.logging.config.file=/dev/null -cp "$out:$cp" SdkCheck "http://127.0.0.1:$port" "$token" || rc=1
+fi
+kill $pid; wait $pid 2>/dev/null || true
+echo "sdk-check: server ERROR lines: $(grep -c ERROR "$log" || true)"
+exit $rc

@@ -1,0 +1,66 @@
+import org.openjobspec.ojs.*;
+import java.time.Duration;
+import java.util.*;
+
+/**
+ * The official OJS Java SDK against a running server (scripts/sdk-check.sh): workflows (chain, group, batch) as the
+ * SDK sends them, enqueue, a worker. Usage: java -cp <SDK jar and its dependencies>:. SdkCheck <url> <token>
+ */
+public class SdkCheck {
+    static int failed = 0, passed = 0;
+    static void check(String name, boolean ok, Object extra) {
+        if (ok) passed++; else failed++;
+        System.out.println((ok ? "PASS " : "FAIL ") + name + " " + extra);
+    }
+    public static void main(String[] a) throws Exception {
+        String url = a[0], token = a[1];
+        String q = "jsdk" + System.currentTimeMillis();
+        var client = OJSClient.builder().url(url).authToken(token).build();
+        var worker = OJSWorker.builder().url(url).authToken(token).queues(List.of(q, "default")).concurrency(4)
+                .pollInterval(Duration.ofMillis(100)).build();
+        worker.register("j.step", ctx -> Map.of("ok", true));
+        worker.register("j.fail", ctx -> { throw new RuntimeException("boom"); });
+        worker.register("j.cb", ctx -> Map.of("cb", true));
+        Thread t = Thread.ofVirtual().start(worker::start);
+        Workflow.WorkflowStatus chain = null, group = null, batch = null;
+        try {
+            chain = client.createWorkflow(Workflow.chain("jc", Workflow.step("j.step", Map.of("i", 0), q),
+                    Workflow.step("j.step", Map.of("i", 1), q), Workflow.step("j.step", Map.of("i", 2), q)));
+            check("chain created", chain.id() != null, chain.state());
+        } catch (Exception e) { check("chain created", false, e); }
+        try {
+            group = client.createWorkflow(Workflow.group("jg", Workflow.step("j.step", Map.of(), q),
+                    Workflow.step("j.fail", Map.of(), q)));
+            check("group created", group.id() != null, group.state());
+        } catch (Exception e) { check("group created", false, e); }
+        try {
+            batch = client.createWorkflow(Workflow.batch("jb",
+                    Workflow.callbacks().onComplete(Workflow.step("j.cb", Map.of(), q)),
+                    Workflow.step("j.step", Map.of(), q), Workflow.step("j.step", Map.of(), q)));
+            check("batch created", batch.id() != null, batch.state());
+        } catch (Exception e) { check("batch created", false, e); }
+        var job = client.enqueue("j.step", Map.of("x", 1));
+        var single = client.enqueue("j.step", List.of(1)).queue(q).send();
+        Map<String, String> want = new LinkedHashMap<>();
+        if (chain != null) want.put(chain.id(), "completed");
+        if (group != null) want.put(group.id(), "failed"); // j.fail fails for good after its retries
+        if (batch != null) want.put(batch.id(), "completed");
+        Map<String, String> got = new LinkedHashMap<>();
+        for (int i = 0; i < 240; i++) {
+            for (String id : want.keySet()) got.put(id, client.getWorkflow(id).state());
+            if (got.equals(want)) break;
+            Thread.sleep(250);
+        }
+        check("workflows finished as expected", got.equals(want), got);
+        if (chain != null) {
+            var s = client.getWorkflow(chain.id());
+            check("chain steps echo their ids and depends_on", s.steps().size() == 3
+                    && "step_1".equals(s.steps().get(1).id()) && List.of("step_0").equals(s.steps().get(1).dependsOn()), s.steps());
+        }
+        check("single job completed", "completed".equals(client.getJob(single.id()).state()), client.getJob(single.id()).state());
+        check("default-queue job enqueued", job.id() != null, job.queue());
+        worker.stop();
+        System.out.println("RESULT passed=" + passed + " failed=" + failed);
+        System.exit(failed == 0 ? 0 : 1);
+    }
+}

@@ -1,0 +1,57 @@
+// The official OJS JavaScript SDK against a running server (scripts/sdk-check.sh): workflows, a worker,
+// progress reports and event subscriptions. Usage: OJS_JS_SDK=<built SDK dir> node check.mjs <url> <token>
+const sdk = process.env.OJS_JS_SDK;
+const { OJSClient, OJSWorker, chain, group, batch, reportProgress, HttpTransport } = await import(`${sdk}/dist/esm/index.js`);
+const { subscribeQueue, subscribeJob } = await import(`${sdk}/dist/esm/subscribe.js`);
+const url = process.argv[2], auth = process.argv[3];
+const bearer = `Bearer ${auth}`;
+const client = new OJSClient({ url, auth: bearer });
+const transport = new HttpTransport({ url, auth: bearer });
+const results = [];
+const check = (name, ok, extra = '') => { results.push([name, ok]); console.log(`${ok ? 'PASS' : 'FAIL'} ${name} ${extra}`); };
+const sleep = (ms) => new Promise(r => setTimeout(r, ms));
+const q = 'sdk' + Date.now();
+const events = [], jobEvents = [];
+const sub = subscribeQueue({ url, auth }, q, e => events.push(e));
+await sleep(300);
+const w = new OJSWorker({ url, auth: bearer, queues: [q], concurrency: 4, pollInterval: 100, handleSignals: false });
+const seen = [];
+w.register('sdk.step', async (ctx) => { seen.push(ctx.job.id); await reportProgress(transport, ctx.job.id, 50, 'half'); return { n: ctx.job.args?.[0] ?? null }; });
+w.register('sdk.fail', async () => { throw new Error('boom'); });
+w.register('sdk.cb', async () => ({ cb: true }));
+await w.start();
+const opts = { queue: q, retry: { max_attempts: 1 } };
+let s;
+try { s = await client.workflow(chain({ type: 'sdk.step', args: [1], options: opts }, { type: 'sdk.step', args: [2], options: opts }, { type: 'sdk.step', args: [3], options: opts }));
+  check('chain created, id at top level', typeof s?.id === 'string', JSON.stringify(s).slice(0, 200)); } catch (e) { check('chain created', false, e.message); }
+let g;
+try { g = await client.workflow(group({ type: 'sdk.step', args: [1], options: opts }, { type: 'sdk.fail', args: [2], options: opts }));
+  check('group created', typeof g?.id === 'string'); } catch (e) { check('group created', false, e.message); }
+let b;
+try { b = await client.workflow(batch([{ type: 'sdk.step', args: [1], options: opts }], { on_complete: { type: 'sdk.cb', args: [], options: opts } }));
+  check('batch created', typeof b?.id === 'string'); } catch (e) { check('batch created', false, e.message); }
+const single = await client.enqueue('sdk.step', [9], { queue: q });
+const jsub = subscribeJob({ url, auth }, single.id, e => jobEvents.push(e));
+for (let i = 0; i < 60; i++) {
+  await sleep(250);
+  const states = await Promise.all([s, g, b].filter(x => x?.id).map(x => client.getWorkflow(x.id).then(v => v.state ?? v.workflow?.state)));
+  if (states.every(st => st === 'completed' || st === 'failed')) break;
+}
+for (const [name, x, want] of [['chain', s, 'completed'], ['group', g, 'failed'], ['batch', b, 'completed']]) {
+  if (!x?.id) continue;
+  const v = await client.getWorkflow(x.id);
+  check(`${name} state ${want} (SDK reads .state)`, v.state === want, `state=${v.state} wrapped=${v.workflow?.state}`);
+}
+const job = await client.getJob(single.id);
+check('single job completed', job.state === 'completed', job.state);
+const p = await fetch(`${url}/ojs/v1/jobs/${single.id}/progress`, { headers: { Authorization: `Bearer ${auth}` } }).then(r => r.json());
+check('progress recorded through the SDK route', JSON.stringify(p).includes('"progress"'), JSON.stringify(p).slice(0, 200));
+await sleep(16000); // past one keep-alive (every 15 s), which must not reach the handlers
+check('queue subscriber got events only of its queue', events.length > 0 && events.every(e => JSON.stringify(e).includes(q)), `n=${events.length}`);
+check('no keep-alive reached the handler as an event', events.every(e => e.type !== 'keepalive' && e.type !== undefined), JSON.stringify(events[0] ?? {}).slice(0, 200));
+check('job subscriber got events of its job only', jobEvents.length > 0 && jobEvents.every(e => JSON.stringify(e).includes(single.id)), `n=${jobEvents.length}`);
+sub.unsubscribe(); jsub.unsubscribe();
+await w.stop();
+const failed = results.filter(r => !r[1]).length;
+console.log(`RESULT passed=${results.length - failed} failed=${failed}`);
+process.exit(failed ? 1 : 0);
