@@ -57,10 +57,12 @@ final class JobLog {
 
     /** A failed attempt, then what became of the job: retrying, or discarded (dead-lettered or not). */
     static void failed(JobRow row, FailureReport r) {
-        if (!LOG.isLoggable(WARN)) {
-            return;
+        if (!LOG.isLoggable(ERROR)) {
+            return; // the highest level of the three lines below
         }
-        about(WARN, "job failed", row).attempt(row.attempt()).error(r).log();
+        if (LOG.isLoggable(WARN)) {
+            about(WARN, "job failed", row).attempt(row.attempt()).error(r).log();
+        }
         if (row.state() == JobState.RETRYABLE || row.state() == JobState.AVAILABLE) {
             if (LOG.isLoggable(INFO)) {
                 about(INFO, "job retrying", row).attempt(row.attempt())

@@ -201,6 +201,17 @@ class LogContextTest {
     }
 
     @Test
+    void atErrorOnlyTheJobsDiscardedAfterTheirLastAttemptAreLogged() {
+        Logger.getLogger(JOBS).setLevel(org.jboss.logmanager.Level.ERROR);
+        String id = Api.enqueue(obj("type", "lc.err", "args", arr(), "options",
+                obj("queue", "lc-err", "retry", obj("max_attempts", 1))));
+        Api.fetchOne("w", "lc-err");
+        Api.nack(id, Api.error("boom", "last")).then().statusCode(200);
+        assertEquals(List.of("job discarded"), capture.lines.stream().map(Line::message).toList());
+        assertTrue(capture.one("job discarded", id).mdc().containsKey("ojs.job.dead_letter"));
+    }
+
+    @Test
     void withTheCategoryOffNothingIsLogged() {
         Logger.getLogger(JOBS).setLevel(Level.OFF);
         String id = Api.enqueue(job("lc.off", "lc-off"));
