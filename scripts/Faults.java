@@ -540,7 +540,9 @@ public class Faults {
         for (int i = 0; i < instances; i++) { // not the instance that had to refuse to start
             Path p = logs.resolve("instance-" + i + ".log");
             if (Files.exists(p)) {
-                errorLines += Files.readAllLines(p).stream().filter(l -> l.contains(" ERROR ")).count();
+                // plain text (" ERROR ") or the production JSON lines ("level":"ERROR")
+                errorLines += Files.readAllLines(p).stream()
+                        .filter(l -> l.contains(" ERROR ") || l.contains("\"level\":\"ERROR\"")).count();
             }
         }
         System.out.println("server logs (" + logs + "/instance-*.log): " + errorLines + " ERROR lines");

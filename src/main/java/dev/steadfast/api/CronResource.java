@@ -111,7 +111,7 @@ public class CronResource {
         String expression = b.has("cron") || !b.has("expression") ? b.string("cron", true) : b.string("expression", true);
         Body template = b.object("job_template");
         Body source = template != null ? template : b;
-        EnqueueCommand t = EnqueueParser.parse(json, source, clock.instant());
+        EnqueueCommand t = EnqueueParser.template(json, source, clock.instant());
         Body o = source.object("options");
         for (String refused : List.of("id", "scheduled_at", "delay_until", "expires_at", "pending", "delay", "delay_ms")) {
             boolean inOptions = o != null && o.has(refused);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steadfast.domain.OjsException;
+import dev.steadfast.domain.TraceContext;
 import dev.steadfast.service.EnqueueCommand;
 import dev.steadfast.service.Json;
 import java.time.Instant;
@@ -17,6 +18,11 @@ import java.util.Set;
  * {@code options.metadata} is merged into {@code meta}; {@code options.delay_until} is an alias of
  * {@code scheduled_at}. System-managed attributes a client sends are ignored (ojs-core.md 5.3); any other
  * attribute the server does not know is kept and returned with the job (ojs-core.md 5.5).
+ *
+ * <p>A job created by a request that carries a valid W3C {@code traceparent} header gets that trace context in its
+ * {@code meta} ({@code traceparent}, and {@code tracestate} when valid), unless its own meta already names a
+ * {@code traceparent}: what the client put in meta wins, untouched (ojs-observability.md 5.1; {@link RequestContext}).
+ * A cron template ({@link #template}) takes nothing from the request that registered it.
  */
 final class EnqueueParser {
 
@@ -33,6 +39,15 @@ final class EnqueueParser {
 
     /** {@code now}: the instant relative times ({@code "+PT5S"}, {@code delay}) count from. */
     static EnqueueCommand parse(ObjectMapper m, Body b, Instant now) {
+        return parse(m, b, now, RequestContext.trace());
+    }
+
+    /** A cron job template: like {@link #parse}, without the registering request's trace context. */
+    static EnqueueCommand template(ObjectMapper m, Body b, Instant now) {
+        return parse(m, b, now, null);
+    }
+
+    private static EnqueueCommand parse(ObjectMapper m, Body b, Instant now, TraceContext trace) {
         String id = b.string("id", false);
         String type = b.string("type", true);
         JsonNode args = b.array("args", true);
@@ -43,6 +58,14 @@ final class EnqueueParser {
         Body metadata = o == null ? null : o.object("metadata");
         if (metadata != null) {
             metadata.node().fields().forEachRemaining(e -> metaNode.putIfAbsent(e.getKey(), e.getValue()));
+        }
+        if (trace != null && !metaNode.has(RequestContext.TRACEPARENT)) {
+            metaNode.put(RequestContext.TRACEPARENT, trace.traceparent());
+            if (trace.tracestate() != null) {
+                metaNode.put(RequestContext.TRACESTATE, trace.tracestate());
+            } else {
+                metaNode.remove(RequestContext.TRACESTATE); // a tracestate belongs with its own traceparent
+            }
         }
         Long priority = opt.integer("priority");
         Long timeoutMs = opt.integer("timeout_ms");

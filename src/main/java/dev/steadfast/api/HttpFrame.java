@@ -61,6 +61,7 @@ public class HttpFrame {
     private void frame(RoutingContext rc) {
         HttpServerRequest req = rc.request();
         String id = requestId(req);
+        RequestContext.begin(req, id);
         // the URL's syntax first: the router cannot even normalize a path with a bad escape
         RequestTarget.Refusal bad = RequestTarget.syntax(req.uri(), 1000);
         if (bad != null) {

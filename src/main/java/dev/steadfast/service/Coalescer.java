@@ -3,6 +3,8 @@ package dev.steadfast.service;
 import dev.steadfast.store.DatabaseFaults;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
+import io.vertx.core.Vertx;
+import io.vertx.core.impl.ContextInternal;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +25,29 @@ import java.util.function.Function;
  */
 public final class Coalescer<I, O> {
 
-    private record Pending<I, O>(I item, UniEmitter<? super O> emitter) {
+    /**
+     * A waiting request, with the Vert.x context it was submitted from (the request's duplicated context, which
+     * holds its MDC: request id, trace id). Its answer is handed over on that context, on the thread that has the
+     * batch's answer (no extra hop), so whatever the request does next (log lines, more queries) is its own, not
+     * the request that happened to run the batch.
+     */
+    private record Pending<I, O>(I item, UniEmitter<? super O> emitter, ContextInternal context) {
+
+        void complete(O result) {
+            if (context == null || context == Vertx.currentContext()) {
+                emitter.complete(result);
+            } else {
+                context.dispatch(result, emitter::complete);
+            }
+        }
+
+        void fail(Throwable failure) {
+            if (context == null || context == Vertx.currentContext()) {
+                emitter.fail(failure);
+            } else {
+                context.dispatch(failure, emitter::fail);
+            }
+        }
     }
 
     private final Function<List<I>, Uni<List<O>>> batch;
@@ -41,7 +65,7 @@ public final class Coalescer<I, O> {
     public Uni<O> submit(I item) {
         return Uni.createFrom().emitter(em -> {
             synchronized (this) {
-                waiting.add(new Pending<>(item, em));
+                waiting.add(new Pending<>(item, em, (ContextInternal) Vertx.currentContext()));
             }
             drain();
         });
@@ -82,12 +106,12 @@ public final class Coalescer<I, O> {
         return run.onItemOrFailure().transformToUni((results, failure) -> {
             if (failure == null) {
                 for (int i = 0; i < group.size(); i++) {
-                    group.get(i).emitter().complete(results.get(i));
+                    group.get(i).complete(results.get(i));
                 }
                 return Uni.createFrom().voidItem();
             }
             if (group.size() == 1 || DatabaseFaults.isTransient(failure)) {
-                group.forEach(p -> p.emitter().fail(failure));
+                group.forEach(p -> p.fail(failure));
                 return Uni.createFrom().voidItem();
             }
             int half = group.size() / 2;

@@ -24,6 +24,7 @@ import java.util.Map;
  *   <li>{@code steadfast_job_duration_seconds} (fetch to ack or fail, tag {@code outcome}) and
  *       {@code steadfast_job_wait_seconds} (available to fetched: enqueue-to-start latency)</li>
  * </ul>
+ * and, when the {@code dev.steadfast.jobs} log category is on, written as a log line ({@link JobLog}).
  */
 @ApplicationScoped
 public class Telemetry {
@@ -47,6 +48,7 @@ public class Telemetry {
             emit("job.enqueued", row, now, data);
         }
         count("enqueued", row);
+        JobLog.enqueued(row);
     }
 
     public void started(JobRow row, String workerId, Instant now) {
@@ -55,13 +57,16 @@ public class Telemetry {
         data.put("attempt", row.attempt());
         emit("job.started", row, now, data);
         count("started", row);
+        JobLog.started(row, workerId);
         if (row.enqueuedAt() != null) {
             timer("steadfast.job.wait", row.queue(), row.type(), null).record(Duration.between(row.enqueuedAt(), now));
         }
     }
 
-    public void completed(String id, String type, String queue, int attempt, Instant startedAt, Instant now) {
+    public void completed(String id, String type, String queue, int attempt, Instant startedAt, Instant now,
+                          String traceparent) {
         long ms = startedAt == null ? 0 : Duration.between(startedAt, now).toMillis();
+        JobLog.completed(id, type, queue, attempt, ms, traceparent);
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("duration_ms", ms);
         data.put("attempt", attempt);
@@ -87,6 +92,7 @@ public class Telemetry {
         }
         emit("job.failed", row, now, data);
         count("failed", row);
+        JobLog.failed(row, r);
         if (row.state() == JobState.RETRYABLE || row.state() == JobState.AVAILABLE) {
             Map<String, Object> retry = new LinkedHashMap<>(data);
             retry.put("max_attempts", row.maxAttempts());
@@ -115,6 +121,7 @@ public class Telemetry {
         d.put("dead_letter", false);
         emit("job.discarded", row, now, d);
         count("discarded", row);
+        JobLog.expired(row);
     }
 
     public void leaseExpired(JobRow row, String workerId, Instant now) {
@@ -123,6 +130,7 @@ public class Telemetry {
         data.put("attempt", row.attempt());
         emit("job.lease_expired", row, now, data);
         count("lease_expired", row);
+        JobLog.leaseExpired(row, workerId);
     }
 
     public void requeued(JobRow row, Instant now) {
@@ -131,11 +139,13 @@ public class Telemetry {
         data.put("run_at", Timestamps.format(row.runAt()));
         emit("job.snoozed", row, now, data);
         count("snoozed", row);
+        JobLog.snoozed(row);
     }
 
     public void cancelled(JobRow row, JobState previous, String by, Instant now) {
         emit("job.cancelled", row, now, Map.of("cancelled_by", by, "previous_state", previous.wire()));
         count("cancelled", row);
+        JobLog.cancelled(row, by);
     }
 
     /** An operator made a waiting job available now, or re-enqueued a finished one as a new run. */
@@ -148,6 +158,7 @@ public class Telemetry {
         data.put("run", row.run());
         emit("job.enqueued", row, now, data);
         count("operator_retried", row);
+        JobLog.retriedBy(row, by);
     }
 
     /** An operator deleted a job (kept as a counter only: the job is gone, the log line is the audit trail). */
@@ -168,6 +179,7 @@ public class Telemetry {
     public void deadLetterRetried(JobRow row, Instant now) {
         emit("dead_letter.retried", row, now, Map.of("run", row.run()));
         count("dead_letter_retried", row);
+        JobLog.retriedBy(row, "dead-letter");
     }
 
     public void promoted(String id, String type, String queue, int priority, Instant now) {

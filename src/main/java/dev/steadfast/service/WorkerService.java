@@ -151,7 +151,8 @@ public class WorkerService {
                         .map(e -> new AckOutcome(c.jobId(), null, e));
             }
             held.forget(c.jobId());
-            telemetry.completed(c.jobId().toString(), d.type(), d.queue(), d.attempt(), d.startedAt(), d.completedAt());
+            telemetry.completed(c.jobId().toString(), d.type(), d.queue(), d.attempt(), d.startedAt(), d.completedAt(),
+                    d.traceparent());
             return Uni.createFrom().item(new AckOutcome(c.jobId(), d.completedAt(), null));
         });
     }

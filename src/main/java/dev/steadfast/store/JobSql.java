@@ -108,7 +108,7 @@ final class JobSql {
             WHERE j.id = a.id AND j.state = 'active' AND j.lease_expires_at > $4
               AND (a.worker IS NULL OR j.lease_owner IS NULL OR j.lease_owner = a.worker) AND\s""" + which + """
 
-            RETURNING j.id, j.type, j.queue, j.attempt, j.started_at""";
+            RETURNING j.id, j.type, j.queue, j.attempt, j.started_at, j.meta->>'traceparent' AS traceparent""";
     }
 
     /**

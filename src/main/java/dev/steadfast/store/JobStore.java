@@ -161,7 +161,7 @@ public class JobStore {
             List<Completion.Done> done = new ArrayList<>(rows.rowCount());
             for (Row r : rows) {
                 done.add(new Completion.Done(r.getUUID("id"), r.getString("type"), r.getString("queue"),
-                        r.getInteger("attempt"), JobRow.instant(r, "started_at"), now));
+                        r.getInteger("attempt"), JobRow.instant(r, "started_at"), now, r.getString("traceparent")));
             }
             return done;
         });
