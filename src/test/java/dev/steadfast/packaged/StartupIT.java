@@ -1,9 +1,15 @@
 package dev.steadfast.packaged;
 
+import static dev.steadfast.testsupport.Api.arr;
+import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.request;
+import static dev.steadfast.testsupport.Api.send;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 
+import dev.steadfast.testsupport.OpenApiContract;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.BeforeAll;
@@ -11,7 +17,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The packaged application starts in the prod profile, migrates its database and answers its health, manifest,
- * metrics and OpenAPI endpoints; the reset hook, on only in dev and test, is off.
+ * metrics and OpenAPI endpoints (the shipped document, whose PUSH it answers as documented); the reset hook, on only in dev and test, is off.
  */
 @QuarkusIntegrationTest
 @TestProfile(PackagedApp.class)
@@ -52,10 +58,19 @@ class StartupIT {
     }
 
     @Test
-    void metricsQueuesAndOpenApiAreServed() {
+    void metricsQueuesAndOpenApiAreServed() throws Exception {
         request().get("/q/metrics").then().statusCode(200);
         request().get("/ojs/v1/queues").then().statusCode(200).body("queues", notNullValue());
         request().get("/q/openapi").then().statusCode(200);
+        // the packaged jar serves the shipped document unchanged, without console routes, and answers as it says
+        OpenApiContract doc = new OpenApiContract(request().get("/q/openapi?format=json").then().statusCode(200)
+                .extract().asString());
+        assertEquals(OpenApiContract.shippedDocument(), doc.document());
+        assertTrue(doc.operations().stream().noneMatch(op -> op.contains(" /admin")), doc.operations().toString());
+        doc.check("POST /ojs/v1/jobs", send(obj("type", "startup.check", "args", arr())).post("/ojs/v1/jobs"))
+                .then().statusCode(201);
+        doc.check("GET /ojs/v1/queues", request().get("/ojs/v1/queues"));
+        doc.check("GET /ready", request().get("/ready"));
     }
 
     @Test
