@@ -234,6 +234,15 @@ class OpenApiContractTest {
         String id = created.path("workflow.id");
         expect(201, good("POST /ojs/v1/workflows", "/ojs/v1/workflows", obj("type", "batch", "jobs",
                 arr(job("oa.member", q)), "callbacks", obj("on_complete", job("oa.done", q)))));
+        expect(201, good("POST /ojs/v1/workflows", "/ojs/v1/workflows", obj("name", "oa-binding", "options",
+                obj("queue", q), "steps", arr(obj("id", "s0", "type", "oa.step", "args", arr()),
+                        obj("id", "s1", "type", "oa.step", "args", arr(), "depends_on", arr("s0"))))));
+        expect(201, good("POST /ojs/v1/workflows", "/ojs/v1/workflows", obj("name", "oa-binding-batch", "steps",
+                arr(obj("id", "s0", "type", "oa.step", "args", arr(), "options", obj("queue", q)),
+                        obj("id", "on_complete", "type", "oa.step", "args", arr(), "depends_on", arr("s0"))))));
+        expect(422, bad("POST /ojs/v1/workflows", "/ojs/v1/workflows", obj("steps", arr(
+                obj("id", "a", "type", "oa.step", "args", arr()), obj("id", "b", "type", "oa.step", "args", arr()),
+                obj("id", "c", "type", "oa.step", "args", arr(), "depends_on", arr("a", "b"))))));
         expect(400, bad("POST /ojs/v1/workflows", "/ojs/v1/workflows", obj("steps", arr(job("oa.step", q)))));
         String taken = Api.enqueue("oa.taken", q);
         expect(409, bad("POST /ojs/v1/workflows", "/ojs/v1/workflows", obj("type", "group", "jobs",
