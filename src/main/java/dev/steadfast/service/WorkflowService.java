@@ -213,4 +213,9 @@ public class WorkflowService {
     public Uni<Optional<UUID>> workflowOf(UUID jobId) {
         return store.workflowOf(jobId);
     }
+
+    /** A workflow, or empty when unknown (the console: one pruned between two reads is simply not shown). */
+    public Uni<Optional<WorkflowView>> find(UUID id) {
+        return store.find(id);
+    }
 }
