@@ -18,9 +18,11 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -87,8 +89,11 @@ public class WorkflowResource {
         JsonNode items = b.array(list, true);
         Instant now = clock.instant();
         List<EnqueueCommand> steps = new ArrayList<>(items.size());
+        Map<WorkflowCommand.Slot, Duration> delays = new HashMap<>();
         for (int i = 0; i < items.size(); i++) {
-            steps.add(job(Body.element(json, items.get(i), list + "[" + i + "]"), now));
+            Body step = Body.element(json, items.get(i), list + "[" + i + "]");
+            steps.add(job(step, now));
+            delay(delays, step, MemberRole.STEP, i);
         }
         Map<MemberRole, EnqueueCommand> callbacks = new EnumMap<>(MemberRole.class);
         Body cb = b.object("callbacks");
@@ -100,10 +105,19 @@ public class WorkflowResource {
                 Body c = cb.object(r.wire());
                 if (c != null) {
                     callbacks.put(r, job(c, now));
+                    delay(delays, c, r, 0);
                 }
             }
         }
-        return new WorkflowCommand(type, name, steps, callbacks);
+        return new WorkflowCommand(type, name, steps, callbacks, delays);
+    }
+
+    /** Keeps a member's {@code options.delay} apart: a member that waits counts it from when it is enqueued. */
+    private static void delay(Map<WorkflowCommand.Slot, Duration> delays, Body job, MemberRole role, int position) {
+        Duration d = EnqueueParser.delay(job.object("options"));
+        if (d != null && !d.isZero()) {
+            delays.put(new WorkflowCommand.Slot(role, position), d);
+        }
     }
 
     private EnqueueCommand job(Body b, Instant now) {

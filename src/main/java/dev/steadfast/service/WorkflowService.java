@@ -25,6 +25,7 @@ import dev.steadfast.store.WorkflowStore.WorkflowView;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -90,10 +91,12 @@ public class WorkflowService {
         Set<UUID> ids = new HashSet<>();
         for (int i = 0; i < c.steps().size(); i++) {
             boolean waits = c.type() == WorkflowType.CHAIN && i > 0;
-            add(rows, members, ids, id, c.steps().get(i), waits, MemberRole.STEP, i, list + "[" + i + "]", now);
+            add(rows, members, ids, id, c.steps().get(i), waits ? c.delay(MemberRole.STEP, i) : null, waits,
+                    MemberRole.STEP, i, list + "[" + i + "]", now);
         }
         for (Map.Entry<MemberRole, EnqueueCommand> cb : c.callbacks().entrySet()) {
-            add(rows, members, ids, id, cb.getValue(), true, cb.getKey(), 0, "callbacks." + cb.getKey().wire(), now);
+            add(rows, members, ids, id, cb.getValue(), c.delay(cb.getKey(), 0), true, cb.getKey(), 0,
+                    "callbacks." + cb.getKey().wire(), now);
         }
         WorkflowRow w = new WorkflowRow(id, c.type(), c.name(), WorkflowState.RUNNING, now, null, null);
         return store.create(w, rows, members).flatMap(taken -> {
@@ -119,8 +122,9 @@ public class WorkflowService {
         });
     }
 
+    /** {@code delay}: a waiting member's delay, applied when it is enqueued (WorkflowSql.ACTIVATE), or null. */
     private void add(List<NewJob> rows, List<NewMember> members, Set<UUID> ids, UUID workflowId, EnqueueCommand c,
-                     boolean waits, MemberRole role, int position, String where, Instant now) {
+                     Duration delay, boolean waits, MemberRole role, int position, String where, Instant now) {
         if (c.unique() != null || c.queueLimits() != null) {
             String option = c.unique() != null ? "unique" : "rate_limit";
             throw new OjsException(ErrorCode.UNSUPPORTED, "Workflow validation failed: " + where + ": '" + option
@@ -143,7 +147,7 @@ public class WorkflowService {
                     Map.of("existing_job_id", j.id().toString(), "path", where));
         }
         rows.add(j);
-        members.add(new NewMember(j.id(), role, position));
+        members.add(new NewMember(j.id(), role, position, delay == null ? null : delay.toMillis()));
     }
 
     /** The job's extension attributes plus {@code workflow_id} (JobContext.workflow_id, ojs-workflows.md 7.1). */
@@ -189,8 +193,13 @@ public class WorkflowService {
     }
 
     private <T> T woken(Finished<T> f) {
-        f.advanced().queues().forEach(q -> signal.wake(q, 1));
+        wake(f.advanced());
         return f.written();
+    }
+
+    private void wake(WorkflowStore.Advanced a) {
+        a.queues().forEach(q -> signal.wake(q, 1));
+        a.scheduled().forEach(d -> signal.dueAt(d.queue(), d.at()));
     }
 
     /**
@@ -202,8 +211,8 @@ public class WorkflowService {
         return store.unaccounted(limit).flatMap(ids -> {
             Uni<Void> chain = Uni.createFrom().voidItem();
             for (UUID id : ids) {
-                chain = chain.flatMap(v -> store.advance(id, now, WorkflowRules::advance)
-                        .invoke(a -> a.queues().forEach(q -> signal.wake(q, 1))).replaceWithVoid());
+                chain = chain.flatMap(v -> store.advance(id, now, WorkflowRules::advance).invoke(this::wake)
+                        .replaceWithVoid());
             }
             return chain.map(v -> ids.size());
         });

@@ -18,8 +18,9 @@ final class WorkflowSql {
     static final String MARK_MEMBERS = "UPDATE jobs SET workflow_id = $1 WHERE id = ANY($2::uuid[])";
 
     static final String INSERT_MEMBERS = """
-            INSERT INTO workflow_jobs (job_id, workflow_id, role, position)
-            SELECT u.id, $1, u.role, u.pos FROM unnest($2::uuid[], $3::text[], $4::int4[]) AS u(id, role, pos)""";
+            INSERT INTO workflow_jobs (job_id, workflow_id, role, position, delay_ms)
+            SELECT u.id, $1, u.role, u.pos, u.delay_ms
+            FROM unnest($2::uuid[], $3::text[], $4::int4[], $5::int8[]) AS u(id, role, pos, delay_ms)""";
 
     /** The workflow a job belongs to, if any; no lock (the workflow row is locked next). */
     static final String WORKFLOW_OF = "SELECT workflow_id FROM jobs WHERE id = $1";
@@ -40,18 +41,27 @@ final class WorkflowSql {
             WHERE w.job_id = o.id AND w.outcome IS NULL""";
 
     /**
-     * Enqueues a waiting member (pending -> available, the ACTIVATE transition) with the results of the jobs $2,
-     * in that order, as parent_results (ojs-workflows.md 7: an array indexed like the steps), and tells every
-     * instance's long-polls about the queue.
+     * Enqueues a waiting member (the ACTIVATE transition) with the results of the jobs $2, in that order, as
+     * parent_results (ojs-workflows.md 7: an array indexed like the steps). It is due at the later of $3 plus
+     * its delay (workflow_jobs.delay_ms: options.delay counts from now, not from the workflow's creation) and its
+     * own scheduled_at: pending -> available when that is now (and every instance's long-polls hear of the
+     * queue), pending -> scheduled otherwise, which the claim takes directly once run_at has passed.
      */
     static final String ACTIVATE = """
-            WITH a AS (
-                UPDATE jobs SET state = 'available', run_at = $3, enqueued_at = $3,
+            WITH d AS (
+                SELECT greatest($3::timestamptz + coalesce(wj.delay_ms, 0) * interval '1 millisecond',
+                                j.scheduled_at) AS due
+                FROM jobs j LEFT JOIN workflow_jobs wj ON wj.job_id = j.id WHERE j.id = $1),
+            a AS (
+                UPDATE jobs j SET state = CASE WHEN d.due > $3 THEN 'scheduled' ELSE 'available' END,
+                       run_at = d.due, enqueued_at = $3,
                        extensions = coalesce(extensions, '{}'::jsonb) || jsonb_build_object('parent_results',
                            (SELECT coalesce(jsonb_agg(p.result ORDER BY o.ord), '[]'::jsonb)
                             FROM unnest($2::uuid[]) WITH ORDINALITY AS o(id, ord) LEFT JOIN jobs p ON p.id = o.id))
-                WHERE id = $1 AND state = 'pending' RETURNING queue)
-            SELECT queue, pg_notify('steadfast_jobs', queue)::text AS notified FROM a""";
+                FROM d WHERE j.id = $1 AND j.state = 'pending' RETURNING j.queue, j.state, j.run_at)
+            SELECT queue, state, run_at,
+                   CASE WHEN state = 'available' THEN pg_notify('steadfast_jobs', queue)::text END AS notified
+            FROM a""";
 
     /** Cancels waiting members the workflow will never run (pending -> cancelled). */
     static final String CANCEL_WAITING = """

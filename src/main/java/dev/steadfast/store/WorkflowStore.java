@@ -39,8 +39,11 @@ public class WorkflowStore {
         Advance apply(WorkflowType type, WorkflowState state, List<Member> members);
     }
 
-    /** A member to insert: its job, role and position. */
-    public record NewMember(UUID jobId, MemberRole role, int position) {
+    /**
+     * A member to insert: its job, role and position; {@code delayMs} for a member that waits, the delay it gets
+     * once enqueued (null for none).
+     */
+    public record NewMember(UUID jobId, MemberRole role, int position, Long delayMs) {
     }
 
     public record WorkflowRow(UUID id, WorkflowType type, String name, WorkflowState state, Instant createdAt,
@@ -56,9 +59,16 @@ public class WorkflowStore {
     public record WorkflowView(WorkflowRow workflow, List<MemberRow> members) {
     }
 
-    /** The queues of the jobs a decision enqueued (to wake this instance's long-polls). */
-    public record Advanced(List<String> queues) {
-        static final Advanced NOTHING = new Advanced(List.of());
+    /**
+     * What a decision enqueued, to wake this instance's long-polls: the queues of the members made available now,
+     * and the members made scheduled (a delay) with when they are due.
+     */
+    public record Advanced(List<String> queues, List<Due> scheduled) {
+        static final Advanced NOTHING = new Advanced(List.of(), List.of());
+    }
+
+    /** A member enqueued with a delay: claimable in {@code queue} from {@code at}. */
+    public record Due(String queue, Instant at) {
     }
 
     private final Pool pool;
@@ -80,9 +90,10 @@ public class WorkflowStore {
                     UUID[] ids = members.stream().map(NewMember::jobId).toArray(UUID[]::new);
                     String[] roles = members.stream().map(m -> m.role().wire()).toArray(String[]::new);
                     Integer[] pos = members.stream().map(NewMember::position).toArray(Integer[]::new);
+                    Long[] delays = members.stream().map(NewMember::delayMs).toArray(Long[]::new);
                     return conn.preparedQuery(WorkflowSql.MARK_MEMBERS).execute(Tuple.of(w.id(), ids))
                             .flatMap(y -> conn.preparedQuery(WorkflowSql.INSERT_MEMBERS)
-                                    .execute(Tuple.of(w.id(), ids, roles, pos)));
+                                    .execute(Tuple.of(w.id(), ids, roles, pos, delays)));
                 })).map(x -> Set.<UUID>of()).onFailure(Taken.class).recoverWithItem(e -> ((Taken) e).ids);
     }
 
@@ -179,12 +190,19 @@ public class WorkflowStore {
                     .execute(Tuple.of(wf, a.state().wire(), JobStore.odt(now))));
         }
         List<String> queues = new ArrayList<>();
+        List<Due> scheduled = new ArrayList<>();
         for (Advance.Activation act : a.activate()) {
             chain = chain.flatMap(x -> conn.preparedQuery(WorkflowSql.ACTIVATE)
                     .execute(Tuple.of(act.jobId(), act.parents().toArray(UUID[]::new), JobStore.odt(now)))
-                    .invoke(rows -> rows.forEach(r -> queues.add(r.getString("queue")))));
+                    .invoke(rows -> rows.forEach(r -> {
+                        if (JobState.SCHEDULED.wire().equals(r.getString("state"))) {
+                            scheduled.add(new Due(r.getString("queue"), JobRow.instant(r, "run_at")));
+                        } else {
+                            queues.add(r.getString("queue"));
+                        }
+                    })));
         }
-        return chain.map(x -> new Advanced(queues));
+        return chain.map(x -> new Advanced(queues, scheduled));
     }
 
     /** A workflow CANCEL's answer: the workflow afterwards, and whether this cancel changed it. */
