@@ -96,6 +96,22 @@ final class WorkflowSql {
             SELECT DISTINCT wj.workflow_id FROM workflow_jobs wj JOIN jobs j ON j.id = wj.job_id
             WHERE wj.outcome IS NULL AND j.state IN ('completed', 'discarded', 'cancelled') LIMIT $1""";
 
+    /**
+     * Pruning: finished workflows past retention whose jobs are all finished or gone (an active member of a
+     * cancelled workflow may still finish and be accounted for). SKIP LOCKED leaves a workflow someone is
+     * advancing, so instances pruning at once take different rows; ON DELETE CASCADE removes workflow_jobs.
+     * jobs.workflow_id is left as it is (no foreign key, V12): a member job kept longer (a dead letter, a revived
+     * job) still names its workflow, and its ACK/FAIL, finding no workflow row, is written as a plain job's.
+     */
+    static final String PRUNE_FINISHED = """
+            WITH old AS (
+                SELECT w.id FROM workflows w
+                WHERE w.state IN ('completed', 'failed', 'cancelled') AND coalesce(w.completed_at, w.cancelled_at) < $1
+                  AND NOT EXISTS (SELECT 1 FROM workflow_jobs wj JOIN jobs j ON j.id = wj.job_id
+                                  WHERE wj.workflow_id = w.id AND j.state NOT IN ('completed', 'discarded', 'cancelled'))
+                LIMIT $2 FOR UPDATE OF w SKIP LOCKED)
+            DELETE FROM workflows w USING old WHERE w.id = old.id""";
+
     /** The workflow of a job, for the console's job page. */
     static final String OF_JOB = "SELECT workflow_id FROM workflow_jobs WHERE job_id = $1";
 }

@@ -131,9 +131,13 @@ public class WorkflowStore {
                     if (wf == null) {
                         return Uni.createFrom().item(Optional.<Finished<T>>empty());
                     }
+                    // No row: the workflow was pruned after the job was read (PRUNE_FINISHED); the job is
+                    // written all the same, with nothing left to advance.
                     return conn.preparedQuery(WorkflowSql.LOCK).execute(Tuple.of(wf))
                             .flatMap(locked -> write.apply(conn).flatMap(written -> written == null
                                     ? Uni.createFrom().item(Optional.<Finished<T>>empty())
+                                    : locked.rowCount() == 0
+                                    ? Uni.createFrom().item(Optional.of(new Finished<>(written, Advanced.NOTHING)))
                                     : decideAndApply(conn, wf, locked.iterator().next(), now, decide)
                                             .map(a -> Optional.of(new Finished<>(written, a)))));
                 }));
@@ -147,6 +151,12 @@ public class WorkflowStore {
         return pool.withTransaction(conn -> conn.preparedQuery(WorkflowSql.LOCK_SKIP).execute(Tuple.of(workflowId))
                 .flatMap(rows -> rows.rowCount() == 0 ? Uni.createFrom().item(Advanced.NOTHING)
                         : decideAndApply(conn, workflowId, rows.iterator().next(), now, decide)));
+    }
+
+    /** Deletes up to {@code limit} finished workflows that finished before {@code before}; answers how many. */
+    public Uni<Integer> pruneFinished(Instant before, int limit) {
+        return pool.preparedQuery(WorkflowSql.PRUNE_FINISHED).execute(Tuple.of(JobStore.odt(before), limit))
+                .map(rows -> rows.rowCount());
     }
 
     /** Up to {@code limit} workflows with a finished member they have not accounted for. */
