@@ -69,17 +69,28 @@ public class WorkflowResource {
         return Params.uuid(id).orElseThrow(() -> OjsException.notFound("workflow", id));
     }
 
+    /**
+     * Levels of workflows, the outermost included (ojs-workflows.md 10.2: at least 3 SHOULD be supported; deeper
+     * definitions are refused when created).
+     */
+    static final int MAX_DEPTH = 3;
+
     private WorkflowCommand command(Body b) {
+        return command(b, 1, clock.instant());
+    }
+
+    private WorkflowCommand command(Body b, int depth, Instant now) {
         String t = b.string("type", false);
         if (t == null) {
-            throw OjsException.invalidField("type", "'type' is required: one of chain, group, batch"
-                    + " (dependency graphs with depends_on are not supported).", "chain, group or batch", "nothing");
+            throw OjsException.invalidField(b.field("type"), "'" + b.field("type") + "' is required: one of chain,"
+                    + " group, batch (dependency graphs with depends_on are not supported).", "chain, group or batch",
+                    "nothing");
         }
-        WorkflowType type = WorkflowType.fromWire(t).orElseThrow(() -> OjsException.invalidField("type",
-                "'type' must be one of chain, group, batch.", "chain, group or batch", t));
+        WorkflowType type = WorkflowType.fromWire(t).orElseThrow(() -> OjsException.invalidField(b.field("type"),
+                "'" + b.field("type") + "' must be one of chain, group, batch.", "chain, group or batch", t));
         String name = b.string("name", false);
         if (name != null && name.length() > 255) {
-            throw OjsException.invalidField("name", "'name' must be at most 255 characters.");
+            throw OjsException.invalidField(b.field("name"), "'" + b.field("name") + "' must be at most 255 characters.");
         }
         String list = type == WorkflowType.CHAIN ? "steps" : "jobs";
         String other = type == WorkflowType.CHAIN ? "jobs" : "steps";
@@ -87,23 +98,36 @@ public class WorkflowResource {
             list = other; // accepted too: the list's name carries no meaning the type does not
         }
         JsonNode items = b.array(list, true);
-        Instant now = clock.instant();
-        List<EnqueueCommand> steps = new ArrayList<>(items.size());
+        List<WorkflowCommand.Step> steps = new ArrayList<>(items.size());
         Map<WorkflowCommand.Slot, Duration> delays = new HashMap<>();
         for (int i = 0; i < items.size(); i++) {
-            Body step = Body.element(json, items.get(i), list + "[" + i + "]");
-            steps.add(job(step, now));
-            delay(delays, step, MemberRole.STEP, i);
+            Body step = Body.element(json, items.get(i), b.field(list) + "[" + i + "]");
+            if (nested(step) != null) {
+                if (depth >= MAX_DEPTH) {
+                    throw new OjsException(ErrorCode.UNSUPPORTED, "Workflows nest at most " + MAX_DEPTH
+                            + " levels deep, the outermost included: '" + step.field(nested(step))
+                            + "' would be level " + (depth + 1) + ".", Map.of("path", step.field(nested(step)),
+                            "max_depth", MAX_DEPTH));
+                }
+                steps.add(new WorkflowCommand.Nested(command(step, depth + 1, now)));
+            } else {
+                steps.add(new WorkflowCommand.Job(job(step, now)));
+                delay(delays, step, MemberRole.STEP, i);
+            }
         }
         Map<MemberRole, EnqueueCommand> callbacks = new EnumMap<>(MemberRole.class);
         Body cb = b.object("callbacks");
         if (cb != null && type != WorkflowType.BATCH) {
-            throw OjsException.invalidField("callbacks", "Only a batch takes 'callbacks'.");
+            throw OjsException.invalidField(b.field("callbacks"), "Only a batch takes 'callbacks'.");
         }
         if (cb != null) {
             for (MemberRole r : List.of(MemberRole.ON_COMPLETE, MemberRole.ON_SUCCESS, MemberRole.ON_FAILURE)) {
                 Body c = cb.object(r.wire());
                 if (c != null) {
+                    if (nested(c) != null) {
+                        throw new OjsException(ErrorCode.UNSUPPORTED, "A callback is a job, not a workflow: '"
+                                + c.field(nested(c)) + "'.", Map.of("path", c.field(nested(c))));
+                    }
                     callbacks.put(r, job(c, now));
                     delay(delays, c, r, 0);
                 }
@@ -120,12 +144,19 @@ public class WorkflowResource {
         }
     }
 
-    private EnqueueCommand job(Body b, Instant now) {
-        for (String nested : List.of("steps", "jobs", "callbacks")) {
-            if (b.has(nested)) {
-                throw new OjsException(ErrorCode.UNSUPPORTED, "Nested workflows are not supported: '"
-                        + b.field(nested) + "'; create the inner workflow on its own.", Map.of("path", b.field(nested)));
+    /** The list that makes a step a nested workflow ({@code steps}, {@code jobs}), or null for a job. */
+    private static String nested(Body b) {
+        for (String list : List.of("steps", "jobs")) {
+            if (b.has(list)) {
+                return list;
             }
+        }
+        return null;
+    }
+
+    private EnqueueCommand job(Body b, Instant now) {
+        if (b.has("callbacks")) {
+            throw OjsException.invalidField(b.field("callbacks"), "Only a batch takes 'callbacks'.");
         }
         JsonNode deps = b.raw("depends_on");
         if (deps != null && !(deps.isArray() && deps.isEmpty())) {

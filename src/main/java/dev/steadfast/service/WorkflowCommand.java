@@ -7,18 +7,24 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A parsed workflow definition: its steps (a chain's in order, a group's or batch's jobs) and a batch's callbacks.
+ * A parsed workflow definition: its steps (a chain's in order, a group's or batch's jobs), each a job or a nested
+ * workflow (ojs-workflows.md 10), and a batch's callbacks.
  *
  * @param delays each member's {@code options.delay} / {@code delay_ms} by its slot (absent when none): for a
  *               member that waits (a chain step after the first, a callback) it counts from the moment the member
  *               is enqueued, not from the workflow's creation
  */
-public record WorkflowCommand(WorkflowType type, String name, List<EnqueueCommand> steps,
+public record WorkflowCommand(WorkflowType type, String name, List<Step> steps,
                               Map<MemberRole, EnqueueCommand> callbacks, Map<Slot, Duration> delays) {
 
-    public WorkflowCommand(WorkflowType type, String name, List<EnqueueCommand> steps,
-                           Map<MemberRole, EnqueueCommand> callbacks) {
-        this(type, name, steps, callbacks, Map.of());
+    /** A step: a job, or a workflow nested in this one. */
+    public sealed interface Step permits Job, Nested {
+    }
+
+    public record Job(EnqueueCommand job) implements Step {
+    }
+
+    public record Nested(WorkflowCommand workflow) implements Step {
     }
 
     /** A member's place: its role and position (a step's index; 0 for a callback). */
@@ -28,5 +34,14 @@ public record WorkflowCommand(WorkflowType type, String name, List<EnqueueComman
     /** The delay given for the member in {@code role} at {@code position}, or null. */
     public Duration delay(MemberRole role, int position) {
         return delays.get(new Slot(role, position));
+    }
+
+    /** The jobs of this workflow and every workflow nested in it, callbacks included. */
+    public int jobCount() {
+        int n = callbacks.size();
+        for (Step s : steps) {
+            n += s instanceof Nested nested ? nested.workflow().jobCount() : 1;
+        }
+        return n;
     }
 }

@@ -123,6 +123,12 @@ class ConsolePagesTest {
         assertTrue(html.contains("0 of 2 completed"));
         assertTrue(!page("/admin/jobs/" + Api.enqueue("plain.job", "wf-page")).asString().contains("id=\"workflow\""),
                 "a job outside a workflow has no workflow view");
+        io.restassured.response.Response nested = Api.send(Api.obj("type", "chain", "steps", Api.arr(step,
+                Api.obj("type", "group", "jobs", Api.arr(step))))).post("/ojs/v1/workflows");
+        assertEquals(201, nested.statusCode(), nested::asString);
+        String outer = page("/admin/jobs/" + nested.<String>path("workflow.steps[0].job_id")).asString();
+        assertTrue(outer.contains("workflow " + nested.<String>path("workflow.steps[1].workflow_id"))
+                && outer.contains("<td class=\"mono\">group</td>"), "a nested workflow's line");
     }
 
     @Test

@@ -135,4 +135,34 @@ class WorkflowTwoInstancesIT {
         assertEquals("completed", b.getString("workflow.state"));
         assertEquals(JOBS, b.getInt("workflow.jobs_completed"));
     }
+
+    @Test
+    void nestedGroupsCompletedConcurrentlyOnBothInstancesAdvanceEachLevelOnce() throws Exception {
+        String queue = "it-wf-nested-" + System.nanoTime();
+        List<Object> a = new ArrayList<>();
+        List<Object> b = new ArrayList<>();
+        for (int i = 0; i < JOBS / 2; i++) {
+            a.add(job("it.a", queue));
+            b.add(job("it.b", queue));
+        }
+        // chain [ group [ group(a), group(b) ], final ]
+        String chain = post(first(), "/ojs/v1/workflows", obj("type", "chain", "steps", List.of(
+                obj("type", "group", "jobs", List.of(obj("type", "group", "jobs", a), obj("type", "group", "jobs", b))),
+                job("it.final", queue + "-final")))).getString("workflow.id");
+        List<String> ids = new ArrayList<>(fetch(first(), queue, JOBS));
+        ids.addAll(fetch(other(), queue, JOBS));
+        assertEquals(JOBS, ids.size());
+        List<Call> calls = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            calls.add(new Call(i % 2 == 0 ? first() : other(), Api.ACK, obj("job_id", ids.get(i)), PackagedApp.TOKEN));
+        }
+        Parallel.send(calls).forEach(r -> assertEquals(200, r.statusCode(), r::body));
+        List<String> last = new ArrayList<>(fetch(first(), queue + "-final", 10));
+        last.addAll(fetch(other(), queue + "-final", 10));
+        assertEquals(1, last.size(), "the final step is enqueued exactly once");
+        JsonPath w = workflow(other(), chain);
+        assertEquals("completed", w.getString("workflow.steps[0].state"));
+        post(other(), Api.ACK, obj("job_id", last.get(0)));
+        assertEquals("completed", workflow(first(), chain).getString("workflow.state"));
+    }
 }

@@ -117,6 +117,25 @@ class WorkflowRetentionTest {
     }
 
     @Test
+    void aNestedWorkflowGoesWithItsRootAndNeverAlone() {
+        Response r = send(obj("type", "chain", "steps", arr(obj("type", "group", "jobs",
+                arr(obj("type", "r.t", "args", arr(), "options", obj("queue", "ret-nest")))),
+                obj("type", "r.t", "args", arr(), "options", obj("queue", "ret-nest"))))).post(WORKFLOWS);
+        assertEquals(201, r.statusCode(), r::asString);
+        String root = r.path("workflow.id");
+        String inner = r.path("workflow.steps[0].workflow_id");
+        ack(fetchOne("w", "ret-nest")).then().statusCode(200);
+        assertEquals("completed", request().get(WORKFLOWS + "/" + inner).path("workflow.state"));
+        assertEquals(0, prune(Instant.now().plus(Duration.ofDays(8))), "a finished inner workflow stays with its root");
+        assertEquals(200, status(inner));
+        ack(fetchOne("w", "ret-nest")).then().statusCode(200);
+        assertEquals(1, prune(Instant.now().plus(Duration.ofDays(8))));
+        assertEquals(404, status(root));
+        assertEquals(404, status(inner), "deleted with its root");
+        assertEquals(0, memberRows(inner));
+    }
+
+    @Test
     void aJobWhoseWorkflowWasPrunedMeanwhileIsStillAcknowledgedAndFailed() {
         Response r = create("group", "ret-gone", 2);
         String wf = r.path("workflow.id");
