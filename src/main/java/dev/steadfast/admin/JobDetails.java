@@ -6,15 +6,18 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.admin.JobDetailView.Actions;
 import dev.steadfast.admin.JobDetailView.ErrorItem;
 import dev.steadfast.admin.JobDetailView.Field;
+import dev.steadfast.admin.JobDetailView.ProgressLine;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.JobStateMachine;
 import dev.steadfast.domain.JobStateMachine.Operation;
+import dev.steadfast.domain.Progress;
 import dev.steadfast.store.JobRow;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /** Builds the {@link JobDetailView} of a job row: formatting only, no I/O. */
 @ApplicationScoped
@@ -26,7 +29,8 @@ public class JobDetails {
         this.json = json;
     }
 
-    JobDetailView of(JobRow j, Instant now) {
+    /** {@code progress}: the report visible for the job's current attempt (Progress.visible), or null. */
+    JobDetailView of(JobRow j, Progress progress, Instant now) {
         List<ErrorItem> errors = errors(j.errorsJson());
         String nextRetry = (j.state() == JobState.RETRYABLE || j.state() == JobState.SCHEDULED) && j.runAt() != null
                 ? Format.time(j.runAt()) + " UTC (" + Format.relative(j.runAt(), now) + ")" : null;
@@ -34,7 +38,20 @@ public class JobDetails {
                 envelope(j, now), pretty(j.argsJson()), pretty(j.metaJson()), pretty(j.resultJson()),
                 pretty(j.extensionsJson()), JobTimeline.of(j, errors, now), newestFirst(errors), nextRetry,
                 RetryPreviews.of(json, j.retryPolicyJson(), pretty(j.retryPolicyJson())), actions(j),
-                Links.to("/admin/jobs").with("queue", j.queue()).toString());
+                Links.to("/admin/jobs").with("queue", j.queue()).toString(), progress(j, progress, now));
+    }
+
+    /** The progress panel: the reported one, an empty one for an active job still silent, otherwise none. */
+    private ProgressLine progress(JobRow j, Progress p, Instant now) {
+        if (p == null) {
+            return j.state() == JobState.ACTIVE
+                    ? new ProgressLine(false, "", "", "", "", "", "", "", "attempt " + j.attempt()) : null;
+        }
+        String value = p.value() == null ? "" : String.format(Locale.ROOT, "%.4f", p.value());
+        return new ProgressLine(true, value, p.value() == null ? "" : Format.percent(p.value()),
+                p.message() == null ? "" : p.message(), p.dataJson() == null ? "" : pretty(p.dataJson()),
+                p.checkpointJson() == null ? "" : pretty(p.checkpointJson()), stamp(p.updatedAt(), now),
+                Format.iso(p.updatedAt()), "attempt " + p.attempt() + (p.run() > 1 ? " of run " + p.run() : ""));
     }
 
     private static List<Field> envelope(JobRow j, Instant now) {

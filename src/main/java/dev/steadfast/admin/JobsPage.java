@@ -1,7 +1,9 @@
 package dev.steadfast.admin;
 
+import dev.steadfast.domain.Progress;
 import dev.steadfast.service.JobSearchService;
 import dev.steadfast.service.JobService;
+import dev.steadfast.service.ProgressService;
 import dev.steadfast.service.SystemService;
 import dev.steadfast.store.QueueRow;
 import io.quarkus.qute.TemplateInstance;
@@ -36,10 +38,13 @@ public class JobsPage {
     private final ConsoleRequest request;
     private final Clock clock;
     private final dev.steadfast.service.WorkflowService workflows;
+    private final ProgressService progress;
 
     public JobsPage(JobSearchService search, JobService jobs, SystemService system, JobDetails details,
-                    ConsoleRequest request, Clock clock, dev.steadfast.service.WorkflowService workflows) {
+                    ConsoleRequest request, Clock clock, dev.steadfast.service.WorkflowService workflows,
+                    ProgressService progress) {
         this.workflows = workflows;
+        this.progress = progress;
         this.search = search;
         this.jobs = jobs;
         this.system = system;
@@ -84,7 +89,13 @@ public class JobsPage {
         java.util.UUID jobId = ConsoleParams.jobId(id);
         return jobs.info(jobId).flatMap(j -> workflows.workflowOf(jobId).flatMap(w -> w.isEmpty()
                         ? Uni.createFrom().item((WorkflowPanel) null)
-                        : workflows.get(w.get()).map(v -> WorkflowPanel.of(v, jobId)))
-                .map(panel -> Pages.job(chrome, details.of(j, now), panel)));
+                        : workflows.find(w.get()).map(v -> v.map(x -> WorkflowPanel.of(x, jobId)).orElse(null)))
+                .flatMap(panel -> reported(jobId).map(p -> Pages.job(chrome, details.of(j, p, now), panel))));
+    }
+
+    /** The progress visible for the job's current attempt; null when none (or the job was deleted meanwhile). */
+    private Uni<Progress> reported(UUID jobId) {
+        return progress.get(jobId).map(ProgressService.View::progress)
+                .onFailure(dev.steadfast.domain.OjsException.class).recoverWithNull();
     }
 }

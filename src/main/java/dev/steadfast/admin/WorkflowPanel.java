@@ -15,8 +15,11 @@ import java.util.UUID;
 public record WorkflowPanel(String id, String type, String name, String state, int completed, int failed,
                             int total, List<Line> members) {
 
-    /** One member: {@code label} "step 2" / "job 2" / "on_failure"; {@code state} its job's state. */
-    public record Line(String label, String type, String state, String jobId, boolean current) {
+    /**
+     * One member: {@code label} "step 2" / "job 2" / "on_failure"; {@code state} its job's state;
+     * {@code workflow} for a nested workflow ({@code jobId} is then its id, {@code type} chain, group or batch).
+     */
+    public record Line(String label, String type, String state, String jobId, boolean current, boolean workflow) {
     }
 
     static WorkflowPanel of(WorkflowView v, UUID shown) {
@@ -31,9 +34,12 @@ public record WorkflowPanel(String id, String type, String name, String state, i
                 completed += o == Outcome.COMPLETED ? 1 : 0;
                 failed += o == Outcome.FAILED ? 1 : 0;
             }
-            String state = m.jobState() == null ? (o == null ? "pruned" : o.wire()) : m.jobState().wire();
+            String state = m.workflow() ? (o == null ? (m.jobState() == dev.steadfast.domain.JobState.PENDING
+                    ? "pending" : "running") : o.wire())
+                    : m.jobState() == null ? (o == null ? "pruned" : o.wire()) : m.jobState().wire();
             lines.add(new Line(m.role() == MemberRole.STEP ? noun + m.position() : m.role().wire(),
-                    m.type() == null ? "—" : m.type(), state, m.jobId().toString(), m.jobId().equals(shown)));
+                    m.type() == null ? "—" : m.type(), state, m.jobId().toString(), m.jobId().equals(shown),
+                    m.workflow()));
         }
         var w = v.workflow();
         return new WorkflowPanel(w.id().toString(), w.type().wire(), w.name(), w.state().wire(), completed, failed,

@@ -8,13 +8,11 @@ import dev.steadfast.domain.workflow.MemberRole;
 import dev.steadfast.domain.workflow.StepGraph;
 import dev.steadfast.domain.workflow.StepGraph.Node;
 import dev.steadfast.domain.workflow.StepGraph.Shape;
-import dev.steadfast.service.EnqueueCommand;
-import dev.steadfast.service.WorkflowCommand;
+import dev.steadfast.domain.workflow.WorkflowType;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * A workflow in the HTTP binding's shape (ojs-http-binding.md 14.1): no {@code type}, {@code steps} each with an
@@ -35,7 +33,14 @@ final class BindingWorkflow {
         return !b.has("type") && b.raw("steps") != null && b.raw("steps").isArray();
     }
 
-    static WorkflowCommand read(Body b, String name, Function<Body, EnqueueCommand> job) {
+    /**
+     * The primitive read from the steps: its type, the step bodies in execution order (without {@code id} and
+     * {@code depends_on}), a batch's callback bodies and the step ids in the same order as the steps.
+     */
+    record Parsed(WorkflowType type, List<Body> steps, Map<MemberRole, Body> callbacks, List<String> keys) {
+    }
+
+    static Parsed read(Body b) {
         JsonNode items = b.array("steps", true);
         List<Node> nodes = new ArrayList<>(items.size());
         List<Body> bodies = new ArrayList<>(items.size());
@@ -67,14 +72,14 @@ final class BindingWorkflow {
                     + " for every job); other graphs are not supported.", Map.of("path", path));
         }
         Shape shape = r.shape();
-        List<EnqueueCommand> steps = new ArrayList<>(shape.steps().size());
+        List<Body> steps = new ArrayList<>(shape.steps().size());
         List<String> keys = new ArrayList<>(shape.steps().size());
         for (int i : shape.steps()) {
-            steps.add(job.apply(bodies.get(i)));
+            steps.add(bodies.get(i));
             keys.add(nodes.get(i).id());
         }
-        Map<MemberRole, EnqueueCommand> callbacks = new EnumMap<>(MemberRole.class);
-        shape.callbacks().forEach((role, i) -> callbacks.put(role, job.apply(bodies.get(i))));
-        return new WorkflowCommand(shape.type(), name, steps, callbacks, keys);
+        Map<MemberRole, Body> callbacks = new EnumMap<>(MemberRole.class);
+        shape.callbacks().forEach((role, i) -> callbacks.put(role, bodies.get(i)));
+        return new Parsed(shape.type(), steps, callbacks, keys);
     }
 }

@@ -7,6 +7,7 @@ import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.TraceContext;
 import dev.steadfast.service.EnqueueCommand;
 import dev.steadfast.service.Json;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Iterator;
 import java.util.Map;
@@ -98,6 +99,34 @@ final class EnqueueParser {
     }
 
     /**
+     * {@code options.delay} (ISO 8601 duration) or {@code options.delay_ms} of a job's {@code options} object
+     * ({@code delay_ms} wins), or null when neither is given. A workflow applies it to a waiting member from the
+     * moment the member is enqueued (WorkflowResource).
+     */
+    static Duration delay(Body o) {
+        if (o == null) {
+            return null;
+        }
+        Long ms = o.integer("delay_ms");
+        if (ms != null) {
+            if (ms < 0) {
+                throw OjsException.invalidField(o.field("delay_ms"), "'options.delay_ms' must not be negative.",
+                        "integer >= 0", ms.toString());
+            }
+            return Duration.ofMillis(ms);
+        }
+        String iso = o.string("delay", false);
+        if (iso == null) {
+            return null;
+        }
+        try {
+            return dev.steadfast.domain.retry.Iso8601Duration.parse(o.field("delay"), iso);
+        } catch (dev.steadfast.domain.retry.PolicyViolation e) {
+            throw OjsException.invalidField(o.field("delay"), e.getMessage(), "ISO 8601 duration", iso);
+        }
+    }
+
+    /**
      * An enqueue option read from {@code options} (the HTTP binding's shape) and, when absent there, from the
      * envelope's top level (the core spec's shape), so both shapes and any mix of them work.
      */
@@ -125,26 +154,8 @@ final class EnqueueParser {
 
         /** {@code options.delay} (ISO 8601 duration) or {@code options.delay_ms}: scheduled that long from now. */
         Instant delayed(Body o) {
-            if (o == null) {
-                return null;
-            }
-            Long ms = o.integer("delay_ms");
-            if (ms != null) {
-                if (ms < 0) {
-                    throw OjsException.invalidField(o.field("delay_ms"), "'options.delay_ms' must not be negative.",
-                            "integer >= 0", ms.toString());
-                }
-                return now.plusMillis(ms);
-            }
-            String iso = o.string("delay", false);
-            if (iso == null) {
-                return null;
-            }
-            try {
-                return now.plus(dev.steadfast.domain.retry.Iso8601Duration.parse(o.field("delay"), iso));
-            } catch (dev.steadfast.domain.retry.PolicyViolation e) {
-                throw OjsException.invalidField(o.field("delay"), e.getMessage(), "ISO 8601 duration", iso);
-            }
+            Duration d = delay(o);
+            return d == null ? null : now.plus(d);
         }
 
         Body object(String name) {

@@ -17,7 +17,8 @@ import java.util.Map;
 /**
  * A workflow on the wire (ojs-workflows.md 3 and 11): id, type, name, state, the members under {@code steps}
  * (chain) or {@code jobs} (group, batch) and a batch's {@code callbacks}, each with its job id, job state and, once
- * finished, result or error; counters both as the conformance suite reads them ({@code steps_total},
+ * finished, result or error (a nested workflow with its {@code workflow_id} instead); {@code parent_id} for a
+ * nested workflow; counters both as the conformance suite reads them ({@code steps_total},
  * {@code jobs_completed}, ...) and as the spec's {@code metadata} ({@code job_count}, {@code completed_count},
  * {@code failed_count}).
  */
@@ -81,6 +82,9 @@ final class WorkflowJson {
             out.put("name", w.name());
         }
         out.put("state", w.state().wire());
+        if (w.parentId() != null) {
+            out.put("parent_id", w.parentId().toString());
+        }
         out.put("steps_total", total);
         out.put("steps_completed", completed);
         out.put("steps_failed", failed);
@@ -146,6 +150,11 @@ final class WorkflowJson {
         }
         put(s, "type", m.type());
         s.put("state", stepState(m));
+        if (m.workflow()) {
+            s.put("workflow_id", m.jobId().toString());
+            put(s, "completed_at", Timestamps.format(m.completedAt()));
+            return s;
+        }
         s.put("job_id", m.jobId().toString());
         if (m.jobState() != null) {
             s.put("job_state", m.jobState().wire());

@@ -294,6 +294,13 @@ public interface SteadfastConfig {
          * deleted that long after they were dead-lettered; unset, they are never pruned.
          */
         java.util.Optional<Duration> deadLetter();
+
+        /**
+         * Finished workflows (completed, failed, cancelled) are deleted this long after they finished, with their
+         * members' bookkeeping, once none of their jobs is still live; unset, the same as {@link #finished()}.
+         * Their jobs are pruned by their own rules and keep their {@code workflow_id}.
+         */
+        java.util.Optional<Duration> workflows();
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.steadfast.scheduler;
 import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.service.Batches;
 import dev.steadfast.store.MaintenanceStore;
+import dev.steadfast.store.WorkflowStore;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,8 +12,10 @@ import org.jboss.logging.Logger;
 
 /**
  * Deletes finished jobs (completed, cancelled, discarded without dead letter) once they are older than
- * steadfast.retention.finished, and forgets workers not heard from for ten heartbeat timeouts. Dead-lettered jobs
- * are kept until an operator deletes them, unless steadfast.retention.dead-letter is set. Bounded batches,
+ * steadfast.retention.finished, finished workflows once older than steadfast.retention.workflows (default: the
+ * same), and forgets workers not heard from for ten heartbeat timeouts. Dead-lettered jobs are kept until an
+ * operator deletes them, unless steadfast.retention.dead-letter is set. A workflow is kept while any of its jobs
+ * is still live; its jobs are pruned by their own rules, independently of it. Bounded batches,
  * SKIP LOCKED: safe on every instance at once. Runs every steadfast.maintenance.pruner-interval (default 60 s,
  * first 10 s after start-up) on the Quarkus scheduler, through {@link MaintenanceRuns}.
  */
@@ -28,8 +31,11 @@ public class Pruner {
     private final SteadfastConfig config;
     private final MaintenanceRuns runs;
 
-    public Pruner(MaintenanceStore store, SteadfastConfig config, MaintenanceRuns runs) {
+    private final WorkflowStore workflows;
+
+    public Pruner(MaintenanceStore store, SteadfastConfig config, MaintenanceRuns runs, WorkflowStore workflows) {
         this.store = store;
+        this.workflows = workflows;
         this.config = config;
         this.runs = runs;
     }
@@ -52,6 +58,18 @@ public class Pruner {
                 .map(age -> Batches.untilShort(() -> store.pruneDeadLetters(now.minus(age), batch), batch))
                 .orElse(Uni.createFrom().item(0));
         Instant forgetBefore = now.minus(config.workers().heartbeatTimeout().multipliedBy(10));
-        return finished.flatMap(a -> dead.flatMap(b -> store.forgetWorkers(forgetBefore).map(w -> a + b)));
+        return finished.flatMap(a -> dead.flatMap(b -> pruneWorkflows(now).flatMap(
+                wf -> store.forgetWorkers(forgetBefore).map(w -> a + b))));
+    }
+
+    /** Deletes the finished workflows past retention at {@code now}; returns how many. */
+    public Uni<Integer> pruneWorkflows(Instant now) {
+        int batch = config.maintenance().batchSize();
+        Instant before = now.minus(config.retention().workflows().orElse(config.retention().finished()));
+        return Batches.untilShort(() -> workflows.pruneFinished(before, batch), batch).invoke(n -> {
+            if (n > 0) {
+                LOG.infof("pruned %d finished workflows", n);
+            }
+        });
     }
 }

@@ -25,6 +25,7 @@ import dev.steadfast.store.WorkflowStore.WorkflowView;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -71,34 +72,25 @@ public class WorkflowService {
         this.maxJobs = config.jobs().maxBatch();
     }
 
-    /** Creates and starts a workflow: 400 for a bad definition, 409 when a job id given is taken. */
+    /**
+     * Creates and starts a workflow and the workflows nested in it: 400 for a bad definition, 409 when a job id
+     * given is taken.
+     */
     public Uni<WorkflowView> create(WorkflowCommand c) {
         Instant now = JobService.now(clock);
-        int total = c.steps().size() + c.callbacks().size();
+        int total = c.jobCount();
         String list = c.type() == WorkflowType.CHAIN ? "steps" : "jobs";
         if (c.steps().isEmpty() || total > maxJobs) {
             throw OjsException.invalidField(list, "'" + list + "' must hold 1 to " + maxJobs + " jobs"
-                    + (c.callbacks().isEmpty() ? "." : ", callbacks included."));
-        }
-        if (c.type() == WorkflowType.BATCH && c.callbacks().isEmpty()) {
-            throw OjsException.invalidField("callbacks", "A batch needs at least one of 'callbacks.on_complete',"
-                    + " 'callbacks.on_success', 'callbacks.on_failure'; without callbacks use a group.");
+                    + (c.callbacks().isEmpty() && total == c.steps().size() ? "." : " in all, callbacks and nested"
+                    + " workflows' jobs included."));
         }
         UUID id = JobIds.next(now.toEpochMilli());
+        List<WorkflowRow> workflows = new ArrayList<>();
         List<NewJob> rows = new ArrayList<>(total);
         List<NewMember> members = new ArrayList<>(total);
-        Set<UUID> ids = new HashSet<>();
-        for (int i = 0; i < c.steps().size(); i++) {
-            boolean waits = c.type() == WorkflowType.CHAIN && i > 0;
-            add(rows, members, ids, id, c.steps().get(i), waits, MemberRole.STEP, i, list + "[" + i + "]", now,
-                    c.stepKeys() == null ? null : c.stepKeys().get(i));
-        }
-        for (Map.Entry<MemberRole, EnqueueCommand> cb : c.callbacks().entrySet()) {
-            add(rows, members, ids, id, cb.getValue(), true, cb.getKey(), 0, "callbacks." + cb.getKey().wire(), now,
-                    c.stepKeys() == null ? null : cb.getKey().wire());
-        }
-        WorkflowRow w = new WorkflowRow(id, c.type(), c.name(), WorkflowState.RUNNING, now, null, null);
-        return store.create(w, rows, members).flatMap(taken -> {
+        build(new Tree(workflows, rows, members, new HashSet<>(), now), c, id, null, null, false, "");
+        return store.create(workflows, rows, members).flatMap(taken -> {
             if (!taken.isEmpty()) {
                 throw new OjsException(ErrorCode.DUPLICATE, "Workflow rejected: " + taken.size()
                         + " job id(s) already exist; nothing was created.",
@@ -121,8 +113,50 @@ public class WorkflowService {
         });
     }
 
-    private void add(List<NewJob> rows, List<NewMember> members, Set<UUID> ids, UUID workflowId, EnqueueCommand c,
-                     boolean waits, MemberRole role, int position, String where, Instant now, String stepKey) {
+    /** What creating a workflow inserts: its rows, nested ones included, jobs and members. */
+    private record Tree(List<WorkflowRow> workflows, List<NewJob> rows, List<NewMember> members, Set<UUID> ids,
+                        Instant now) {
+    }
+
+    /**
+     * Adds workflow {@code id} (nested in {@code parent} of the tree rooted at {@code root}, both null at the top)
+     * and its members; {@code waits}: it waits for its turn (pending, all its jobs pending); {@code at}: where it
+     * is in the request, for errors.
+     */
+    private void build(Tree t, WorkflowCommand c, UUID id, UUID parent, UUID root, boolean waits, String at) {
+        String list = c.type() == WorkflowType.CHAIN ? "steps" : "jobs";
+        if (c.steps().isEmpty()) {
+            throw OjsException.invalidField(at + list, "'" + at + list + "' must hold at least one job.");
+        }
+        if (c.type() == WorkflowType.BATCH && c.callbacks().isEmpty()) {
+            throw OjsException.invalidField(at + "callbacks", "A batch needs at least one of 'callbacks.on_complete',"
+                    + " 'callbacks.on_success', 'callbacks.on_failure'; without callbacks use a group.");
+        }
+        t.workflows().add(new WorkflowRow(id, c.type(), c.name(), waits ? WorkflowState.PENDING : WorkflowState.RUNNING,
+                t.now(), null, null, parent, root));
+        for (int i = 0; i < c.steps().size(); i++) {
+            boolean stepWaits = waits || (c.type() == WorkflowType.CHAIN && i > 0);
+            String where = at + list + "[" + i + "]";
+            if (c.steps().get(i) instanceof WorkflowCommand.Nested n) {
+                UUID child = JobIds.next(t.now().toEpochMilli());
+                t.members().add(new NewMember(id, child, MemberRole.STEP, i, null, true, null));
+                build(t, n.workflow(), child, id, root == null ? id : root, stepWaits, where + ".");
+            } else {
+                EnqueueCommand job = ((WorkflowCommand.Job) c.steps().get(i)).job();
+                add(t, id, job, stepWaits ? c.delay(MemberRole.STEP, i) : null, stepWaits, MemberRole.STEP, i, where,
+                        c.stepKey(MemberRole.STEP, i));
+            }
+        }
+        for (Map.Entry<MemberRole, EnqueueCommand> cb : c.callbacks().entrySet()) {
+            add(t, id, cb.getValue(), c.delay(cb.getKey(), 0), true, cb.getKey(), 0,
+                    at + "callbacks." + cb.getKey().wire(), c.stepKey(cb.getKey(), 0));
+        }
+    }
+
+    /** {@code delay}: a waiting member's delay, applied when it is enqueued (WorkflowSql.ACTIVATE), or null. */
+    private void add(Tree t, UUID workflowId, EnqueueCommand c, Duration delay, boolean waits, MemberRole role,
+                     int position, String where, String stepKey) {
+        Instant now = t.now();
         if (c.unique() != null || c.queueLimits() != null) {
             String option = c.unique() != null ? "unique" : "rate_limit";
             throw new OjsException(ErrorCode.UNSUPPORTED, "Workflow validation failed: " + where + ": '" + option
@@ -140,12 +174,13 @@ public class WorkflowService {
             d.put("path", where);
             throw new OjsException(e.code(), "Workflow validation failed: " + where + ": " + e.getMessage(), d);
         }
-        if (!ids.add(j.id())) {
+        if (!t.ids().add(j.id())) {
             throw new OjsException(ErrorCode.DUPLICATE, "The id '" + j.id() + "' appears twice in the workflow.",
                     Map.of("existing_job_id", j.id().toString(), "path", where));
         }
-        rows.add(j);
-        members.add(new NewMember(j.id(), role, position, stepKey));
+        t.rows().add(j);
+        t.members().add(new NewMember(workflowId, j.id(), role, position, delay == null ? null : delay.toMillis(),
+                false, stepKey));
     }
 
     /** The job's extension attributes plus {@code workflow_id} (JobContext.workflow_id, ojs-workflows.md 7.1). */
@@ -167,7 +202,7 @@ public class WorkflowService {
     /** CANCEL: 404 when unknown, 409 when already terminal; members not yet started are cancelled. */
     public Uni<WorkflowView> cancel(UUID id) {
         Instant now = JobService.now(clock);
-        return store.cancel(id, CANCELLABLE, now).flatMap(o -> {
+        return store.cancel(id, CANCELLABLE, now, WorkflowRules::advance).flatMap(o -> {
             WorkflowStore.Cancelled r = o.orElseThrow(() -> OjsException.notFound("workflow", id.toString()));
             WorkflowRow w = r.workflow();
             if (!r.changed()) {
@@ -191,8 +226,13 @@ public class WorkflowService {
     }
 
     private <T> T woken(Finished<T> f) {
-        f.advanced().queues().forEach(q -> signal.wake(q, 1));
+        wake(f.advanced());
         return f.written();
+    }
+
+    private void wake(WorkflowStore.Advanced a) {
+        a.queues().forEach(q -> signal.wake(q, 1));
+        a.scheduled().forEach(d -> signal.dueAt(d.queue(), d.at()));
     }
 
     /**
@@ -204,8 +244,8 @@ public class WorkflowService {
         return store.unaccounted(limit).flatMap(ids -> {
             Uni<Void> chain = Uni.createFrom().voidItem();
             for (UUID id : ids) {
-                chain = chain.flatMap(v -> store.advance(id, now, WorkflowRules::advance)
-                        .invoke(a -> a.queues().forEach(q -> signal.wake(q, 1))).replaceWithVoid());
+                chain = chain.flatMap(v -> store.advance(id, now, WorkflowRules::advance).invoke(this::wake)
+                        .replaceWithVoid());
             }
             return chain.map(v -> ids.size());
         });
@@ -214,5 +254,10 @@ public class WorkflowService {
     /** The workflow a job belongs to, for the console. */
     public Uni<Optional<UUID>> workflowOf(UUID jobId) {
         return store.workflowOf(jobId);
+    }
+
+    /** A workflow, or empty when unknown (the console: one pruned between two reads is simply not shown). */
+    public Uni<Optional<WorkflowView>> find(UUID id) {
+        return store.find(id);
     }
 }

@@ -123,6 +123,43 @@ class ConsolePagesTest {
         assertTrue(html.contains("0 of 2 completed"));
         assertTrue(!page("/admin/jobs/" + Api.enqueue("plain.job", "wf-page")).asString().contains("id=\"workflow\""),
                 "a job outside a workflow has no workflow view");
+        io.restassured.response.Response nested = Api.send(Api.obj("type", "chain", "steps", Api.arr(step,
+                Api.obj("type", "group", "jobs", Api.arr(step))))).post("/ojs/v1/workflows");
+        assertEquals(201, nested.statusCode(), nested::asString);
+        String outer = page("/admin/jobs/" + nested.<String>path("workflow.steps[0].job_id")).asString();
+        assertTrue(outer.contains("workflow " + nested.<String>path("workflow.steps[1].workflow_id"))
+                && outer.contains("<td class=\"mono\">group</td>"), "a nested workflow's line");
+    }
+
+    @Test
+    void jobPageShowsTheCurrentAttemptsProgress() {
+        String id = enqueue("pg.t", "pg-q");
+        assertEquals(id, Api.fetchOne("w-pg", "pg-q"));
+        String silent = page("/admin/jobs/" + id).asString();
+        assertTrue(silent.contains("id=\"progress\"") && silent.contains("No progress reported in this attempt yet."),
+                "an active job that reported nothing says so");
+        Api.send(obj("progress", 0.42, "message", "<b>rows</b> 420 of 1000", "data", obj("rows_done", 420),
+                "checkpoint", obj("offset", 420))).put("/ojs/v1/jobs/" + id + "/progress").then().statusCode(200);
+        String html = page("/admin/jobs/" + id).asString();
+        assertTrue(html.contains("<progress max=\"1\" value=\"0.4200\""), html);
+        assertTrue(html.contains("<strong>42.0%</strong>"), "the percentage");
+        assertTrue(html.contains("&lt;b&gt;rows&lt;/b&gt; 420 of 1000"), "the message, escaped");
+        assertTrue(html.contains("&quot;rows_done&quot; : 420") && html.contains("&quot;offset&quot; : 420"),
+                "data and checkpoint");
+        assertTrue(html.contains("(attempt 1)") && html.contains("Reported <time datetime=\""), "attempt and time");
+        Api.send(obj("progress", 2.5)).put("/ojs/v1/jobs/" + id + "/progress").then().statusCode(200);
+        assertTrue(page("/admin/jobs/" + id).asString().contains("<strong>100.0%</strong>"), "clamped to 1.0");
+        Api.ack(id).then().statusCode(200);
+        String done = page("/admin/jobs/" + id).asString();
+        assertTrue(done.contains("<strong>100.0%</strong>") && done.contains("completed"), "kept once completed");
+        String dataOnly = enqueue("pg.t", "pg-data");
+        assertEquals(dataOnly, Api.fetchOne("w-pg", "pg-data"));
+        Api.send(obj("data", obj("phase", "download"))).put("/ojs/v1/jobs/" + dataOnly + "/progress").then()
+                .statusCode(200);
+        String d = page("/admin/jobs/" + dataOnly).asString();
+        assertTrue(d.contains("No percentage reported, only data.") && !d.contains("<progress"), d);
+        assertTrue(!page("/admin/jobs/" + enqueue("pg.t", "pg-idle")).asString().contains("id=\"progress\""),
+                "a job that never ran has no progress panel");
     }
 
     @Test

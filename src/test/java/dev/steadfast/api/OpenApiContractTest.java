@@ -240,6 +240,10 @@ class OpenApiContractTest {
         expect(201, good("POST /ojs/v1/workflows", "/ojs/v1/workflows", obj("name", "oa-binding-batch", "steps",
                 arr(obj("id", "s0", "type", "oa.step", "args", arr(), "options", obj("queue", q)),
                         obj("id", "on_complete", "type", "oa.step", "args", arr(), "depends_on", arr("s0"))))));
+        Response nested = expect(201, good("POST /ojs/v1/workflows", "/ojs/v1/workflows", obj("type", "chain",
+                "steps", arr(job("oa.step", q), obj("type", "group", "jobs", arr(job("oa.step", q), job("oa.step", q)))))));
+        String inner = nested.path("workflow.steps[1].workflow_id");
+        expect(200, good("GET /ojs/v1/workflows/{id}", "/ojs/v1/workflows/" + inner, null));
         expect(422, bad("POST /ojs/v1/workflows", "/ojs/v1/workflows", obj("steps", arr(
                 obj("id", "a", "type", "oa.step", "args", arr()), obj("id", "b", "type", "oa.step", "args", arr()),
                 obj("id", "c", "type", "oa.step", "args", arr(), "depends_on", arr("a", "b"))))));

@@ -212,8 +212,10 @@ class WorkflowApiTest {
         Map<String, Object> e = assertError(create(obj("type", "chain", "steps",
                 arr(job("a.b", "q"), obj("type", "", "args", arr())))), 400, "invalid_request");
         assertTrue(((String) e.get("message")).contains("steps[1]"), () -> e.toString());
-        assertError(create(obj("type", "chain", "steps", arr(obj("type", "group", "jobs", arr(job("a.b", "q")))))),
-                422, "unsupported");
+        Map<String, Object> deep = obj("type", "group", "jobs", arr(obj("type", "chain", "steps",
+                arr(obj("type", "group", "jobs", arr(job("a.b", "q")))))));
+        Map<String, Object> tooDeep = assertError(create(obj("type", "chain", "steps", arr(deep))), 422, "unsupported");
+        assertTrue(((String) tooDeep.get("message")).contains("at most 3 levels"), tooDeep::toString);
         assertError(create(obj("type", "chain", "steps", arr(obj("type", "a.b", "args", arr(), "depends_on",
                 arr("x"))))), 422, "unsupported");
         String id = Api.newUuidV7();

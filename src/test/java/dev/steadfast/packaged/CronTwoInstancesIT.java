@@ -6,15 +6,12 @@ import static dev.steadfast.testsupport.Api.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.steadfast.testsupport.LocalPostgres;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.quarkus.test.junit.TestProfile;
-import java.io.File;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -41,42 +38,20 @@ class CronTwoInstancesIT {
 
     static final int SECOND_PORT = 18_129;
     static final int SCHEDULES = 10;
-    static Process second;
+    static SecondInstance second;
     static Map<String, String> db;
 
     @BeforeAll
     static void startSecondInstance() throws Exception {
         PackagedApp.authorize();
-        db = new LocalPostgres().start();
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", "target/quarkus-app/quarkus-run.jar")
-                .redirectErrorStream(true).redirectOutput(new File("target/cron-second-instance.log"));
-        Map<String, String> env = pb.environment();
-        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", db.get("quarkus.datasource.reactive.url"));
-        env.put("QUARKUS_DATASOURCE_JDBC_URL", db.get("quarkus.datasource.jdbc.url"));
-        env.put("QUARKUS_DATASOURCE_USERNAME", db.get("quarkus.datasource.username"));
-        env.put("QUARKUS_DATASOURCE_PASSWORD", db.get("quarkus.datasource.password"));
-        env.put("QUARKUS_HTTP_PORT", String.valueOf(SECOND_PORT));
-        // Console login off: an instance with login on would refuse to start beside the first one, whose console
-        // signs sessions with a random key of its own (admin.SessionKeyCheck); the console is not under test here.
-        env.put("STEADFAST_CONSOLE_AUTH_ENABLED", "false");
-        env.put("STEADFAST_AUTH_TOKENS_PACKAGED_SUITE", "admin:sha256:" + PackagedApp.sha256(PackagedApp.TOKEN));
-        env.put("STEADFAST_CONSOLE_SESSION_SECRET", PackagedApp.SESSION_SECRET);
-        second = pb.start();
-        Instant deadline = Instant.now().plusSeconds(120);
-        while (get(SECOND_PORT, "/ojs/v1/health") != 200) {
-            if (!second.isAlive() || Instant.now().isAfter(deadline)) {
-                throw new IllegalStateException("the second instance did not start; see target/cron-second-instance.log");
-            }
-            Thread.sleep(250);
-        }
+        second = SecondInstance.start(SECOND_PORT, "cron-second-instance");
+        db = second.db;
     }
 
     @AfterAll
     static void stopSecondInstance() throws Exception {
         if (second != null) {
-            second.destroy();
-            second.waitFor();
+            second.close();
         }
     }
 
@@ -151,12 +126,4 @@ class CronTwoInstancesIT {
         return (long) total;
     }
 
-    static int get(int port, String path) {
-        try {
-            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                    .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-        } catch (Exception e) {
-            return -1;
-        }
-    }
 }

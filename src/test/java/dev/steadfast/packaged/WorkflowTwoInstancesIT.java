@@ -4,21 +4,17 @@ import static dev.steadfast.testsupport.Api.obj;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.steadfast.testsupport.Api;
-import dev.steadfast.testsupport.LocalPostgres;
 import dev.steadfast.testsupport.Parallel;
 import dev.steadfast.testsupport.Parallel.Call;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
-import java.io.File;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,40 +35,18 @@ class WorkflowTwoInstancesIT {
 
     static final int SECOND_PORT = 18_131;
     static final int JOBS = 30;
-    static Process second;
+    static SecondInstance second;
 
     @BeforeAll
     static void startSecondInstance() throws Exception {
         PackagedApp.authorize();
-        Map<String, String> db = new LocalPostgres().start();
-        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", "target/quarkus-app/quarkus-run.jar")
-                .redirectErrorStream(true).redirectOutput(new File("target/workflow-second-instance.log"));
-        Map<String, String> env = pb.environment();
-        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", db.get("quarkus.datasource.reactive.url"));
-        env.put("QUARKUS_DATASOURCE_JDBC_URL", db.get("quarkus.datasource.jdbc.url"));
-        env.put("QUARKUS_DATASOURCE_USERNAME", db.get("quarkus.datasource.username"));
-        env.put("QUARKUS_DATASOURCE_PASSWORD", db.get("quarkus.datasource.password"));
-        env.put("QUARKUS_HTTP_PORT", String.valueOf(SECOND_PORT));
-        // Console login off: an instance with login on would refuse to start beside the first one, whose console
-        // signs sessions with a random key of its own (admin.SessionKeyCheck); the console is not under test here.
-        env.put("STEADFAST_CONSOLE_AUTH_ENABLED", "false");
-        env.put("STEADFAST_AUTH_TOKENS_PACKAGED_SUITE", "admin:sha256:" + PackagedApp.sha256(PackagedApp.TOKEN));
-        second = pb.start();
-        Instant deadline = Instant.now().plusSeconds(120);
-        while (CronTwoInstancesIT.get(SECOND_PORT, "/ojs/v1/health") != 200) {
-            if (!second.isAlive() || Instant.now().isAfter(deadline)) {
-                throw new IllegalStateException("the second instance did not start; see target/workflow-second-instance.log");
-            }
-            Thread.sleep(250);
-        }
+        second = SecondInstance.start(SECOND_PORT, "workflow-second-instance");
     }
 
     @AfterAll
     static void stopSecondInstance() throws Exception {
         if (second != null) {
-            second.destroy();
-            second.waitFor();
+            second.close();
         }
     }
 
@@ -81,7 +55,7 @@ class WorkflowTwoInstancesIT {
     }
 
     static String other() {
-        return "http://localhost:" + SECOND_PORT;
+        return second.base();
     }
 
     static JsonPath post(String base, String path, Object body) {
@@ -160,5 +134,35 @@ class WorkflowTwoInstancesIT {
         JsonPath b = workflow(first(), batch);
         assertEquals("completed", b.getString("workflow.state"));
         assertEquals(JOBS, b.getInt("workflow.jobs_completed"));
+    }
+
+    @Test
+    void nestedGroupsCompletedConcurrentlyOnBothInstancesAdvanceEachLevelOnce() throws Exception {
+        String queue = "it-wf-nested-" + System.nanoTime();
+        List<Object> a = new ArrayList<>();
+        List<Object> b = new ArrayList<>();
+        for (int i = 0; i < JOBS / 2; i++) {
+            a.add(job("it.a", queue));
+            b.add(job("it.b", queue));
+        }
+        // chain [ group [ group(a), group(b) ], final ]
+        String chain = post(first(), "/ojs/v1/workflows", obj("type", "chain", "steps", List.of(
+                obj("type", "group", "jobs", List.of(obj("type", "group", "jobs", a), obj("type", "group", "jobs", b))),
+                job("it.final", queue + "-final")))).getString("workflow.id");
+        List<String> ids = new ArrayList<>(fetch(first(), queue, JOBS));
+        ids.addAll(fetch(other(), queue, JOBS));
+        assertEquals(JOBS, ids.size());
+        List<Call> calls = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            calls.add(new Call(i % 2 == 0 ? first() : other(), Api.ACK, obj("job_id", ids.get(i)), PackagedApp.TOKEN));
+        }
+        Parallel.send(calls).forEach(r -> assertEquals(200, r.statusCode(), r::body));
+        List<String> last = new ArrayList<>(fetch(first(), queue + "-final", 10));
+        last.addAll(fetch(other(), queue + "-final", 10));
+        assertEquals(1, last.size(), "the final step is enqueued exactly once");
+        JsonPath w = workflow(other(), chain);
+        assertEquals("completed", w.getString("workflow.steps[0].state"));
+        post(other(), Api.ACK, obj("job_id", last.get(0)));
+        assertEquals("completed", workflow(first(), chain).getString("workflow.state"));
     }
 }

@@ -56,6 +56,18 @@ public final class WorkflowRules {
         return new Advance(d.state, d.outcomes, d.activate, d.cancel);
     }
 
+    /**
+     * The members a workflow enqueues when it starts: a chain's first step, a group's or batch's jobs (never a
+     * callback), those still waiting. A nested workflow's outer workflow starts it (and passes on the results its
+     * own activation carried); a top-level workflow starts them in the creating transaction instead.
+     */
+    public static List<UUID> initial(WorkflowType type, List<Member> members) {
+        List<Member> steps = steps(members);
+        List<Member> first = type == WorkflowType.CHAIN ? steps.subList(0, Math.min(1, steps.size())) : steps;
+        return first.stream().filter(m -> m.recorded() == null && m.jobState() == JobState.PENDING)
+                .map(Member::jobId).toList();
+    }
+
     private static List<Member> steps(List<Member> members) {
         List<Member> steps = new ArrayList<>();
         for (Member m : members) {

@@ -4,7 +4,8 @@ import java.util.Optional;
 
 /**
  * A workflow's lifecycle state (ojs-workflows.md 8.1). Steadfast creates workflows {@code running}: the first
- * jobs are enqueued in the creating transaction, so {@code pending} is never observed.
+ * jobs are enqueued in the creating transaction. Only a nested workflow that waits for its turn (a chain step
+ * after the first, or inside such a step) is {@code pending} until its outer workflow starts it.
  */
 public enum WorkflowState {
     PENDING, RUNNING, COMPLETED, FAILED, CANCELLED;
@@ -15,6 +16,21 @@ public enum WorkflowState {
 
     public boolean terminal() {
         return this == COMPLETED || this == FAILED || this == CANCELLED;
+    }
+
+    /**
+     * The job state a nested workflow stands for as a member of its outer workflow (ojs-workflows.md 10.4: the
+     * outer one treats it as it treats a job): pending while it waits, active while it runs, completed, discarded
+     * (failed: an outcome of failed) or cancelled.
+     */
+    public dev.steadfast.domain.JobState asMemberState() {
+        return switch (this) {
+            case PENDING -> dev.steadfast.domain.JobState.PENDING;
+            case RUNNING -> dev.steadfast.domain.JobState.ACTIVE;
+            case COMPLETED -> dev.steadfast.domain.JobState.COMPLETED;
+            case FAILED -> dev.steadfast.domain.JobState.DISCARDED;
+            case CANCELLED -> dev.steadfast.domain.JobState.CANCELLED;
+        };
     }
 
     public static Optional<WorkflowState> fromWire(String s) {

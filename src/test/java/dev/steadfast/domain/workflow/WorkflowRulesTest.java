@@ -141,4 +141,27 @@ class WorkflowRulesTest {
         assertEquals(List.of(), a.activate());
         assertEquals(List.of(), a.cancel());
     }
+
+    @Test
+    void aStartingWorkflowEnqueuesAChainsFirstStepOrEveryJobButNoCallback() {
+        Member cb = new Member(CB_DONE, MemberRole.ON_COMPLETE, 0, JobState.PENDING, null);
+        List<Member> ms = List.of(step(B, 1, JobState.PENDING), step(A, 0, JobState.PENDING), cb);
+        assertEquals(List.of(A), WorkflowRules.initial(WorkflowType.CHAIN, ms));
+        assertEquals(List.of(A, B), WorkflowRules.initial(WorkflowType.GROUP, ms));
+        assertEquals(List.of(A, B), WorkflowRules.initial(WorkflowType.BATCH, ms));
+        assertEquals(List.of(B), WorkflowRules.initial(WorkflowType.GROUP,
+                List.of(step(A, 0, JobState.CANCELLED), step(B, 1, JobState.PENDING))), "only what still waits");
+    }
+
+    @Test
+    void aNestedWorkflowCountsAsTheJobStateItStandsFor() {
+        assertEquals(JobState.PENDING, WorkflowState.PENDING.asMemberState());
+        assertEquals(JobState.ACTIVE, WorkflowState.RUNNING.asMemberState());
+        assertEquals(JobState.COMPLETED, WorkflowState.COMPLETED.asMemberState());
+        assertEquals(JobState.DISCARDED, WorkflowState.FAILED.asMemberState());
+        assertEquals(JobState.CANCELLED, WorkflowState.CANCELLED.asMemberState());
+        Advance failed = chain(step(A, 0, WorkflowState.FAILED.asMemberState()), step(B, 1, JobState.PENDING));
+        assertEquals(WorkflowState.FAILED, failed.state());
+        assertEquals(List.of(B), failed.cancel());
+    }
 }
