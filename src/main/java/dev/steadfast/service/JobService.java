@@ -49,7 +49,7 @@ public class JobService {
 
     public JobService(JobStore store, Clock clock, SteadfastConfig config, RetryPolicies policies,
                       QueueRegistry queues, Telemetry telemetry, ObjectMapper json, WorkSignal signal,
-                      UniqueEnqueue unique, QueueLimiter limiter) {
+                      UniqueEnqueue unique, QueueLimiter limiter, Coalescers coalescers) {
         this.signal = signal;
         this.unique = unique;
         this.limiter = limiter;
@@ -60,7 +60,7 @@ public class JobService {
         this.queues = queues;
         this.telemetry = telemetry;
         this.json = json;
-        this.inserts = new Coalescer<>(this::insertAll, config.batching().maxBatch(), config.batching().maxInFlight());
+        this.inserts = coalescers.create("push", this::insertAll);
     }
 
     /**
