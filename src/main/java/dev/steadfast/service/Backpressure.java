@@ -75,6 +75,15 @@ public class Backpressure {
         });
     }
 
+    /** {@link #admit} for the jobs of one request, given by their queues (null: the default one). */
+    public Uni<Double> admitAll(Iterable<String> queues) {
+        Map<String, Integer> n = new java.util.HashMap<>();
+        for (String q : queues) {
+            n.merge(q == null ? JobRules.DEFAULT_QUEUE : q, 1, Integer::sum);
+        }
+        return admit(n);
+    }
+
     private static OjsException full(String queue, QueueBound.Reject r) {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("queue", queue);

@@ -58,9 +58,12 @@ public class WorkflowService {
     private final ObjectMapper json;
     private final Clock clock;
     private final int maxJobs;
+    private final Backpressure backpressure;
 
     public WorkflowService(WorkflowStore store, JobService jobs, QueueRegistry queues, WorkSignal signal,
-                           Telemetry telemetry, ObjectMapper json, Clock clock, SteadfastConfig config) {
+                           Telemetry telemetry, ObjectMapper json, Clock clock, SteadfastConfig config,
+                           Backpressure backpressure) {
+        this.backpressure = backpressure;
         this.store = store;
         this.jobs = jobs;
         this.queues = queues;
@@ -71,7 +74,11 @@ public class WorkflowService {
         this.maxJobs = config.jobs().maxBatch();
     }
 
-    /** Creates and starts a workflow: 400 for a bad definition, 409 when a job id given is taken. */
+    /**
+     * Creates and starts a workflow: 400 for a bad definition, 409 when a job id given is taken, 429 QUEUE_FULL when
+     * its jobs would take a bounded queue past its depth bound. Every member counts, also those that wait as
+     * pending (chain steps after the first, callbacks): they are inserted now and a queue's depth counts them.
+     */
     public Uni<WorkflowView> create(WorkflowCommand c) {
         Instant now = JobService.now(clock);
         int total = c.steps().size() + c.callbacks().size();
@@ -96,7 +103,8 @@ public class WorkflowService {
             add(rows, members, ids, id, cb.getValue(), true, cb.getKey(), 0, "callbacks." + cb.getKey().wire(), now);
         }
         WorkflowRow w = new WorkflowRow(id, c.type(), c.name(), WorkflowState.RUNNING, now, null, null);
-        return store.create(w, rows, members).flatMap(taken -> {
+        return backpressure.admitAll(rows.stream().map(NewJob::queue).toList())
+                .flatMap(admitted -> store.create(w, rows, members)).flatMap(taken -> {
             if (!taken.isEmpty()) {
                 throw new OjsException(ErrorCode.DUPLICATE, "Workflow rejected: " + taken.size()
                         + " job id(s) already exist; nothing was created.",
