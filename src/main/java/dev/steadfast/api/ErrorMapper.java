@@ -96,10 +96,14 @@ public class ErrorMapper {
         }
         Response.ResponseBuilder r = Response.status(code.status()).type(HttpFrame.OJS_MEDIA_TYPE)
                 .entity(ErrorEnvelope.json(code, message, details, h.getHeaderString(HttpFrame.REQUEST_ID)));
+        if (code.status() == 429 || code.status() == 503) {
+            // ojs-errors.md ERR-006: every 429 and 503 says when to come back
+            Object after = details.get("retry_after_seconds");
+            r.header("Retry-After", after == null ? 1 : after);
+        }
         if (code == ErrorCode.QUEUE_FULL) {
-            // ojs-backpressure.md 6: how long to wait, and how full the queue is
-            r.header("Retry-After", details.get("retry_after_seconds")).header("X-OJS-Queue-Depth", details.get("depth"))
-                    .header("X-OJS-Queue-Bound", details.get("bound"));
+            // ojs-backpressure.md 6: how full the queue is
+            r.header("X-OJS-Queue-Depth", details.get("depth")).header("X-OJS-Queue-Bound", details.get("bound"));
         }
         return r.build();
     }

@@ -24,11 +24,9 @@ public class JobResource {
     private final dev.steadfast.config.SteadfastConfig config;
     private final ObjectMapper json;
     private final java.time.Clock clock;
-    private final dev.steadfast.service.Backpressure backpressure;
 
     public JobResource(JobService jobs, dev.steadfast.config.SteadfastConfig config, ObjectMapper json,
-                       java.time.Clock clock, dev.steadfast.service.Backpressure backpressure) {
-        this.backpressure = backpressure;
+                       java.time.Clock clock) {
         this.jobs = jobs;
         this.config = config;
         this.json = json;
@@ -42,28 +40,16 @@ public class JobResource {
     @POST
     public Uni<Response> push(String body) {
         return Uni.createFrom().item(() -> EnqueueParser.parse(json, Body.parse(json, body), clock.instant()))
-                .flatMap(c -> backpressure.admit(java.util.Collections.singletonMap(c.queue(), 1))
-                        .flatMap(pressure -> jobs.enqueue(c).map(outcome -> {
-                            if (outcome instanceof PushOutcome.Deduplicated d) {
-                                return Responses.ok(json, Map.of("job", JobJson.view(json, d.existing()),
-                                        "deduplicated", true));
-                            }
-                            JobRow row = ((PushOutcome.Created) outcome).job();
-                            return withPressure(Response.fromResponse(Responses.json(json, 201,
-                                    Map.of("job", JobJson.view(json, row))))
-                                    .location(URI.create("/ojs/v1/jobs/" + row.id())), pressure).build();
-                        })));
-    }
-
-    /** Jobs per queue of a batch, for the depth bounds (a null queue is the default one). */
-    private static Map<String, Integer> perQueue(java.util.List<dev.steadfast.service.EnqueueCommand> commands) {
-        Map<String, Integer> n = new java.util.HashMap<>();
-        for (dev.steadfast.service.EnqueueCommand c : commands) {
-            if (c != null) {
-                n.merge(c.queue(), 1, Integer::sum);
-            }
-        }
-        return n;
+                .flatMap(c -> jobs.enqueue(c).map(outcome -> {
+                    if (outcome instanceof PushOutcome.Deduplicated d) {
+                        return Responses.ok(json, Map.of("job", JobJson.view(json, d.existing()), "deduplicated", true));
+                    }
+                    PushOutcome.Created created = (PushOutcome.Created) outcome;
+                    JobRow row = created.job();
+                    return withPressure(Response.fromResponse(Responses.json(json, 201,
+                            Map.of("job", JobJson.view(json, row))))
+                            .location(URI.create("/ojs/v1/jobs/" + row.id())), created.pressure()).build();
+                }));
     }
 
     /** X-OJS-Queue-Pressure (ojs-backpressure.md 6) when a bounded queue is past its warning threshold. */
@@ -94,7 +80,7 @@ public class JobResource {
                 }
             }
             return commands;
-        }).flatMap(commands -> backpressure.admit(perQueue(commands)).flatMap(p -> jobs.pushAll(commands))).map(rows -> {
+        }).flatMap(jobs::pushAll).map(rows -> {
             java.util.List<Map<String, Object>> views = new java.util.ArrayList<>(rows.size());
             rows.forEach(r -> views.add(JobJson.view(json, r)));
             Map<String, Object> out = new java.util.LinkedHashMap<>();
@@ -155,8 +141,7 @@ public class JobResource {
                     commands.add(null);
                 }
             }
-            return backpressure.admit(perQueue(commands)).flatMap(p -> jobs.pushBulk(commands, bad, atomic))
-                    .map(this::bulkResponse);
+            return jobs.pushBulk(commands, bad, atomic).map(this::bulkResponse);
         });
     }
 

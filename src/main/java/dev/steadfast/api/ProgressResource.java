@@ -39,21 +39,13 @@ public class ProgressResource {
     @PUT
     public Uni<Response> report(@PathParam("id") String id, String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b ->
-                progress.report(JobResource.jobId(id), worker(b), report(b, "progress", 1.0)))
+                progress.report(JobResource.jobId(id), WorkerResource.optionalWorkerId(b), report(b, "progress", 1.0)))
                 .map(v -> Responses.ok(json, view(v)));
     }
 
     @GET
     public Uni<Response> get(@PathParam("id") String id) {
         return progress.get(JobResource.jobId(id)).map(v -> Responses.ok(json, view(v)));
-    }
-
-    static String worker(Body b) {
-        String w = b.string("worker_id", false);
-        if (w != null && (w.isEmpty() || w.length() > 255)) {
-            throw OjsException.invalidField("worker_id", "'worker_id' must be 1 to 255 characters.", "1..255 chars", w);
-        }
-        return w;
     }
 
     /** The report in {@code b}; {@code field} holds a number on a scale of 0 to {@code scale}. */

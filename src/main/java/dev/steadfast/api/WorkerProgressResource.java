@@ -29,7 +29,7 @@ public class WorkerProgressResource {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
             UUID id = WorkerResource.jobIdField(b);
             boolean percentage = b.has("percentage");
-            return progress.report(id, ProgressResource.worker(b), ProgressResource.report(b,
+            return progress.report(id, WorkerResource.optionalWorkerId(b), ProgressResource.report(b,
                     percentage ? "percentage" : "progress", percentage ? 100.0 : 1.0));
         }).map(v -> Responses.ok(json, ProgressResource.view(v)));
     }

@@ -434,7 +434,8 @@ public class WorkerResource {
         return w;
     }
 
-    private static String optionalWorkerId(Body b) {
+    /** The {@code worker_id} of {@code b}, or null when absent; 400 naming it when it is empty or too long. */
+    static String optionalWorkerId(Body b) {
         String w = b.string("worker_id", false);
         if (w != null && (w.isEmpty() || w.length() > 255)) {
             throw OjsException.invalidField("worker_id", "'worker_id' must be 1 to 255 characters.");

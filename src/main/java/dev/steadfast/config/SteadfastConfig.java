@@ -320,6 +320,22 @@ public interface SteadfastConfig {
          */
         @WithDefault("1")
         int maxInFlight();
+
+        /**
+         * Requests of one kind (PUSH, ACK, FAIL) that may wait for a batch on one instance; one more is refused at
+         * once with 503 backend_error ({@code details.reason} server_busy, Retry-After), having done nothing.
+         * Four full batches: under the benchmark loads (16 producers, 8 workers) statements averaged 8 requests and
+         * the deepest held 127 (README "Performance"), so this only trips when the database has stalled for a while.
+         */
+        @WithDefault("2000")
+        int maxQueued();
+
+        /**
+         * On shutdown, after the HTTP requests in flight are done, how long the coalescers may take to write what
+         * they still hold (requests whose client went away) before the pool closes.
+         */
+        @WithDefault("PT10S")
+        Duration flushTimeout();
     }
 
     /**

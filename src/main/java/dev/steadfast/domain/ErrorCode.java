@@ -28,6 +28,8 @@ public enum ErrorCode {
             "The queue is at its depth bound (details.depth, details.bound); retry after Retry-After seconds."),
     UNSUPPORTED(422, "unsupported", false, "This server does not support the requested version or feature."),
     BACKEND_UNAVAILABLE(503, "backend_error", true, "The database is unreachable; retry with backoff."),
+    SERVER_BUSY(503, "backend_error", true, "Too many requests wait for the database on this instance"
+            + " (details.reason server_busy); nothing was done: retry after Retry-After seconds."),
     INTERNAL(500, "internal_error", true, "An unexpected server error; retry, and report the request_id if it persists.");
 
     private final int status;

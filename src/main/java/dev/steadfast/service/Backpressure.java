@@ -9,7 +9,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -17,8 +16,9 @@ import java.util.Optional;
 /**
  * Queue depth bounds (ojs-backpressure.md, strategy {@code reject}). A PUSH into a bounded queue counts the queue's
  * waiting jobs and is refused with {@code 429 QUEUE_FULL} when it would pass the bound; a PUSH into any other queue
- * costs nothing but a map lookup. Which queues are bounded is read at most once per {@link #FRESH} per instance
- * (at once on this instance after a change), so a bound set through another instance applies here within a second.
+ * costs nothing but a map lookup. Which queues are bounded is read at most once per {@link #FRESH} per instance, by
+ * one PUSH while the others use what was read before ({@link RefreshedSnapshot}), and at once on this instance after
+ * a change, so a bound set through another instance applies here within a second.
  *
  * <p>The count and the insert are separate statements: PUSHes racing on one bounded queue can pass the bound by
  * the number that were counted at the same moment (at most one coalesced batch per instance). The bound is a
@@ -33,24 +33,16 @@ public class Backpressure {
 
     private final BackpressureStore store;
     private final Clock clock;
-    private volatile Map<String, QueueBound> bounds = Map.of();
-    private volatile Instant loadedAt;
+    private final RefreshedSnapshot<Map<String, QueueBound>> bounds;
 
     public Backpressure(BackpressureStore store, Clock clock) {
         this.store = store;
         this.clock = clock;
+        this.bounds = new RefreshedSnapshot<>(FRESH, () -> store.bounded().map(Map::copyOf));
     }
 
     private Uni<Map<String, QueueBound>> bounds() {
-        Instant now = clock.instant();
-        Instant at = loadedAt;
-        if (at != null && now.isBefore(at.plus(FRESH))) {
-            return Uni.createFrom().item(bounds);
-        }
-        return store.bounded().invoke(b -> {
-            bounds = b;
-            loadedAt = now;
-        });
+        return bounds.get(clock.instant());
     }
 
     /**
@@ -83,6 +75,15 @@ public class Backpressure {
         });
     }
 
+    /** {@link #admit} for the jobs of one request, given by their queues (null: the default one). */
+    public Uni<Double> admitAll(Iterable<String> queues) {
+        Map<String, Integer> n = new java.util.HashMap<>();
+        for (String q : queues) {
+            n.merge(q == null ? JobRules.DEFAULT_QUEUE : q, 1, Integer::sum);
+        }
+        return admit(n);
+    }
+
     private static OjsException full(String queue, QueueBound.Reject r) {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("queue", queue);
@@ -93,9 +94,22 @@ public class Backpressure {
                 + " waiting jobs, its bound is " + r.bound() + "; retry later.", d);
     }
 
-    /** Bounds {@code queue} (null: no bound). */
+    /** Bounds {@code queue} (null: no bound); applies on this instance at once. */
     public Uni<Void> configure(String queue, QueueBound bound) {
-        return store.set(queue, bound, clock.instant()).invoke(() -> loadedAt = null);
+        return store.set(queue, bound, clock.instant()).invoke(() -> bounds.changed(b -> {
+            Map<String, QueueBound> next = new java.util.HashMap<>(b);
+            if (bound == null) {
+                next.remove(queue);
+            } else {
+                next.put(queue, bound);
+            }
+            return Map.copyOf(next);
+        }));
+    }
+
+    /** Forgets what this instance remembers (the reset hook empties the table). */
+    public void forget() {
+        bounds.forget();
     }
 
     public Uni<Optional<QueueBound>> bound(String queue) {

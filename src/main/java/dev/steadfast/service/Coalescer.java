@@ -1,5 +1,7 @@
 package dev.steadfast.service;
 
+import dev.steadfast.domain.ErrorCode;
+import dev.steadfast.domain.OjsException;
 import dev.steadfast.store.DatabaseFaults;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
@@ -7,7 +9,10 @@ import io.vertx.core.Vertx;
 import io.vertx.core.impl.ContextInternal;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -19,6 +24,12 @@ import java.util.function.Function;
  * <p>The batch function answers one result per input, in input order (null where the input had no effect). A
  * failed batch is split until the request that failed it fails alone, so one bad request never fails its
  * neighbours (see {@link #run}). Thread-safe: requests arrive from every event loop.
+ *
+ * <p>Bounded: at most {@code maxQueued} requests wait for a batch (those in running batches are bounded by
+ * {@code maxBatch} x {@code maxInFlight}). A request beyond that is refused at once, before anything is done for it,
+ * with {@link ErrorCode#SERVER_BUSY} (503, retryable, Retry-After), so a stalled database makes producers and
+ * workers back off instead of piling requests up in memory. {@link #awaitIdle} lets shutdown wait until every
+ * accepted request has been answered.
  *
  * @param <I> a request
  * @param <O> its result
@@ -50,25 +61,105 @@ public final class Coalescer<I, O> {
         }
     }
 
+    /** Suggested wait in a refusal's Retry-After, in seconds. */
+    public static final int RETRY_AFTER_SECONDS = 1;
+
+    private final String name;
     private final Function<List<I>, Uni<List<O>>> batch;
     private final int maxBatch;
     private final int maxInFlight;
+    private final int maxQueued;
     private final ArrayDeque<Pending<I, O>> waiting = new ArrayDeque<>();
     private int inFlight;
+    private long refused;
+    private java.util.function.IntConsumer batchSizes = n -> { };
 
+    /** An unbounded coalescer (tests). */
     public Coalescer(Function<List<I>, Uni<List<O>>> batch, int maxBatch, int maxInFlight) {
+        this("requests", batch, maxBatch, maxInFlight, Integer.MAX_VALUE);
+    }
+
+    /** {@code name} says in a refusal which requests were refused ("push", "ack"). */
+    public Coalescer(String name, Function<List<I>, Uni<List<O>>> batch, int maxBatch, int maxInFlight, int maxQueued) {
+        this.name = name;
         this.batch = batch;
         this.maxBatch = Math.max(1, maxBatch);
         this.maxInFlight = Math.max(1, maxInFlight);
+        this.maxQueued = Math.max(1, maxQueued);
     }
 
+    /** Told the size of every batch that leaves (for a metric); set once, before the first request. */
+    void onBatch(java.util.function.IntConsumer sizes) {
+        this.batchSizes = sizes;
+    }
+
+    /** The request's result; fails with {@link ErrorCode#SERVER_BUSY} when {@code maxQueued} requests already wait. */
     public Uni<O> submit(I item) {
         return Uni.createFrom().emitter(em -> {
+            int queued;
             synchronized (this) {
-                waiting.add(new Pending<>(item, em, (ContextInternal) Vertx.currentContext()));
+                queued = waiting.size();
+                if (queued < maxQueued) {
+                    waiting.add(new Pending<>(item, em, (ContextInternal) Vertx.currentContext()));
+                    queued = -1;
+                } else {
+                    refused++;
+                }
+            }
+            if (queued >= 0) {
+                em.fail(busy(queued));
+                return;
             }
             drain();
         });
+    }
+
+    private OjsException busy(int queued) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("reason", "server_busy");
+        d.put("requests", name);
+        d.put("queued", queued);
+        d.put("max_queued", maxQueued);
+        d.put("retry_after_seconds", RETRY_AFTER_SECONDS);
+        return new OjsException(ErrorCode.SERVER_BUSY, "The server is busy: " + queued + " " + name
+                + " requests already wait for the database on this instance (steadfast.batching.max-queued); nothing"
+                + " was done, retry after " + RETRY_AFTER_SECONDS + " s.", d);
+    }
+
+    /** Whether {@code e} is this class's refusal (the request was not taken). */
+    public static boolean refusal(Throwable e) {
+        return e instanceof OjsException o && o.code() == ErrorCode.SERVER_BUSY;
+    }
+
+    /** Requests waiting for a batch now. */
+    public synchronized int queued() {
+        return waiting.size();
+    }
+
+    /** Requests refused since start. */
+    public synchronized long refused() {
+        return refused;
+    }
+
+    /** Whether every accepted request has been answered. */
+    public synchronized boolean idle() {
+        return inFlight == 0 && waiting.isEmpty();
+    }
+
+    /**
+     * Waits (blocking) until every accepted request has been answered, at most {@code max}; true when it was.
+     * For shutdown, after the HTTP layer stopped taking requests: nothing new arrives meanwhile.
+     */
+    public synchronized boolean awaitIdle(Duration max) throws InterruptedException {
+        long end = System.nanoTime() + max.toNanos();
+        while (inFlight > 0 || !waiting.isEmpty()) {
+            long left = end - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            wait(Math.max(1, left / 1_000_000));
+        }
+        return true;
     }
 
     private void drain() {
@@ -83,6 +174,7 @@ public final class Coalescer<I, O> {
                 next.add(waiting.poll());
             }
         }
+        batchSizes.accept(next.size());
         run(next).subscribe().with(v -> finished(), e -> finished());
     }
 
@@ -149,6 +241,9 @@ public final class Coalescer<I, O> {
     private void finished() {
         synchronized (this) {
             inFlight--;
+            if (inFlight == 0 && waiting.isEmpty()) {
+                notifyAll();
+            }
         }
         drain();
     }

@@ -20,8 +20,8 @@ import org.jboss.logging.Logger;
  * <p>Server: on SIGTERM Quarkus first waits {@code quarkus.shutdown.delay} (readiness already down), during which
  * FETCH answers empty at once (long-poll waiters are woken), heartbeats answer the directive {@code quiet} when
  * {@code steadfast.shutdown.quiet-workers} is on, and health answers 503; then it stops accepting connections and
- * waits up to {@code quarkus.shutdown.timeout} for requests in flight (their coalesced writes included) before it
- * closes the pool. Jobs held by workers keep their leases; nothing is left active without one.
+ * waits up to {@code quarkus.shutdown.timeout} for requests in flight (their coalesced writes included); before the
+ * pool closes, {@link Coalescers} writes what its coalescers still hold. Jobs held by workers keep their leases; nothing is left active without one.
  *
  * <p>Workers: what a worker reported is read from the database at most once per {@link #FRESH} per worker per
  * instance, so every instance refuses a draining worker within a second of its heartbeat, and FETCH costs no query

@@ -1,6 +1,5 @@
 package dev.steadfast.service;
 
-import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobState;
@@ -45,7 +44,7 @@ public class FailureService {
     private final WorkflowService workflows;
 
     public FailureService(JobStore store, Clock clock, AttemptOutcomes outcomes, Telemetry telemetry,
-                          HeldAttempts held, WorkSignal signal, SteadfastConfig config, WorkflowService workflows) {
+                          HeldAttempts held, WorkSignal signal, WorkflowService workflows, Coalescers coalescers) {
         this.workflows = workflows;
         this.store = store;
         this.clock = clock;
@@ -53,9 +52,8 @@ public class FailureService {
         this.telemetry = telemetry;
         this.held = held;
         this.signal = signal;
-        int max = config.batching().maxBatch(), inFlight = config.batching().maxInFlight();
-        this.reads = new Coalescer<>(this::readAll, max, inFlight);
-        this.writes = new Coalescer<>(this::writeAll, max, inFlight);
+        this.reads = coalescers.create("fail-read", this::readAll);
+        this.writes = coalescers.create("fail-write", this::writeAll);
     }
 
     public Uni<JobRow> fail(FailCommand c) {
@@ -67,15 +65,17 @@ public class FailureService {
         });
     }
 
-    /** One FAIL's outcome, refusals included as values, for the batch extension (no exception per item). */
+    /**
+     * One FAIL's outcome, refusals included as values, for the batch extension (no exception per item); refused
+     * unapplied when too many FAILs already wait ({@link Coalescer}: 503, retryable).
+     */
     public Uni<FailOutcome> record(FailCommand c) {
         Attempt cached = held.get(c.jobId());
-        if (cached == null) {
-            return record(c, reads.submit(c.jobId()), false);
-        }
         // What this instance remembers may be outdated (another instance reaped the lease and handed the job out
         // again): a write refused for that reason is decided once more from the database.
-        return record(c, Uni.createFrom().item(cached), true);
+        Uni<FailOutcome> out = cached == null ? record(c, reads.submit(c.jobId()), false)
+                : record(c, Uni.createFrom().item(cached), true);
+        return out.onFailure(Coalescer::refusal).recoverWithItem(e -> new FailOutcome.Refused(c.jobId(), (OjsException) e));
     }
 
     private Uni<FailOutcome> record(FailCommand c, Uni<Attempt> attempt, boolean fromMemory) {

@@ -46,10 +46,12 @@ public class JobService {
     private final WorkSignal signal;
     private final UniqueEnqueue unique;
     private final QueueLimiter limiter;
+    private final Backpressure backpressure;
 
     public JobService(JobStore store, Clock clock, SteadfastConfig config, RetryPolicies policies,
                       QueueRegistry queues, Telemetry telemetry, ObjectMapper json, WorkSignal signal,
-                      UniqueEnqueue unique, QueueLimiter limiter) {
+                      UniqueEnqueue unique, QueueLimiter limiter, Coalescers coalescers, Backpressure backpressure) {
+        this.backpressure = backpressure;
         this.signal = signal;
         this.unique = unique;
         this.limiter = limiter;
@@ -60,15 +62,22 @@ public class JobService {
         this.queues = queues;
         this.telemetry = telemetry;
         this.json = json;
-        this.inserts = new Coalescer<>(this::insertAll, config.batching().maxBatch(), config.batching().maxInFlight());
+        this.inserts = coalescers.create("push", this::insertAll);
     }
 
     /**
      * PUSH with the Level 4 options: a job without a unique policy takes the coalesced path ({@link #push}); one
      * with a policy is decided under its key's lock ({@link UniqueEnqueue}): created, deduplicated (ignore) or
-     * refused (409 duplicate). A {@code rate_limit} option first sets its queue's limits.
+     * refused (409 duplicate). A {@code rate_limit} option first sets its queue's limits. First of all the queue's
+     * depth bound admits it ({@link Backpressure}: 429 QUEUE_FULL); a created job carries the queue's pressure.
      */
     public Uni<PushOutcome> enqueue(EnqueueCommand c) {
+        return backpressure.admit(java.util.Collections.singletonMap(queueOf(c), 1)).flatMap(pressure ->
+                enqueueAdmitted(c).map(o -> pressure != null && o instanceof PushOutcome.Created cr
+                        ? new PushOutcome.Created(cr.job(), pressure) : o));
+    }
+
+    private Uni<PushOutcome> enqueueAdmitted(EnqueueCommand c) {
         Uni<Void> limits = c.queueLimits() == null ? Uni.createFrom().voidItem()
                 : limiter.set(queueOf(c), c.queueLimits()).replaceWithVoid();
         if (c.unique() == null) {
@@ -90,10 +99,27 @@ public class JobService {
      * Bulk PUSH with per-job outcomes (ojs-bulk-operations.md 5): every job is validated, then all are decided and
      * inserted in one transaction. {@code atomic}: any refusal refuses all (the first one is thrown, naming its
      * index); otherwise each refused job is reported and the rest committed. {@code unreadable}: the jobs, by
-     * index, the API layer could not read (their slots in {@code commands} are null).
+     * index, the API layer could not read (their slots in {@code commands} are null). First the depth bounds admit
+     * the readable jobs, all or none (429 QUEUE_FULL, in either mode: ojs-backpressure.md 9.3).
      */
     public Uni<List<PushOutcome>> pushBulk(List<EnqueueCommand> commands, Map<Integer, OjsException> unreadable,
                                            boolean atomic) {
+        return admit(commands).flatMap(p -> pushBulkAdmitted(commands, unreadable, atomic));
+    }
+
+    /** The depth bounds' admission of the jobs of one request (null slots skipped). */
+    private Uni<Double> admit(List<EnqueueCommand> commands) {
+        List<String> q = new ArrayList<>(commands.size());
+        for (EnqueueCommand c : commands) {
+            if (c != null) {
+                q.add(c.queue());
+            }
+        }
+        return backpressure.admitAll(q);
+    }
+
+    private Uni<List<PushOutcome>> pushBulkAdmitted(List<EnqueueCommand> commands,
+                                                    Map<Integer, OjsException> unreadable, boolean atomic) {
         Instant now = now(clock);
         List<UniqueEnqueue.Candidate> candidates = new ArrayList<>(commands.size());
         Set<UUID> ids = new HashSet<>();
@@ -151,10 +177,15 @@ public class JobService {
     /**
      * PUSH batch (ojs-http-binding.md 9.2): every job is validated first (a bad one rejects the batch, naming its
      * index), then all are inserted in one transaction; if any id is taken, none is inserted (409 duplicate).
+     * First the depth bounds admit the whole batch or refuse it (429 QUEUE_FULL).
      */
     public Uni<List<JobRow>> pushAll(List<EnqueueCommand> commands) {
+        return admit(commands).flatMap(p -> pushAllAdmitted(commands));
+    }
+
+    private Uni<List<JobRow>> pushAllAdmitted(List<EnqueueCommand> commands) {
         if (commands.stream().anyMatch(c -> c.unique() != null || c.queueLimits() != null)) {
-            return pushBulk(commands, Map.of(), true).map(outcomes -> outcomes.stream().map(o -> {
+            return pushBulkAdmitted(commands, Map.of(), true).map(outcomes -> outcomes.stream().map(o -> {
                 if (o instanceof PushOutcome.Refused r) {
                     throw r.error();
                 }

@@ -31,14 +31,13 @@ public class QueueLimiter {
     private final QueueLimitStore limits;
     private final JobStore jobs;
     private final Clock clock;
-    private volatile Set<String> limited = Set.of();
-    private volatile Instant loadedAt = Instant.EPOCH;
-    private final java.util.concurrent.atomic.AtomicBoolean reloading = new java.util.concurrent.atomic.AtomicBoolean();
+    private final RefreshedSnapshot<Set<String>> limited;
 
     public QueueLimiter(QueueLimitStore limits, JobStore jobs, Clock clock) {
         this.limits = limits;
         this.jobs = jobs;
         this.clock = clock;
+        this.limited = new RefreshedSnapshot<>(REFRESH, () -> limits.limitedQueues().map(Set::copyOf));
     }
 
     /** Claims up to {@code count} jobs from {@code queues}, earlier queues first, within every queue's limits. */
@@ -70,35 +69,24 @@ public class QueueLimiter {
         });
     }
 
-    /**
-     * The limited queues as last loaded; one FETCH per interval reloads them (the others meanwhile use what is
-     * loaded), and a failed reload is retried by the next FETCH.
-     */
+    /** The limited queues as last loaded ({@link RefreshedSnapshot}: one FETCH per interval rereads them). */
     private Uni<Set<String>> limitedQueues(Instant now) {
-        Instant seen = loadedAt;
-        if (Duration.between(seen, now).compareTo(REFRESH) < 0 || !reloading.compareAndSet(false, true)) {
-            return Uni.createFrom().item(limited);
-        }
-        return limits.limitedQueues().invoke(s -> {
-            limited = Set.copyOf(s);
-            loadedAt = now;
-        }).eventually(() -> reloading.set(false));
+        return limited.get(now);
     }
 
     /** Sets a queue's limits (all null: clears them); takes effect on this instance at once. */
     public Uni<QueueLimits> set(String queue, QueueLimits l) {
         JobRules.checkQueue(queue);
         Instant now = JobService.now(clock);
-        return limits.set(queue, l, now).invoke(set -> {
-            java.util.Set<String> next = new java.util.HashSet<>(limited);
+        return limits.set(queue, l, now).invoke(set -> limited.changed(before -> {
+            java.util.Set<String> next = new java.util.HashSet<>(before);
             if (set.limited()) {
                 next.add(queue);
             } else {
                 next.remove(queue);
             }
-            limited = Set.copyOf(next);
-            loadedAt = Instant.EPOCH;
-        });
+            return Set.copyOf(next);
+        }));
     }
 
     /** A queue's limits; 404 when the server has no row for it. */
@@ -109,7 +97,6 @@ public class QueueLimiter {
 
     /** Forgets what this instance remembers (the reset hook empties the table). */
     public void forget() {
-        limited = Set.of();
-        loadedAt = Instant.EPOCH;
+        limited.forget();
     }
 }

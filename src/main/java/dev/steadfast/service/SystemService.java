@@ -16,9 +16,12 @@ public class SystemService {
     private final EventLog events;
     private final long startedNanos = System.nanoTime();
     private final QueueLimiter limiter;
+    private final Backpressure backpressure;
 
-    public SystemService(JobStore store, QueueRegistry queues, EventLog events, QueueLimiter limiter) {
+    public SystemService(JobStore store, QueueRegistry queues, EventLog events, QueueLimiter limiter,
+                         Backpressure backpressure) {
         this.limiter = limiter;
+        this.backpressure = backpressure;
         this.store = store;
         this.queues = queues;
         this.events = events;
@@ -44,6 +47,7 @@ public class SystemService {
         return store.reset().invoke(() -> {
             queues.forget();
             limiter.forget();
+            backpressure.forget();
             events.clear();
         });
     }

@@ -40,7 +40,7 @@ public class WorkerService {
 
     public WorkerService(JobStore store, Clock clock, Telemetry telemetry, SteadfastConfig config, HeldAttempts held,
                          WorkSignal signal, LeaseExpiry expiry, ExpiredJobs expired, Draining draining,
-                         QueueLimiter limiter, WorkflowService workflows) {
+                         QueueLimiter limiter, WorkflowService workflows, Coalescers coalescers) {
         this.workflows = workflows;
         this.draining = draining;
         this.limiter = limiter;
@@ -52,7 +52,7 @@ public class WorkerService {
         this.held = held;
         this.signal = signal;
         this.pollInterval = config.fetch().pollInterval();
-        this.acks = new Coalescer<>(this::completeAll, config.batching().maxBatch(), config.batching().maxInFlight());
+        this.acks = coalescers.create("ack", this::completeAll);
     }
 
     /**
@@ -141,7 +141,8 @@ public class WorkerService {
     /**
      * ACK with the refusal as a value; concurrent ACKs share one statement and one commit. That statement skips
      * workflow steps; a job it did not complete is tried once more as a workflow step (its own transaction, which
-     * advances the workflow), and only then explained as a refusal.
+     * advances the workflow), and only then explained as a refusal. Refused unapplied when too many ACKs already
+     * wait ({@link Coalescer}: 503, retryable).
      */
     public Uni<AckOutcome> complete(Completion c) {
         return acks.submit(c).flatMap(d -> d != null ? Uni.createFrom().item(d)
@@ -154,6 +155,6 @@ public class WorkerService {
             telemetry.completed(c.jobId().toString(), d.type(), d.queue(), d.attempt(), d.startedAt(), d.completedAt(),
                     d.traceparent());
             return Uni.createFrom().item(new AckOutcome(c.jobId(), d.completedAt(), null));
-        });
+        }).onFailure(Coalescer::refusal).recoverWithItem(e -> new AckOutcome(c.jobId(), null, (OjsException) e));
     }
 }

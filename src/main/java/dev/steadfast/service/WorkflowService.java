@@ -59,9 +59,12 @@ public class WorkflowService {
     private final ObjectMapper json;
     private final Clock clock;
     private final int maxJobs;
+    private final Backpressure backpressure;
 
     public WorkflowService(WorkflowStore store, JobService jobs, QueueRegistry queues, WorkSignal signal,
-                           Telemetry telemetry, ObjectMapper json, Clock clock, SteadfastConfig config) {
+                           Telemetry telemetry, ObjectMapper json, Clock clock, SteadfastConfig config,
+                           Backpressure backpressure) {
+        this.backpressure = backpressure;
         this.store = store;
         this.jobs = jobs;
         this.queues = queues;
@@ -74,7 +77,9 @@ public class WorkflowService {
 
     /**
      * Creates and starts a workflow and the workflows nested in it: 400 for a bad definition, 409 when a job id
-     * given is taken.
+     * given is taken, 429 QUEUE_FULL when its jobs would take a bounded queue past its depth bound. Every member
+     * counts, nested workflows' included, also those that wait as pending (chain steps after the first,
+     * callbacks): they are inserted now and a queue's depth counts them.
      */
     public Uni<WorkflowView> create(WorkflowCommand c) {
         Instant now = JobService.now(clock);
@@ -90,7 +95,8 @@ public class WorkflowService {
         List<NewJob> rows = new ArrayList<>(total);
         List<NewMember> members = new ArrayList<>(total);
         build(new Tree(workflows, rows, members, new HashSet<>(), now), c, id, null, null, false, "");
-        return store.create(workflows, rows, members).flatMap(taken -> {
+        return backpressure.admitAll(rows.stream().map(NewJob::queue).toList())
+                .flatMap(admitted -> store.create(workflows, rows, members)).flatMap(taken -> {
             if (!taken.isEmpty()) {
                 throw new OjsException(ErrorCode.DUPLICATE, "Workflow rejected: " + taken.size()
                         + " job id(s) already exist; nothing was created.",

@@ -69,6 +69,39 @@ class BackpressureTest {
     }
 
     @Test
+    void aWorkflowWhoseJobsDoNotFitIsRefusedWholeAndItsWaitingStepsCount() {
+        bound("bp-wf", obj("max_depth", 3));
+        Object chainOfFour = obj("type", "chain", "steps",
+                arr(job("bp-wf", 1), job("bp-wf", 2), job("bp-wf", 3), job("bp-wf", 4)));
+        Response r = send(chainOfFour).post("/ojs/v1/workflows");
+        assertFull(r);
+        assertEquals("3", r.header("X-OJS-Queue-Bound"));
+        assertEquals("bp-wf", r.path("error.details.queue"));
+        request().get("/ojs/v1/queues/bp-wf/stats").then().body("stats.depth", equalTo(0));
+        request().get("/ojs/v1/admin/jobs/count?queue=bp-wf").then().statusCode(200)
+                .body("counts.available", equalTo(0)).body("counts.pending", equalTo(0));
+
+        send(obj("type", "chain", "steps", arr(job("bp-wf", 1), job("bp-wf", 2), job("bp-wf", 3))))
+                .post("/ojs/v1/workflows").then().statusCode(201);
+        request().get("/ojs/v1/queues/bp-wf/stats").then().body("stats.depth", equalTo(3));
+        assertFull(send(obj("type", "group", "jobs", arr(job("bp-wf-free", 1), job("bp-wf", 2))))
+                .post("/ojs/v1/workflows"));
+        request().get("/ojs/v1/admin/jobs/count?queue=bp-wf-free").then().statusCode(200)
+                .body("counts.available", equalTo(0));
+        send(obj("type", "group", "jobs", arr(job("bp-wf-free", 1)))).post("/ojs/v1/workflows").then()
+                .statusCode(201);
+    }
+
+    @Test
+    void aPartialBulkThatDoesNotFitIsRefusedWhole() {
+        bound("bp-bulk", obj("max_depth", 1));
+        assertFull(send(obj("jobs", arr(job("bp-bulk", 1), job("bp-bulk", 2)), "atomicity", "partial"))
+                .post("/ojs/v1/jobs/bulk"));
+        request().get("/ojs/v1/queues/bp-bulk/stats").then().body("stats.depth", equalTo(0));
+        send(obj("jobs", arr(job("bp-bulk", 1)))).post("/ojs/v1/jobs/bulk").then().statusCode(200);
+    }
+
+    @Test
     void pressureIsReportedPastTheWarningThresholdAndABoundCanBeRemoved() {
         bound("bp-warn", obj("max_depth", 10, "warning_threshold", 0.5));
         for (int i = 0; i < 4; i++) {

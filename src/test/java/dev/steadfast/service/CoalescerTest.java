@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.steadfast.domain.ErrorCode;
+import dev.steadfast.domain.OjsException;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
 import java.util.ArrayList;
@@ -148,5 +150,64 @@ class CoalescerTest {
             assertThrows(Exception.class, () -> r.get(1, TimeUnit.SECONDS));
         }
         assertEquals(2, calls.size(), "no split: " + calls);
+    }
+
+    @Test
+    void aFullCoalescerRefusesAtOnceThenAcceptsAgainAndLosesNothing() throws Exception {
+        Manual m = new Manual();
+        Coalescer<Integer, String> c = new Coalescer<>("ack", m::run, 2, 1, 3);
+        List<CompletableFuture<String>> accepted = new ArrayList<>();
+        accepted.add(c.submit(0).subscribeAsCompletionStage()); // leaves at once and holds the coalescer busy
+        for (int i = 1; i <= 3; i++) {
+            accepted.add(c.submit(i).subscribeAsCompletionStage());
+        }
+        assertEquals(3, c.queued());
+        var refused = assertThrows(java.util.concurrent.ExecutionException.class,
+                () -> c.submit(4).subscribeAsCompletionStage().get(1, TimeUnit.SECONDS));
+        OjsException busy = (OjsException) refused.getCause();
+        assertEquals(ErrorCode.SERVER_BUSY, busy.code());
+        assertEquals(503, busy.code().status());
+        assertTrue(busy.code().retryable());
+        assertEquals("server_busy", busy.details().get("reason"));
+        assertEquals(3, busy.details().get("queued"));
+        assertTrue(Coalescer.refusal(busy));
+        assertEquals(1L, c.refused());
+        assertEquals(3, c.queued(), "the refused request was never queued");
+        assertTrue(m.batches.stream().flatMap(List::stream).noneMatch(i -> i == 4), "nor run");
+
+        m.completeNext(); // [0]; then [1, 2] leaves, 3 waits
+        assertEquals(1, c.queued());
+        accepted.add(c.submit(5).subscribeAsCompletionStage());
+        assertEquals(2, c.queued(), "room again: accepted");
+        while (!m.open.isEmpty()) {
+            m.completeNext();
+        }
+        for (int i = 0; i < accepted.size(); i++) {
+            int n = i < 4 ? i : 5;
+            assertEquals("r" + n, accepted.get(i).get(1, TimeUnit.SECONDS), "accepted request " + n + " completed");
+        }
+        assertEquals(List.of(List.of(0), List.of(1, 2), List.of(3, 5)), m.batches);
+        assertTrue(c.idle());
+    }
+
+    @Test
+    void awaitIdleWaitsForEveryAcceptedRequest() throws Exception {
+        Manual m = new Manual();
+        Coalescer<Integer, String> c = new Coalescer<>("ack", m::run, 10, 1, 100);
+        CompletableFuture<String> first = c.submit(1).subscribeAsCompletionStage();
+        CompletableFuture<String> second = c.submit(2).subscribeAsCompletionStage();
+        assertEquals(false, c.awaitIdle(java.time.Duration.ofMillis(20)), "a batch is still running");
+        CompletableFuture<Boolean> idle = CompletableFuture.supplyAsync(() -> {
+            try {
+                return c.awaitIdle(java.time.Duration.ofSeconds(5));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        m.completeNext();
+        m.completeNext();
+        assertTrue(idle.get(5, TimeUnit.SECONDS));
+        assertEquals("r1", first.getNow(null));
+        assertEquals("r2", second.getNow(null), "answered before idle was reported");
     }
 }
