@@ -5,8 +5,6 @@ import dev.steadfast.domain.OjsException;
 import dev.steadfast.store.DatabaseFaults;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
-import io.vertx.core.Vertx;
-import io.vertx.core.impl.ContextInternal;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.time.Duration;
@@ -36,28 +34,15 @@ import java.util.function.Function;
  */
 public final class Coalescer<I, O> {
 
-    /**
-     * A waiting request, with the Vert.x context it was submitted from (the request's duplicated context, which
-     * holds its MDC: request id, trace id). Its answer is handed over on that context, on the thread that has the
-     * batch's answer (no extra hop), so whatever the request does next (log lines, more queries) is its own, not
-     * the request that happened to run the batch.
-     */
-    private record Pending<I, O>(I item, UniEmitter<? super O> emitter, ContextInternal context) {
+    /** A waiting request; its answer is handed over in the context it was submitted from ({@link CallerContext}). */
+    private record Pending<I, O>(I item, UniEmitter<? super O> emitter, CallerContext caller) {
 
         void complete(O result) {
-            if (context == null || context == Vertx.currentContext()) {
-                emitter.complete(result);
-            } else {
-                context.dispatch(result, emitter::complete);
-            }
+            caller.deliver(result, emitter::complete);
         }
 
         void fail(Throwable failure) {
-            if (context == null || context == Vertx.currentContext()) {
-                emitter.fail(failure);
-            } else {
-                context.dispatch(failure, emitter::fail);
-            }
+            caller.deliver(failure, emitter::fail);
         }
     }
 
@@ -100,7 +85,7 @@ public final class Coalescer<I, O> {
             synchronized (this) {
                 queued = waiting.size();
                 if (queued < maxQueued) {
-                    waiting.add(new Pending<>(item, em, (ContextInternal) Vertx.currentContext()));
+                    waiting.add(new Pending<>(item, em, CallerContext.current()));
                     queued = -1;
                 } else {
                     refused++;

@@ -1,8 +1,6 @@
 package dev.steadfast.service;
 
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Context;
-import io.vertx.core.Vertx;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.Supplier;
@@ -56,22 +54,10 @@ public final class RefreshedSnapshot<T> {
         return onCallersContext(shared);
     }
 
-    /**
-     * The shared load answers every waiter on the thread of the one that ran it; each waiter goes on in its own
-     * Vert.x context (its request's, with its MDC: request id, trace), as the coalescers hand answers back.
-     */
+    /** The shared load answers every waiter on the thread that ran it; each goes on in its own context. */
     private static <T> Uni<T> onCallersContext(Uni<T> shared) {
-        Context caller = Vertx.currentContext();
-        if (caller == null) {
-            return shared;
-        }
-        return shared.emitOn(r -> {
-            if (Vertx.currentContext() == caller) {
-                r.run();
-            } else {
-                caller.runOnContext(v -> r.run());
-            }
-        });
+        CallerContext caller = CallerContext.current();
+        return shared.emitOn(r -> caller.deliver(r, Runnable::run));
     }
 
     private Uni<T> reload(Instant now) {
