@@ -101,11 +101,7 @@ public class WorkflowResource {
             callbacks.put(role, job(c, now));
             delay(delays, c, role, 0);
         });
-        String name = b.string("name", false);
-        if (name != null && name.length() > 255) {
-            throw OjsException.invalidField("name", "'name' must be at most 255 characters.");
-        }
-        return new WorkflowCommand(p.type(), name, steps, callbacks, delays, p.keys());
+        return new WorkflowCommand(p.type(), name(b), steps, callbacks, delays, p.keys());
     }
 
     /** {@code defaults}: the enclosing workflows' {@code options}, under each job's own. */
@@ -118,10 +114,7 @@ public class WorkflowResource {
         }
         WorkflowType type = WorkflowType.fromWire(t).orElseThrow(() -> OjsException.invalidField(b.field("type"),
                 "'" + b.field("type") + "' must be one of chain, group, batch.", "chain, group or batch", t));
-        String name = b.string("name", false);
-        if (name != null && name.length() > 255) {
-            throw OjsException.invalidField(b.field("name"), "'" + b.field("name") + "' must be at most 255 characters.");
-        }
+        String name = name(b);
         String list = type == WorkflowType.CHAIN ? "steps" : "jobs";
         String other = type == WorkflowType.CHAIN ? "jobs" : "steps";
         if (!b.has(list) && b.has(other)) {
@@ -131,19 +124,17 @@ public class WorkflowResource {
         List<WorkflowCommand.Step> steps = new ArrayList<>(items.size());
         Map<WorkflowCommand.Slot, Duration> delays = new HashMap<>();
         for (int i = 0; i < items.size(); i++) {
-            Body step = Body.element(json, items.get(i), b.field(list) + "[" + i + "]");
-            if (nested(step) == null) {
-                step = withDefaults(step, defaults);
-            }
-            if (nested(step) != null) {
+            Body step = withDefaults(Body.element(json, items.get(i), b.field(list) + "[" + i + "]"), defaults);
+            String inner = nested(step);
+            if (inner != null) {
                 if (depth >= MAX_DEPTH) {
                     throw new OjsException(ErrorCode.UNSUPPORTED, "Workflows nest at most " + MAX_DEPTH
-                            + " levels deep, the outermost included: '" + step.field(nested(step))
-                            + "' would be level " + (depth + 1) + ".", Map.of("path", step.field(nested(step)),
+                            + " levels deep, the outermost included: '" + step.field(inner)
+                            + "' would be level " + (depth + 1) + ".", Map.of("path", step.field(inner),
                             "max_depth", MAX_DEPTH));
                 }
-                steps.add(new WorkflowCommand.Nested(command(step, depth + 1, now, withDefaults(step, defaults)
-                        .object("options"))));
+                // its options (over the enclosing defaults) are the defaults of its own jobs
+                steps.add(new WorkflowCommand.Nested(command(step, depth + 1, now, step.object("options"))));
             } else {
                 steps.add(new WorkflowCommand.Job(job(step, now)));
                 delay(delays, step, MemberRole.STEP, i);
@@ -169,6 +160,15 @@ public class WorkflowResource {
             }
         }
         return new WorkflowCommand(type, name, steps, callbacks, delays);
+    }
+
+    /** The workflow's {@code name}, at most 255 characters. */
+    private static String name(Body b) {
+        String name = b.string("name", false);
+        if (name != null && name.length() > 255) {
+            throw OjsException.invalidField(b.field("name"), "'" + b.field("name") + "' must be at most 255 characters.");
+        }
+        return name;
     }
 
     /** Keeps a member's {@code options.delay} apart: a member that waits counts it from when it is enqueued. */
