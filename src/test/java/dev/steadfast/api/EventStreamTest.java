@@ -24,23 +24,13 @@ class EventStreamTest {
 
     @Test
     void anEnqueueArrivesOnTheStream() throws Exception {
-        HttpClient client = HttpClient.newHttpClient();
-        HttpRequest req = HttpRequest.newBuilder(stream).header("Accept", "text/event-stream").build();
-        CompletableFuture<HttpResponse<Stream<String>>> open = client.sendAsync(req, HttpResponse.BodyHandlers.ofLines());
-        String[] id = new String[1];
-        CompletableFuture<String> seen = open.thenApplyAsync(r -> r.body()
-                .filter(l -> l.startsWith("data:") && l.contains("job.enqueued"))
-                .findFirst().orElse(""));
-        for (int i = 0; i < 50 && !seen.isDone(); i++) {
-            Thread.sleep(100); // the subscription is registered asynchronously; keep enqueueing until it sees one
-            id[0] = enqueue("sse.job", "sse-q");
+        String line = firstEnqueuedEvent(stream, () -> {
+            enqueue("sse.job", "sse-q");
             enqueue("sse.job", "other-q");
-        }
-        String line = seen.get(10, TimeUnit.SECONDS);
+        });
         assertTrue(line.contains("\"queue\":\"sse-q\""), line);
         assertTrue(line.contains("\"specversion\":\"1.0\""), line);
         assertTrue(!line.contains("other-q"), line);
-        open.get().body().close();
     }
 
     @TestHTTPResource("/ojs/v1/events/stream?channel=queue:sse-ch")
@@ -49,19 +39,30 @@ class EventStreamTest {
     /** The SDKs subscribe with channel=queue:<name>; only that queue's events arrive, as data lines. */
     @Test
     void theSdksChannelFilterSelectsOneQueue() throws Exception {
+        String line = firstEnqueuedEvent(channelStream, () -> {
+            enqueue("sse.job", "other-ch");
+            enqueue("sse.job", "sse-ch");
+        });
+        assertTrue(line.contains("\"queue\":\"sse-ch\""), line);
+    }
+
+    /**
+     * Opens the stream at {@code uri} and runs {@code enqueue} every 100 ms (the subscription is registered
+     * asynchronously) until a {@code job.enqueued} data line arrives; answers that line.
+     */
+    private static String firstEnqueuedEvent(URI uri, Runnable enqueue) throws Exception {
         HttpClient client = HttpClient.newHttpClient();
-        HttpRequest req = HttpRequest.newBuilder(channelStream).header("Accept", "text/event-stream").build();
+        HttpRequest req = HttpRequest.newBuilder(uri).header("Accept", "text/event-stream").build();
         CompletableFuture<HttpResponse<Stream<String>>> open = client.sendAsync(req, HttpResponse.BodyHandlers.ofLines());
         CompletableFuture<String> seen = open.thenApplyAsync(r -> r.body()
                 .filter(l -> l.startsWith("data:") && l.contains("job.enqueued")).findFirst().orElse(""));
         for (int i = 0; i < 50 && !seen.isDone(); i++) {
             Thread.sleep(100);
-            enqueue("sse.job", "other-ch");
-            enqueue("sse.job", "sse-ch");
+            enqueue.run();
         }
         String line = seen.get(10, TimeUnit.SECONDS);
-        assertTrue(line.contains("\"queue\":\"sse-ch\""), line);
         open.get().body().close();
+        return line;
     }
 
     @Test
