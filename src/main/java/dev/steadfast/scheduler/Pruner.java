@@ -11,8 +11,11 @@ import java.time.Instant;
 import org.jboss.logging.Logger;
 
 /**
- * Deletes finished jobs (completed, cancelled, discarded without dead letter) once they are older than
- * steadfast.retention.finished, finished workflows once older than steadfast.retention.workflows (default: the
+ * Drops finished jobs (completed, cancelled, discarded without dead letter) once they are older than
+ * steadfast.retention.finished: whole day partitions of the history (V18__live_jobs_and_history.sql) once their UTC
+ * day ended before the cut-off, so a finished job is kept for the retention and at most one day more; rows that
+ * landed in the default partition are deleted row by row. It also creates the history's partitions for today and the
+ * next {@link #DAYS_AHEAD} days, removes progress rows whose job is gone, drops finished workflows once older than steadfast.retention.workflows (default: the
  * same), and forgets workers not heard from for ten heartbeat timeouts. Dead-lettered jobs are kept until an
  * operator deletes them, unless steadfast.retention.dead-letter is set. A workflow is kept while any of its jobs
  * is still live; its jobs are pruned by their own rules, independently of it. Bounded batches,
@@ -50,10 +53,18 @@ public class Pruner {
         }));
     }
 
+    /** Partitions exist this many days ahead, so a missed run or two never sends a day to the default partition. */
+    static final int DAYS_AHEAD = 3;
+
     /** Prunes everything past retention at {@code now}; returns how many jobs were deleted. */
     public Uni<Integer> runOnce(Instant now) {
         int batch = config.maintenance().batchSize();
-        Uni<Integer> finished = Batches.untilShort(() -> store.pruneFinished(now.minus(config.retention().finished()), batch), batch);
+        Instant before = now.minus(config.retention().finished());
+        Uni<Integer> finished = store.preparePartitions(now, DAYS_AHEAD)
+                .flatMap(x -> store.dropPartitionsBefore(before))
+                .flatMap(dropped -> Batches.untilShort(() -> store.pruneFinished(before, batch), batch)
+                        .map(deleted -> dropped + deleted))
+                .call(x -> Batches.untilShort(() -> store.pruneOrphanProgress(batch), batch));
         Uni<Integer> dead = config.retention().deadLetter()
                 .map(age -> Batches.untilShort(() -> store.pruneDeadLetters(now.minus(age), batch), batch))
                 .orElse(Uni.createFrom().item(0));

@@ -293,7 +293,8 @@ public class JobService {
         String metaJson = c.metaJson() == null ? "{}" : c.metaJson();
         return new NewJob(id, type, queue, c.argsJson(), metaJson, c.extensionsJson(), priority, tags, state,
                 policy.maxAttempts(), policy.json(), timeout, visibility, runAt, c.scheduledAt(), c.expiresAt(), now,
-                now, c.unique() == null ? null : uniqueKey(c.unique(), type, queue, c.argsJson(), metaJson));
+                now, c.unique() == null ? null : uniqueKey(c.unique(), type, queue, c.argsJson(), metaJson),
+                c.id() != null);
     }
 
     /** The job's uniqueness key (ojs-unique-jobs.md 4); args and meta are decoded only for jobs with a policy. */

@@ -16,7 +16,7 @@ final class CronSql {
     private static final String COLUMNS = """
             c.name, c.expression, c.timezone, c.overlap_policy, c.enabled, c.description, c.template::text AS template,
             c.next_fire_at, c.last_fire_at, c.last_job_id, c.run_count, c.created_at,
-            (SELECT j.state FROM jobs j WHERE j.id = c.last_job_id) AS last_job_state,
+            (SELECT j.state FROM all_jobs j WHERE j.id = c.last_job_id) AS last_job_state,
             r.outcome AS last_outcome, r.fire_at AS last_outcome_at, r.reason AS last_reason""";
 
     private static final String FROM = """
@@ -50,7 +50,7 @@ final class CronSql {
      */
     static final String LOCK_DUE = """
             SELECT c.name, c.expression, c.timezone, c.overlap_policy, c.template::text AS template, c.next_fire_at,
-                   c.last_job_id, (SELECT j.state FROM jobs j WHERE j.id = c.last_job_id) AS last_job_state
+                   c.last_job_id, (SELECT j.state FROM all_jobs j WHERE j.id = c.last_job_id) AS last_job_state
             FROM cron_jobs c WHERE c.enabled AND c.next_fire_at <= $1
             ORDER BY c.next_fire_at LIMIT $2 FOR UPDATE OF c SKIP LOCKED""";
 
@@ -60,11 +60,9 @@ final class CronSql {
             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (cron_name, fire_at) DO NOTHING RETURNING cron_name""";
 
     /** cancel_previous: the unfinished previous run is cancelled (a run that finished meanwhile is left alone). */
-    static final String CANCEL_RUN = """
-            UPDATE jobs SET state = 'cancelled', cancelled_at = $2, run_at = NULL, lease_expires_at = NULL,
-                   execution_deadline = NULL
-            WHERE id = $1 AND state IN ('available', 'scheduled', 'retryable', 'pending', 'active')
-            RETURNING id""";
+    static final String CANCEL_RUN = "WITH " + HistorySql.finish("",
+            "j.id = $1 AND j.state IN ('available', 'scheduled', 'retryable', 'pending', 'active')", "",
+            java.util.Map.of("state", "'cancelled'", "cancelled_at", "$2::timestamptz")) + "\nSELECT id FROM ins";
 
     /**
      * Moves the schedule on, only from the occurrence it was decided for ($5). A schedule that never fires again

@@ -16,19 +16,27 @@ import org.hibernate.LockMode;
 import org.hibernate.reactive.mutiny.Mutiny;
 
 /**
- * The dead letter queue through {@link JobEntity}: discarded jobs with {@code deadLetter} set. Listing is
- * keyset-paginated on (discardedAt, id), newest first, so pages stay index scans of jobs_dead_letter_idx however
+ * The dead letter queue through {@link FinishedJobEntity}: discarded jobs with {@code deadLetter} set, in the
+ * history's dead-letter partition (job_history_dead, V18), which retention never drops. Listing is
+ * keyset-paginated on (discardedAt, id), newest first, so pages stay index scans of job_history_dead_idx however
  * many dead letters there are. Each query names only the filters it uses, so its plan can use the queue index.
- * A retry starts a new run of the same job (same id, {@link JobEntity#startNewRun}): attempts reset, the earlier
- * error history kept, tagged with its run.
+ * A retry starts a new run of the same job (same id, {@link HistorySql#START_NEW_RUNS}): the row moves back to the
+ * live table with attempts reset, the earlier error history kept, tagged with its run. A move between two tables is
+ * one DELETE ... INSERT statement, which an entity change cannot express, so retries run it on the SQL client.
  *
- * <p>Single retries and deletes lock the row ({@code SELECT ... FOR UPDATE}) and check the flag on the entity,
- * so a job that left the dead letter queue meanwhile is left alone. Bulk operations take a bounded batch with
- * {@code FOR UPDATE SKIP LOCKED} per transaction (the caller loops until a batch comes back short), so they never
- * wait on a worker or on another instance doing the same.
+ * <p>A single delete locks the row ({@code SELECT ... FOR UPDATE}) and checks the flag on the entity; a retry's
+ * statement is guarded by the flag, so a job that left the dead letter queue meanwhile is left alone. Bulk
+ * operations take a bounded batch with {@code FOR UPDATE SKIP LOCKED} (the caller loops until a batch comes back
+ * short), so they never wait on a worker or on another instance doing the same.
  */
 @ApplicationScoped
 public class DeadLetterStore {
+
+    private final io.vertx.mutiny.sqlclient.Pool pool;
+
+    public DeadLetterStore(io.vertx.mutiny.sqlclient.Pool pool) {
+        this.pool = pool;
+    }
 
     /** A filter as an HQL condition and its parameters. */
     record Where(String hql, Parameters params) {
@@ -72,34 +80,40 @@ public class DeadLetterStore {
             p.and("afterAt", afterAt).and("afterId", afterId);
         }
         String query = hql + NEWEST_FIRST;
-        return Panache.withSession(() -> JobEntity.<JobEntity>find(query, p).range(offset, offset + limit - 1).list())
+        return Panache.withSession(() -> FinishedJobEntity.<FinishedJobEntity>find(query, p)
+                        .range(offset, offset + limit - 1).list())
                 .map(DeadLetterStore::rows);
     }
 
     public Uni<Long> count(DeadLetterFilter f) {
         Where w = where(f);
-        return Panache.withSession(() -> JobEntity.count(w.hql(), w.params()));
+        return Panache.withSession(() -> FinishedJobEntity.count(w.hql(), w.params()));
     }
 
     public Uni<Optional<JobRow>> find(UUID id) {
-        return Panache.withSession(() -> JobEntity.<JobEntity>findById(id))
+        return Panache.withSession(() -> FinishedJobEntity.<FinishedJobEntity>findById(id))
                 .map(e -> e != null && e.deadLetter ? Optional.of(e.toRow()) : Optional.empty());
     }
 
     /** RETRY_DEAD_LETTER: a new run of the job; empty when it is not (or no longer) a dead letter. */
     public Uni<Optional<JobRow>> retry(UUID id, Instant now) {
-        return Panache.withTransaction(() -> JobEntity.<JobEntity>findById(id, LockModeType.PESSIMISTIC_WRITE)
-                .map(e -> {
-                    if (e == null || !e.deadLetter) {
-                        return Optional.<JobRow>empty();
-                    }
-                    e.startNewRun(now);
-                    return Optional.of(e.toRow());
-                }));
+        return startNewRuns(pool, new UUID[] {id}, DEAD, true, now)
+                .map(rows -> rows.isEmpty() ? Optional.<JobRow>empty() : Optional.of(rows.get(0)));
+    }
+
+    private static final String[] DEAD = {"discarded"};
+
+    /** Runs {@link HistorySql#START_NEW_RUNS}; answers the jobs now live again. */
+    static Uni<List<JobRow>> startNewRuns(io.vertx.mutiny.sqlclient.Pool pool, UUID[] ids, String[] fromStates,
+                                          boolean deadLetter, Instant now) {
+        return pool.preparedQuery(HistorySql.START_NEW_RUNS)
+                .execute(io.vertx.mutiny.sqlclient.Tuple.of(ids, fromStates, deadLetter, JobStore.odt(now)))
+                .map(JobStore::rowsOf);
     }
 
     public Uni<Boolean> delete(UUID id) {
-        return Panache.withTransaction(() -> JobEntity.<JobEntity>findById(id, LockModeType.PESSIMISTIC_WRITE)
+        return Panache.withTransaction(() -> FinishedJobEntity.<FinishedJobEntity>findById(id,
+                        LockModeType.PESSIMISTIC_WRITE)
                 .flatMap(e -> e == null || !e.deadLetter ? Uni.createFrom().item(false)
                         : e.delete().replaceWith(true)));
     }
@@ -107,7 +121,7 @@ public class DeadLetterStore {
     /** The ids of up to {@code limit} matching dead letters, locked, skipping those another transaction holds. */
     private static Uni<List<UUID>> lockedBatch(DeadLetterFilter f, int limit) {
         Where w = where(f);
-        return lockedIds("where " + w.hql(), w.params().map(), limit);
+        return lockedIds("FinishedJobEntity", "where " + w.hql(), w.params().map(), limit);
     }
 
     /**
@@ -116,30 +130,24 @@ public class DeadLetterStore {
      * ids are read: hydrating whole entities (error histories included) cost about three times the statement
      * itself. Call inside a transaction.
      */
-    static Uni<List<UUID>> lockedIds(String where, Map<String, Object> params, int limit) {
+    static Uni<List<UUID>> lockedIds(String entity, String where, Map<String, Object> params, int limit) {
         return Panache.getSession().flatMap(s -> {
-            Mutiny.SelectionQuery<UUID> q = s.createSelectionQuery("select j.id from JobEntity j " + where, UUID.class);
+            Mutiny.SelectionQuery<UUID> q = s.createSelectionQuery("select j.id from " + entity + " j " + where,
+                    UUID.class);
             params.forEach(q::setParameter);
             return q.setLockMode("j", LockMode.UPGRADE_SKIPLOCKED).setMaxResults(limit).getResultList();
         });
     }
 
     /**
-     * {@link JobEntity#startNewRun} as one statement over a locked batch: the bulk retry writes every job of the
-     * batch at once instead of one UPDATE per entity (measured about 8 times faster; README "Architecture").
-     * {@code DeadLetterApiTest} checks that it leaves a job exactly as the entity method does.
+     * Retries up to {@code limit} matching dead letters; returns how many (call again until short). The batch is
+     * chosen with SKIP LOCKED and then moved by {@link HistorySql#START_NEW_RUNS}, whose guard on the flag leaves
+     * alone a job another operator or instance moved in between.
      */
-    static final String START_NEW_RUNS = """
-            update JobEntity set state = 'available', deadLetter = false, attempt = 0, snoozes = 0, run = run + 1,
-                   error = null, result = null, runAt = :now, enqueuedAt = :now, discardedAt = null,
-                   completedAt = null, cancelledAt = null, startedAt = null, retryDelayMs = null
-            where id in :ids and deadLetter = true""";
-
-    /** Retries up to {@code limit} matching dead letters; returns how many (call again until short). */
     public Uni<Integer> retryMatching(DeadLetterFilter f, Instant now, int limit) {
-        return Panache.withTransaction(() -> lockedBatch(f, limit).flatMap(batch -> batch.isEmpty()
+        return Panache.withTransaction(() -> lockedBatch(f, limit)).flatMap(batch -> batch.isEmpty()
                 ? Uni.createFrom().item(0)
-                : JobEntity.update(START_NEW_RUNS, Parameters.with("now", now).and("ids", batch))));
+                : startNewRuns(pool, batch.toArray(UUID[]::new), DEAD, true, now).map(List::size));
     }
 
     /** Deletes up to {@code limit} matching dead letters; returns how many (call again until short). */
@@ -148,7 +156,7 @@ public class DeadLetterStore {
             if (batch.isEmpty()) {
                 return Uni.createFrom().item(0);
             }
-            return JobEntity.delete("id in ?1 and deadLetter = true", batch).map(Long::intValue);
+            return FinishedJobEntity.delete("id in ?1 and deadLetter = true", batch).map(Long::intValue);
         }));
     }
 
@@ -157,10 +165,10 @@ public class DeadLetterStore {
                         Map<String, Long> byErrorType) {
     }
 
-    static final String STATS = "select count(*), min(discardedAt), max(discardedAt) from JobEntity where deadLetter = true";
-    static final String BY_QUEUE = "select queue, count(*) from JobEntity where deadLetter = true"
+    static final String STATS = "select count(*), min(discardedAt), max(discardedAt) from FinishedJobEntity where deadLetter = true";
+    static final String BY_QUEUE = "select queue, count(*) from FinishedJobEntity where deadLetter = true"
             + " group by queue order by count(*) desc";
-    static final String BY_ERROR_TYPE = "select coalesce(errorType, 'Unknown'), count(*) from JobEntity"
+    static final String BY_ERROR_TYPE = "select coalesce(errorType, 'Unknown'), count(*) from FinishedJobEntity"
             + " where deadLetter = true group by coalesce(errorType, 'Unknown') order by count(*) desc";
 
     public Uni<Stats> stats() {
@@ -181,9 +189,9 @@ public class DeadLetterStore {
         return out;
     }
 
-    private static List<JobRow> rows(List<JobEntity> entities) {
+    private static List<JobRow> rows(List<FinishedJobEntity> entities) {
         List<JobRow> out = new ArrayList<>(entities.size());
-        for (JobEntity e : entities) {
+        for (FinishedJobEntity e : entities) {
             out.add(e.toRow());
         }
         return out;

@@ -30,7 +30,10 @@ public class JobQueryStore {
             + " run_at, dead_letter, run, left(error->>'type', 200) AS error_type,"
             + " left(error->>'message', 300) AS error_message";
 
-    /** Text search over args, meta and error history, served by the trigram index jobs_search_idx (V3). */
+    /**
+     * Text search over args, meta and error history: in the history through the trigram index job_history_search_idx
+     * (V18), in the live table (small: live jobs only) by a scan of the page order.
+     */
     static final String TEXT = "job_search_text(args, meta, errors) ILIKE $%d";
     static final String STATE = "state = $%d";
     static final String QUEUE = "queue = $%d";
@@ -83,31 +86,22 @@ public class JobQueryStore {
     }
 
     /**
-     * The listing statement. The console's sort and search indexes hold only cold jobs (V5__lean_hot_path.sql), so
-     * without a state filter the page is the merge of bounded parts, each served by its own indexes: cold jobs,
-     * available jobs and active jobs (V6__live_jobs_index.sql), each part cut at the page size before the merge.
+     * The listing statement. A state filter names the one table that holds that state (LiveStates); without one the
+     * page is the merge of two bounded parts, the live table's (jobs_live_created_idx) and the history's (its
+     * keyset indexes, V18), each cut at the page size before the merge.
      *
      * @param state the filtered state, or null
      */
     static String listing(List<String> where, JobState state, boolean ascending, int limitParam) {
         String dir = ascending ? "ASC" : "DESC";
         String order = " ORDER BY created_at " + dir + ", id " + dir + " LIMIT $" + limitParam;
+        String filter = where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where);
         if (state != null) {
-            return "SELECT " + SUMMARY_COLUMNS + " FROM jobs"
-                    + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where)) + order;
+            return "SELECT " + SUMMARY_COLUMNS + " FROM " + LiveStates.tableOf(state) + filter + order;
         }
-        String rest = where.isEmpty() ? "" : " AND " + String.join(" AND ", where);
-        StringBuilder sql = new StringBuilder();
-        for (String part : PARTS) {
-            sql.append(sql.length() == 0 ? "" : " UNION ALL ")
-                    .append("(SELECT ").append(SUMMARY_COLUMNS).append(" FROM jobs WHERE ").append(part).append(rest)
-                    .append(order).append(')');
-        }
-        return sql.append(order).toString();
+        return "(SELECT " + SUMMARY_COLUMNS + " FROM jobs" + filter + order + ") UNION ALL (SELECT " + SUMMARY_COLUMNS
+                + " FROM job_history" + filter + order + ")" + order;
     }
-
-    /** The parts of an unfiltered listing: together every state, each matching the predicates of its indexes. */
-    static final List<String> PARTS = List.of(HotStates.COLD_SQL, "state = 'available'", "state = 'active'");
 
     private static boolean timedOut(Throwable e) {
         return e instanceof PgException pg && "57014".equals(pg.getSqlState());

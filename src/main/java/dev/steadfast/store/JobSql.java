@@ -1,7 +1,7 @@
 package dev.steadfast.store;
 
 /**
- * Every statement the server runs against the jobs table, each named for the transition it makes, with the
+ * Every statement the server runs against the live jobs table (and, when a job finishes, the history it moves to), each named for the transition it makes, with the
  * reason it looks the way it does. Times are always bound from the application clock ($n), never now(), so a
  * fixed clock in tests governs the database as well.
  */
@@ -14,7 +14,9 @@ final class JobSql {
      * PUSH, for one job or many: one statement over parallel arrays, so a batch costs one round trip. A
      * duplicate id is skipped rather than raised, and the caller compares the returned ids with the ones it sent.
      * Tags travel as one JSON array text per job because PostgreSQL arrays cannot be ragged. unique_key is NULL
-     * for a job without a unique policy (such a job never enters jobs_unique_key_idx).
+     * for a job without a unique policy (such a job never enters jobs_unique_key_idx). An id the client chose ($20
+     * true) must not be taken by a finished job either: the history's id index is probed for those only (the server's
+     * own UUIDv7 ids cannot collide), so a bulk PUSH without client ids pays nothing for it.
      */
     static final String INSERT_JOBS = """
             INSERT INTO jobs (id, type, queue, args, meta, extensions, priority, tags, state, max_attempts,
@@ -27,9 +29,10 @@ final class JobSql {
             FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int4[],
                         $8::text[], $9::text[], $10::int4[], $11::text[], $12::int8[], $13::int8[],
                         $14::timestamptz[], $15::timestamptz[], $16::timestamptz[], $17::timestamptz[],
-                        $18::timestamptz[], $19::text[])
+                        $18::timestamptz[], $19::text[], $20::bool[])
                  AS u(id, type, queue, args, meta, ext, priority, tags, state, max_attempts, retry, timeout_ms,
-                      vis_ms, run_at, scheduled_at, expires_at, created_at, enqueued_at, unique_key)
+                      vis_ms, run_at, scheduled_at, expires_at, created_at, enqueued_at, unique_key, client_id)
+            WHERE NOT (u.client_id AND EXISTS (SELECT 1 FROM job_history h WHERE h.id = u.id))
             ON CONFLICT (id) DO NOTHING
             RETURNING id""";
 
@@ -93,7 +96,8 @@ final class JobSql {
      * must be the one holding the lease, so a late answer from a worker that lost its lease changes nothing. The
      * previous error is cleared (ojs-core 7.3). A workflow step (workflow_id set) is left alone: its ACK must
      * advance the workflow in the same transaction, which COMPLETE_STEP does under the workflow's lock; the test
-     * reads a column of the row the update visits anyway, so jobs outside workflows pay one null check.
+     * reads a column of the row the update visits anyway, so jobs outside workflows pay one null check. The job
+     * leaves the live table for the history in the same statement (HistorySql.finish).
      */
     static final String COMPLETE = completeWhere("j.workflow_id IS NULL");
 
@@ -101,14 +105,14 @@ final class JobSql {
     static final String COMPLETE_STEP = completeWhere("j.workflow_id IS NOT NULL");
 
     private static String completeWhere(String which) {
-        return """
-            UPDATE jobs j SET state = 'completed', completed_at = $4, result = a.result::jsonb, error = NULL,
-                   lease_expires_at = NULL, execution_deadline = NULL
-            FROM unnest($1::uuid[], $2::text[], $3::text[]) AS a(id, result, worker)
-            WHERE j.id = a.id AND j.state = 'active' AND j.lease_expires_at > $4
-              AND (a.worker IS NULL OR j.lease_owner IS NULL OR j.lease_owner = a.worker) AND\s""" + which + """
-
-            RETURNING j.id, j.type, j.queue, j.attempt, j.started_at, j.meta->>'traceparent' AS traceparent""";
+        return "WITH " + HistorySql.finish("USING unnest($1::uuid[], $2::text[], $3::text[]) AS a(id, result, worker)",
+                """
+                j.id = a.id AND j.state = 'active' AND j.lease_expires_at > $4::timestamptz
+                  AND (a.worker IS NULL OR j.lease_owner IS NULL OR j.lease_owner = a.worker) AND\s""" + which,
+                ", a.result AS x_result",
+                java.util.Map.of("state", "'completed'", "completed_at", "$4::timestamptz",
+                        "result", "fin.x_result::jsonb", "error", "NULL"))
+                + "\nSELECT id, type, queue, attempt, started_at, meta->>'traceparent' AS traceparent FROM ins";
     }
 
     /**
@@ -121,6 +125,12 @@ final class JobSql {
                    retry_policy::text AS retry_policy
             FROM jobs WHERE id = ANY($1::uuid[])""";
 
+    /** The lease guard of RECORD_FAILURES, over the job j and its outcome f. */
+    private static final String FAILURE_GUARD = """
+            j.id = f.id AND j.state = 'active' AND j.attempt = f.attempt AND j.lease_expires_at > $3
+              AND (f.worker IS NULL OR j.lease_owner IS NULL OR j.lease_owner = f.worker)
+              AND (j.workflow_id IS NULL OR $12::bool)""";
+
     /**
      * FAIL for one or many jobs, and the lease reaper's writes: each outcome was decided in the domain
      * (AttemptOutcomes) for one attempt, and is applied only if the job is still active in that very attempt,
@@ -132,32 +142,36 @@ final class JobSql {
      * accounts for what it finished.
      */
     static final String RECORD_FAILURES = """
-            UPDATE jobs j SET state = f.state, run_at = f.run_at, retry_delay_ms = f.delay_ms,
-                   error = f.entry::jsonb,
-                   errors = jsonb_path_query_array(j.errors || f.entry::jsonb, '$[last - $k to last]',
-                                                   jsonb_build_object('k', $2::int - 1)),
-                   dead_letter = f.dead_letter,
-                   discarded_at = CASE WHEN f.state = 'discarded' THEN f.at ELSE j.discarded_at END,
-                   completed_at = CASE WHEN f.state = 'discarded' THEN f.at ELSE j.completed_at END,
-                   lease_expires_at = NULL, execution_deadline = NULL
-            FROM unnest($1::uuid[], $4::int4[], $5::text[], $6::text[], $7::timestamptz[], $8::int8[], $9::text[],
-                        $10::bool[], $11::timestamptz[])
-                 AS f(id, attempt, worker, state, run_at, delay_ms, entry, dead_letter, at)
-            WHERE j.id = f.id AND j.state = 'active' AND j.attempt = f.attempt AND j.lease_expires_at > $3
-              AND (f.worker IS NULL OR j.lease_owner IS NULL OR j.lease_owner = f.worker)
-              AND (j.workflow_id IS NULL OR $12::bool)
-            RETURNING\s""" + JobRow.leanColumns("j");
+            WITH f AS (
+                SELECT * FROM unnest($1::uuid[], $4::int4[], $5::text[], $6::text[], $7::timestamptz[], $8::int8[],
+                                     $9::text[], $10::bool[], $11::timestamptz[])
+                     AS f(id, attempt, worker, state, run_at, delay_ms, entry, dead_letter, at)),
+            retried AS (
+                UPDATE jobs j SET state = f.state, run_at = f.run_at, retry_delay_ms = f.delay_ms,
+                       error = f.entry::jsonb,
+                       errors = jsonb_path_query_array(j.errors || f.entry::jsonb, '$[last - $k to last]',
+                                                       jsonb_build_object('k', $2::int - 1)),
+                       lease_expires_at = NULL, execution_deadline = NULL
+                FROM f WHERE f.state <> 'discarded' AND\s""" + FAILURE_GUARD + """
+
+                RETURNING\s""" + JobRow.leanColumns("j") + "),\n"
+            + HistorySql.finish("USING f", "f.state = 'discarded' AND " + FAILURE_GUARD,
+                    ", f.entry AS x_entry, f.delay_ms AS x_delay_ms, f.dead_letter AS x_dead_letter, f.at AS x_at",
+                    java.util.Map.of("state", "'discarded'", "retry_delay_ms", "fin.x_delay_ms",
+                            "error", "fin.x_entry::jsonb",
+                            "errors", "jsonb_path_query_array(fin.errors || fin.x_entry::jsonb, '$[last - $k to last]',"
+                                    + " jsonb_build_object('k', $2::int - 1))",
+                            "dead_letter", "fin.x_dead_letter", "discarded_at", "fin.x_at", "completed_at", "fin.x_at"))
+            + "\nSELECT * FROM retried UNION ALL SELECT " + JobRow.leanColumns("ins") + " FROM ins";
+
 
     /**
-     * CANCEL: the old state comes from a locked read in the same statement so the answer can say what the job
-     * was (previous_state), and the guard lists the states cancel may start from.
+     * CANCEL: the job moves to the history; the deleted row says what the job was (previous_state), and the guard
+     * lists the states cancel may start from (all of them live).
      */
-    static final String CANCEL = """
-            WITH old AS (SELECT id, state FROM jobs WHERE id = $1 FOR UPDATE)
-            UPDATE jobs j SET state = 'cancelled', cancelled_at = $2, run_at = NULL, lease_expires_at = NULL,
-                   execution_deadline = NULL
-            FROM old WHERE j.id = old.id AND old.state = ANY($3)
-            RETURNING old.state AS previous_state,\s""" + JobRow.columns("j");
+    static final String CANCEL = "WITH " + HistorySql.finish("", "j.id = $1 AND j.state = ANY($3)", "",
+            java.util.Map.of("state", "'cancelled'", "cancelled_at", "$2::timestamptz"))
+            + "\nSELECT fin.state AS previous_state, " + JobRow.columns("ins") + " FROM ins JOIN fin ON fin.id = ins.id";
 
     /**
      * SNOOZE (extension): the worker hands the job back to run at $3 without failing it; the attempt does not
@@ -176,12 +190,13 @@ final class JobSql {
     static final String ACTIVATE = "UPDATE jobs SET state = 'available', run_at = $2, enqueued_at = $2"
             + " WHERE id = $1 AND state = 'pending' RETURNING " + JobRow.COLUMNS;
 
-    static final String STATE_OF = "SELECT state, lease_owner, lease_expires_at FROM jobs WHERE id = $1";
+    /** A job's state wherever it is (all_jobs: the live table, then the history). */
+    static final String STATE_OF = "SELECT state, lease_owner, lease_expires_at FROM all_jobs WHERE id = $1";
 
     static final String LIST_QUEUES = "SELECT name, paused, paused_at, created_at FROM queues ORDER BY name";
 
     /** Empties every table: the conformance suite's reset hook. */
-    static final String RESET = "TRUNCATE jobs, job_progress, queues, workers, cron_jobs, cron_runs, schemas,"
+    static final String RESET = "TRUNCATE jobs, job_history, job_progress, queues, workers, cron_jobs, cron_runs, schemas,"
             + " workflows, workflow_jobs";
 
     /**
@@ -192,9 +207,12 @@ final class JobSql {
     static final String LOCK_UNIQUE_KEYS = """
             SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT DISTINCT k FROM unnest($1::int8[]) AS u(k) ORDER BY k) s""";
 
-    /** The jobs holding any of the keys $1 in one of the states $2, newest first (jobs_unique_key_idx). */
+    /**
+     * The jobs holding any of the keys $1 in one of the states $2, newest first: live and finished ones
+     * (jobs_unique_key_idx and job_history_unique_key_idx under the all_jobs view).
+     */
     static final String UNIQUE_HOLDERS = """
-            SELECT id, unique_key, state, created_at, run_at FROM jobs
+            SELECT id, unique_key, state, created_at, run_at FROM all_jobs
             WHERE unique_key = ANY($1::text[]) AND state = ANY($2::text[])
             ORDER BY created_at DESC LIMIT 1000""";
 
@@ -202,9 +220,8 @@ final class JobSql {
      * Unique PUSH with on_conflict replace: cancels the replaced jobs in the PUSH's transaction (ojs-unique-jobs
      * 5.2: cancelled, not deleted), guarded by the states CANCEL may start from ($3).
      */
-    static final String CANCEL_REPLACED = """
-            UPDATE jobs SET state = 'cancelled', cancelled_at = $2, run_at = NULL, lease_expires_at = NULL,
-                   execution_deadline = NULL
-            WHERE id = ANY($1::uuid[]) AND state = ANY($3)
-            RETURNING\s""" + JobRow.COLUMNS;
+    static final String CANCEL_REPLACED = "WITH " + HistorySql.finish("",
+            "j.id = ANY($1::uuid[]) AND j.state = ANY($3)", "",
+            java.util.Map.of("state", "'cancelled'", "cancelled_at", "$2::timestamptz"))
+            + "\nSELECT " + JobRow.columns("ins") + " FROM ins";
 }

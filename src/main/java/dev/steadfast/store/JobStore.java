@@ -73,6 +73,7 @@ public class JobStore {
         String[] types = new String[n], queues = new String[n], args = new String[n], metas = new String[n],
                 exts = new String[n], tags = new String[n], states = new String[n], retries = new String[n],
                 uniqueKeys = new String[n];
+        Boolean[] clientIds = new Boolean[n];
         Integer[] priorities = new Integer[n], maxAttempts = new Integer[n];
         Long[] timeouts = new Long[n], vis = new Long[n];
         OffsetDateTime[] runAt = new OffsetDateTime[n], sched = new OffsetDateTime[n], expires = new OffsetDateTime[n],
@@ -98,9 +99,10 @@ public class JobStore {
             created[i] = odt(j.createdAt());
             enqueued[i] = odt(j.enqueuedAt());
             uniqueKeys[i] = j.uniqueKey();
+            clientIds[i] = j.clientId();
         }
         Tuple t = Tuple.from(Arrays.asList(ids, types, queues, args, metas, exts, priorities, tags, states,
-                maxAttempts, retries, timeouts, vis, runAt, sched, expires, created, enqueued, uniqueKeys));
+                maxAttempts, retries, timeouts, vis, runAt, sched, expires, created, enqueued, uniqueKeys, clientIds));
         return client.preparedQuery(JobSql.INSERT_JOBS).execute(t).map(rows -> {
             Set<UUID> inserted = new HashSet<>(rows.rowCount());
             for (Row r : rows) {
@@ -249,10 +251,15 @@ public class JobStore {
         return q.map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(JobRow.from(rows.iterator().next())));
     }
 
-    /** Job INFO and the console's job page: the whole job through {@link JobEntity}. */
+    /**
+     * Job INFO and the console's job page: the whole job through {@link JobEntity} while it is live, else through
+     * {@link FinishedJobEntity}. A job finishing between the two reads is found in the second.
+     */
     public Uni<Optional<JobRow>> find(UUID id) {
-        return Panache.withSession(() -> JobEntity.<JobEntity>findById(id))
-                .map(e -> e == null ? Optional.empty() : Optional.of(e.toRow()));
+        return Panache.withSession(() -> JobEntity.<JobEntity>findById(id)
+                .flatMap(e -> e != null ? Uni.createFrom().item(Optional.of(e.toRow()))
+                        : FinishedJobEntity.<FinishedJobEntity>findById(id)
+                                .map(f -> f == null ? Optional.<JobRow>empty() : Optional.of(f.toRow()))));
     }
 
     /** The state of a job and who holds its lease, to explain a refused transition. */

@@ -43,31 +43,59 @@ final class MaintenanceSql {
 
     /**
      * Discards expired jobs with the recorded reason as their error (appended to the history, newest $4 kept).
-     * completed_at stays unset: the job never ran to an outcome (the conformance suite checks it is absent).
+     * completed_at stays unset: the job never ran to an outcome (the conformance suite checks it is absent). The
+     * job moves to the history.
      */
-    static final String DISCARD_EXPIRED = """
-            UPDATE jobs j SET state = 'discarded', discarded_at = $3, run_at = NULL, error = e.entry::jsonb,
-                   errors = jsonb_path_query_array(j.errors || e.entry::jsonb, '$[last - $k to last]',
-                                                   jsonb_build_object('k', $4::int - 1))
-            FROM unnest($1::uuid[], $2::text[]) AS e(id, entry)
-            WHERE j.id = e.id AND j.state IN ('available', 'scheduled', 'retryable', 'pending')
-            RETURNING\s""" + JobRow.leanColumns("j");
+    static final String DISCARD_EXPIRED = "WITH " + HistorySql.finish("USING unnest($1::uuid[], $2::text[]) AS e(id, entry)",
+            "j.id = e.id AND j.state IN ('available', 'scheduled', 'retryable', 'pending')", ", e.entry AS x_entry",
+            java.util.Map.of("state", "'discarded'", "discarded_at", "$3::timestamptz", "error", "fin.x_entry::jsonb",
+                    "errors", "jsonb_path_query_array(fin.errors || fin.x_entry::jsonb, '$[last - $k to last]',"
+                            + " jsonb_build_object('k', $4::int - 1))"))
+            + "\nSELECT " + JobRow.leanColumns("ins") + " FROM ins";
 
-    /** Pruning: finished jobs past retention; dead-lettered jobs are never pruned here. */
+    /**
+     * Pruning, row by row, of finished jobs past retention that sit in the history's default partition (their day
+     * had no partition when they finished); every other finished job goes with its day's partition (DROP_PARTITION).
+     */
     static final String PRUNE_FINISHED = """
             WITH old AS (
-                SELECT id FROM jobs
-                WHERE state IN ('completed', 'discarded', 'cancelled') AND NOT dead_letter
-                  AND coalesce(completed_at, cancelled_at, discarded_at) < $1
+                SELECT id FROM job_history_done_default WHERE finished_at < $1
                 LIMIT $2 FOR UPDATE SKIP LOCKED)
-            DELETE FROM jobs j USING old WHERE j.id = old.id""";
+            DELETE FROM job_history_done_default h USING old WHERE h.id = old.id""";
 
     /** Dead letters past an operator-configured maximum age (off unless configured). */
     static final String PRUNE_DEAD_LETTERS = """
             WITH old AS (
-                SELECT id FROM jobs WHERE dead_letter AND discarded_at < $1
+                SELECT id FROM job_history_dead WHERE discarded_at < $1
                 LIMIT $2 FOR UPDATE SKIP LOCKED)
-            DELETE FROM jobs j USING old WHERE j.id = old.id""";
+            DELETE FROM job_history_dead h USING old WHERE h.id = old.id""";
+
+    /** Creates the history's day partitions from $1 for $2 more days (V18's function; a no-op for existing ones). */
+    static final String PREPARE_PARTITIONS = """
+            SELECT count(*) FILTER (WHERE steadfast_history_partition(d::date))
+            FROM generate_series($1::date, $1::date + $2::int, interval '1 day') d""";
+
+    /** The history's day partitions, by name (job_history_done_YYYYMMDD: the UTC day they hold). */
+    static final String LIST_PARTITIONS = """
+            SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+            WHERE i.inhparent = 'job_history_done'::regclass AND c.relname ~ '^job_history_done_[0-9]{8}$'
+            ORDER BY c.relname""";
+
+    /**
+     * Dropping a partition takes an ACCESS EXCLUSIVE lock on job_history for a moment; a lock that cannot be had
+     * within this time (a long console query on the history) gives up and the next run tries again, so ACKs never
+     * queue behind it for longer.
+     */
+    static final String PARTITION_LOCK_TIMEOUT = "SET LOCAL lock_timeout = '1s'";
+
+    /** Serialises the instances' partition work (same key as steadfast_history_partition). */
+    static final String LOCK_PARTITIONS = "SELECT pg_advisory_xact_lock(hashtext('steadfast_history_partitions'))";
+
+    /** Progress rows whose job is gone (deleted or pruned), a bounded batch. */
+    static final String PRUNE_ORPHAN_PROGRESS = """
+            DELETE FROM job_progress p WHERE p.job_id IN (
+                SELECT q.job_id FROM job_progress q
+                WHERE NOT EXISTS (SELECT 1 FROM all_jobs j WHERE j.id = q.job_id) LIMIT $1)""";
 
     /** Workers not heard from since the cut-off are forgotten (their jobs' leases still govern the jobs). */
     static final String FORGET_WORKERS = "DELETE FROM workers WHERE last_seen < $1";

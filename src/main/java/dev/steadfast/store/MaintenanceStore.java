@@ -82,6 +82,57 @@ public class MaintenanceStore {
                 .map(rows -> rows.rowCount());
     }
 
+    /** Creates the history partitions for the UTC days from {@code from} to {@code days} days later; returns how many. */
+    public Uni<Integer> preparePartitions(Instant from, int days) {
+        java.time.LocalDate day = java.time.LocalDate.ofInstant(from, java.time.ZoneOffset.UTC);
+        return pool.preparedQuery(MaintenanceSql.PREPARE_PARTITIONS).execute(Tuple.of(day, days))
+                .map(rows -> rows.iterator().next().getLong(0).intValue());
+    }
+
+    /**
+     * Drops the history's day partitions whose whole day ended by {@code before}, each in its own short transaction
+     * (see MaintenanceSql.PARTITION_LOCK_TIMEOUT); returns how many jobs they held. A partition whose lock could not
+     * be had is left for the next run.
+     */
+    public Uni<Integer> dropPartitionsBefore(Instant before) {
+        java.time.LocalDate last = java.time.LocalDate.ofInstant(before, java.time.ZoneOffset.UTC);
+        return pool.query(MaintenanceSql.LIST_PARTITIONS).execute().flatMap(rows -> {
+            List<String> old = new ArrayList<>();
+            for (Row r : rows) {
+                String name = r.getString(0);
+                java.time.LocalDate day = java.time.LocalDate.parse(name.substring(name.length() - 8),
+                        java.time.format.DateTimeFormatter.BASIC_ISO_DATE);
+                if (!day.plusDays(1).isAfter(last)) {
+                    old.add(name);
+                }
+            }
+            Uni<Integer> total = Uni.createFrom().item(0);
+            for (String name : old) {
+                total = total.flatMap(n -> dropPartition(name).map(m -> n + m));
+            }
+            return total;
+        });
+    }
+
+    private Uni<Integer> dropPartition(String name) {
+        String quoted = "\"" + name + "\""; // matched ^job_history_done_[0-9]{8}$: nothing to escape
+        return pool.withTransaction(conn -> conn.query(MaintenanceSql.PARTITION_LOCK_TIMEOUT).execute()
+                        .flatMap(x -> conn.query(MaintenanceSql.LOCK_PARTITIONS).execute())
+                        .flatMap(x -> conn.query("SELECT count(*) FROM " + quoted).execute())
+                        .flatMap(count -> conn.query("DROP TABLE " + quoted).execute()
+                                .map(x -> count.iterator().next().getLong(0).intValue())))
+                // lock_timeout (55P03: tried again next run) or already dropped by another instance (42P01)
+                .onFailure(e -> e instanceof io.vertx.pgclient.PgException p
+                        && ("55P03".equals(p.getSqlState()) || "42P01".equals(p.getSqlState())))
+                .recoverWithItem(0);
+    }
+
+    /** Deletes up to {@code limit} progress rows whose job no longer exists; returns how many. */
+    public Uni<Integer> pruneOrphanProgress(int limit) {
+        return pool.preparedQuery(MaintenanceSql.PRUNE_ORPHAN_PROGRESS).execute(Tuple.of(limit))
+                .map(rows -> rows.rowCount());
+    }
+
     public Uni<Integer> pruneDeadLetters(Instant before, int limit) {
         return pool.preparedQuery(MaintenanceSql.PRUNE_DEAD_LETTERS).execute(Tuple.of(JobStore.odt(before), limit))
                 .map(rows -> rows.rowCount());

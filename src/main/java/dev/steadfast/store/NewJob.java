@@ -11,9 +11,12 @@ import java.util.UUID;
  * @param runAt when the job may first be claimed; null for pending jobs
  * @param enqueuedAt when it became available; null while scheduled or pending
  * @param uniqueKey  the uniqueness key (ojs-unique-jobs.md 4), or null for a job without a unique policy
+ * @param clientId   whether the client chose the id (then a finished job may hold it already; the server's own ids
+ *                   are new UUIDv7s)
  */
 public record NewJob(UUID id, String type, String queue, String argsJson, String metaJson, String extensionsJson,
                      int priority, List<String> tags, JobState state, int maxAttempts, String retryPolicyJson,
                      Long timeoutMs, long visibilityTimeoutMs, Instant runAt, Instant scheduledAt,
-                     Instant expiresAt, Instant createdAt, Instant enqueuedAt, String uniqueKey) {
+                     Instant expiresAt, Instant createdAt, Instant enqueuedAt, String uniqueKey,
+                     boolean clientId) {
 }

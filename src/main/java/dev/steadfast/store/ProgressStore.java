@@ -45,7 +45,7 @@ public class ProgressStore {
     static final String READ = """
             SELECT j.state, j.attempt, j.run, p.attempt AS p_attempt, p.run AS p_run, p.progress, p.message,
                    p.data::text AS data, p.checkpoint::text AS checkpoint, p.updated_at
-            FROM jobs j LEFT JOIN job_progress p ON p.job_id = j.id WHERE j.id = $1""";
+            FROM all_jobs j LEFT JOIN job_progress p ON p.job_id = j.id WHERE j.id = $1""";
 
     private final Pool pool;
 

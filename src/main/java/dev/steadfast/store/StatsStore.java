@@ -22,16 +22,14 @@ import java.util.Map;
 public class StatsStore {
 
     /**
-     * Depth: cold jobs are counted from the small partial index jobs_queue_state_idx (index-only), available ones
-     * through the claim index and active ones through the lease index, so no part reads the whole table.
+     * Depth: the live table is small (live jobs only) and is counted as it is; finished jobs are counted from the
+     * history's job_history_queue_state_idx (index-only), so no part reads the whole history.
      */
-    static final String COUNT_BY_QUEUE_AND_STATE = "SELECT queue, state, count(*) FROM jobs WHERE " + HotStates.COLD_SQL
-            + " GROUP BY queue, state"
-            + " UNION ALL SELECT queue, 'available', count(*) FROM jobs WHERE state = 'available' GROUP BY queue"
-            + " UNION ALL SELECT queue, 'active', count(*) FROM jobs WHERE state = 'active' GROUP BY queue";
+    static final String COUNT_BY_QUEUE_AND_STATE = "SELECT queue, state, count(*) FROM jobs GROUP BY queue, state"
+            + " UNION ALL SELECT queue, state, count(*) FROM job_history GROUP BY queue, state";
 
-    /** Dead letters per queue, from the dead-letter partial index. */
-    static final String DEAD_LETTERS_BY_QUEUE = "SELECT queue, count(*) FROM jobs WHERE dead_letter GROUP BY queue";
+    /** Dead letters per queue, from their own partition. */
+    static final String DEAD_LETTERS_BY_QUEUE = "SELECT queue, count(*) FROM job_history_dead GROUP BY queue";
 
     /**
      * Lag: per known queue, when the job a fetch would take next became available (run_at): the first available
@@ -47,41 +45,39 @@ public class StatsStore {
 
     /**
      * Finished jobs per minute since $1: completed ones and ones that failed for good (discarded, dead letters
-     * included). Two halves so each uses its partial index (jobs_finished_idx, jobs_dead_letter_idx).
+     * included), by finished_at: the partitions of the last days only, each an index-only scan of
+     * job_history_finished_idx.
      */
     static final String FINISHED_PER_MINUTE = """
-            SELECT (extract(epoch FROM completed_at)::bigint / 60) AS minute, state = 'completed' AS ok, count(*)
-            FROM jobs WHERE state IN ('completed', 'discarded') AND NOT dead_letter AND completed_at >= $1
-            GROUP BY 1, 2
-            UNION ALL
-            SELECT (extract(epoch FROM discarded_at)::bigint / 60), false, count(*)
-            FROM jobs WHERE dead_letter AND discarded_at >= $1
-            GROUP BY 1""";
+            SELECT (extract(epoch FROM finished_at)::bigint / 60) AS minute, state = 'completed' AS ok, count(*)
+            FROM job_history WHERE state IN ('completed', 'discarded') AND finished_at >= $1
+            GROUP BY 1, 2""";
 
-    /** Count by state in one queue (zzz_jobs' countByState): an index-only scan of jobs_queue_state_idx. */
-    static final String COUNT_BY_STATE_IN_QUEUE = "SELECT state, count(*) FROM jobs WHERE queue = $1 GROUP BY state";
+    /** Count by state in one queue (zzz_jobs' countByState): the live table and job_history_queue_state_idx. */
+    static final String COUNT_BY_STATE_IN_QUEUE = "SELECT state, count(*) FROM jobs WHERE queue = $1 GROUP BY state"
+            + " UNION ALL SELECT state, count(*) FROM job_history WHERE queue = $1 GROUP BY state";
 
-    /** Dead letters in one queue, from jobs_dead_letter_queue_idx. */
-    static final String DEAD_LETTERS_IN_QUEUE = "SELECT count(*) FROM jobs WHERE dead_letter AND queue = $1";
+    /** Dead letters in one queue, from job_history_dead_queue_idx. */
+    static final String DEAD_LETTERS_IN_QUEUE = "SELECT count(*) FROM job_history_dead WHERE queue = $1";
 
     /**
      * Dead-letter growth: the total, and how many became dead letters since $1 and since $2 (discarded_at), in
-     * one pass over the dead-letter partial index (jobs_dead_letter_idx): dead letters are few by design.
+     * one pass over their partition: dead letters are few by design.
      */
     static final String DEAD_LETTER_GROWTH = "SELECT count(*), count(*) FILTER (WHERE discarded_at >= $1),"
-            + " count(*) FILTER (WHERE discarded_at >= $2) FROM jobs WHERE dead_letter";
+            + " count(*) FILTER (WHERE discarded_at >= $2) FROM job_history_dead";
 
     /**
      * Finished since $2 (a day): completed and discarded-without-dead-letter, each in total and since $1 (an
-     * hour). Its predicate implies jobs_finished_idx's and the state is in that index, so it is an index-only
-     * scan of the day's finished jobs; dead letters come from DEAD_LETTER_GROWTH.
+     * hour): an index-only scan of job_history_finished_idx over the last day's partitions; dead letters come from
+     * DEAD_LETTER_GROWTH.
      */
     static final String FINISHED_SINCE = """
-            SELECT count(*) FILTER (WHERE state = 'completed' AND completed_at >= $1),
-                   count(*) FILTER (WHERE state = 'discarded' AND completed_at >= $1),
+            SELECT count(*) FILTER (WHERE state = 'completed' AND finished_at >= $1),
+                   count(*) FILTER (WHERE state = 'discarded' AND finished_at >= $1),
                    count(*) FILTER (WHERE state = 'completed'),
                    count(*) FILTER (WHERE state = 'discarded')
-            FROM jobs WHERE state IN ('completed', 'discarded') AND NOT dead_letter AND completed_at >= $2""";
+            FROM job_history_done WHERE state IN ('completed', 'discarded') AND finished_at >= $2""";
 
     private final Pool pool;
 

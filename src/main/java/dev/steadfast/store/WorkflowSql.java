@@ -57,7 +57,7 @@ final class WorkflowSql {
      */
     static final String MEMBERS = """
             SELECT wj.job_id, wj.role, wj.position, wj.outcome, wj.child, j.state, c.state AS child_state
-            FROM workflow_jobs wj LEFT JOIN jobs j ON j.id = wj.job_id AND NOT wj.child
+            FROM workflow_jobs wj LEFT JOIN all_jobs j ON j.id = wj.job_id AND NOT wj.child
                  LEFT JOIN workflows c ON c.id = wj.job_id AND wj.child
             WHERE wj.workflow_id = $1""";
 
@@ -67,7 +67,8 @@ final class WorkflowSql {
     /**
      * Cancels the workflows $1 and every workflow nested in them (pending or running -> cancelled), their jobs in
      * the states $3 (what cancel may start from, less active: an active job may finish), and records those
-     * members' outcome. The outcome of $1 themselves in their parent is the parent's decision to record.
+     * members' outcome. The outcome of $1 themselves in their parent is the parent's decision to record. The
+     * cancelled jobs move to the history (HistorySql.finish: fin, ins).
      */
     static final String CANCEL_TREES = """
             WITH RECURSIVE sub AS (
@@ -76,15 +77,14 @@ final class WorkflowSql {
             wf AS (
                 UPDATE workflows SET state = 'cancelled', cancelled_at = $2, completed_at = NULL
                 WHERE id IN (SELECT id FROM sub) AND state IN ('pending', 'running') RETURNING id),
-            jc AS (
-                UPDATE jobs j SET state = 'cancelled', cancelled_at = $2, run_at = NULL
-                FROM workflow_jobs wj
-                WHERE wj.workflow_id IN (SELECT id FROM sub) AND NOT wj.child AND j.id = wj.job_id
-                  AND j.state = ANY($3::text[])
-                RETURNING j.id)
+            """ + HistorySql.finish("USING workflow_jobs wj", """
+                wj.workflow_id IN (SELECT id FROM sub) AND NOT wj.child AND j.id = wj.job_id
+                  AND j.state = ANY($3::text[])""", "",
+                    java.util.Map.of("state", "'cancelled'", "cancelled_at", "$2::timestamptz")) + """
+
             UPDATE workflow_jobs SET outcome = 'cancelled'
             WHERE workflow_id IN (SELECT id FROM sub) AND outcome IS NULL
-              AND (job_id IN (SELECT id FROM jc) OR (child AND job_id IN (SELECT id FROM wf)))""";
+              AND (job_id IN (SELECT id FROM ins) OR (child AND job_id IN (SELECT id FROM wf)))""";
 
     /** Records outcomes; a member's outcome is written once (the guard makes a repeat a no-op). */
     static final String RECORD_OUTCOMES = """
@@ -109,19 +109,19 @@ final class WorkflowSql {
                        run_at = d.due, enqueued_at = $3,
                        extensions = coalesce(extensions, '{}'::jsonb) || jsonb_build_object('parent_results',
                            (SELECT coalesce(jsonb_agg(coalesce(p.result, n.results) ORDER BY o.ord), '[]'::jsonb)
-                            FROM unnest($2::uuid[]) WITH ORDINALITY AS o(id, ord) LEFT JOIN jobs p ON p.id = o.id
+                            FROM unnest($2::uuid[]) WITH ORDINALITY AS o(id, ord) LEFT JOIN all_jobs p ON p.id = o.id
                                  LEFT JOIN LATERAL (
                                      SELECT jsonb_agg(nj.result ORDER BY nm.position) AS results
-                                     FROM workflow_jobs nm LEFT JOIN jobs nj ON nj.id = nm.job_id
+                                     FROM workflow_jobs nm LEFT JOIN all_jobs nj ON nj.id = nm.job_id
                                      WHERE p.id IS NULL AND nm.workflow_id = o.id AND nm.role = 'step') n ON true))
                 FROM d WHERE j.id = $1 AND j.state = 'pending' RETURNING j.queue, j.state, j.run_at)
             SELECT queue, state, run_at,
                    CASE WHEN state = 'available' THEN pg_notify('steadfast_jobs', queue)::text END AS notified
             FROM a""";
 
-    /** Cancels waiting members the workflow will never run (pending -> cancelled). */
-    static final String CANCEL_WAITING = """
-            UPDATE jobs SET state = 'cancelled', cancelled_at = $2 WHERE id = ANY($1::uuid[]) AND state = 'pending'""";
+    /** Cancels waiting members the workflow will never run (pending -> cancelled, into the history). */
+    static final String CANCEL_WAITING = "WITH " + HistorySql.finish("", "j.id = ANY($1::uuid[]) AND j.state = 'pending'",
+            "", java.util.Map.of("state", "'cancelled'", "cancelled_at", "$2::timestamptz")) + "\nSELECT count(*) FROM ins";
 
     static final String SET_STATE = """
             UPDATE workflows SET state = $2,
@@ -137,7 +137,7 @@ final class WorkflowSql {
             SELECT wj.job_id, wj.role, wj.position, wj.outcome, wj.child, j.state, j.type, j.queue, j.attempt,
                    j.result::text AS result, j.error::text AS error, j.started_at, j.completed_at,
                    c.type AS child_type, c.state AS child_state, c.completed_at AS child_completed_at, wj.step_key
-            FROM workflow_jobs wj LEFT JOIN jobs j ON j.id = wj.job_id AND NOT wj.child
+            FROM workflow_jobs wj LEFT JOIN all_jobs j ON j.id = wj.job_id AND NOT wj.child
                  LEFT JOIN workflows c ON c.id = wj.job_id AND wj.child
             WHERE wj.workflow_id = $1
             ORDER BY wj.role <> 'step', wj.role, wj.position""";
@@ -147,8 +147,8 @@ final class WorkflowSql {
      * A nested workflow's outcome is recorded in its parent in the transaction that finished it.
      */
     static final String UNACCOUNTED = """
-            SELECT DISTINCT wj.workflow_id FROM workflow_jobs wj JOIN jobs j ON j.id = wj.job_id
-            WHERE wj.outcome IS NULL AND NOT wj.child AND j.state IN ('completed', 'discarded', 'cancelled')
+            SELECT DISTINCT wj.workflow_id FROM workflow_jobs wj JOIN job_history j ON j.id = wj.job_id
+            WHERE wj.outcome IS NULL AND NOT wj.child
             LIMIT $1""";
 
     /**
@@ -165,9 +165,8 @@ final class WorkflowSql {
                 WHERE w.state IN ('completed', 'failed', 'cancelled') AND coalesce(w.completed_at, w.cancelled_at) < $1
                   AND w.parent_id IS NULL
                   AND NOT EXISTS (SELECT 1 FROM workflow_jobs wj JOIN jobs j ON j.id = wj.job_id
-                                  WHERE (wj.workflow_id = w.id
-                                         OR wj.workflow_id IN (SELECT t.id FROM workflows t WHERE t.root_id = w.id))
-                                    AND j.state NOT IN ('completed', 'discarded', 'cancelled'))
+                                  WHERE wj.workflow_id = w.id
+                                     OR wj.workflow_id IN (SELECT t.id FROM workflows t WHERE t.root_id = w.id))
                 LIMIT $2 FOR UPDATE OF w SKIP LOCKED)
             DELETE FROM workflows w USING old WHERE w.id = old.id""";
 

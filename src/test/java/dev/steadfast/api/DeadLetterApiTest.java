@@ -117,8 +117,8 @@ class DeadLetterApiTest {
     }
 
     /**
-     * A bulk retry writes a whole batch in one statement (DeadLetterStore.START_NEW_RUNS); a single retry changes
-     * the entity (JobEntity.startNewRun). Both leave a job the same way.
+     * A bulk retry moves a whole batch back to the live table in one statement, a single retry one job, both through
+     * HistorySql.START_NEW_RUNS. Both leave a job the same way.
      */
     @Test
     void bulkAndSingleRetriesStartTheSameNewRun() {
