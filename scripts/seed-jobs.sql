@@ -5,9 +5,10 @@
 -- Run it against a migrated database (start the server once first). It adds `rows` jobs (default 1,000,000) over
 -- the last six days, 5% of them in the last hour so the overview's chart has traffic: ~78% completed, 6% available,
 -- 3% scheduled, 2% retryable, 1% active, 0.2% pending, 2.8% cancelled, 6% discarded and 1% dead letters, in eight
--- queues with a few types each; failed jobs carry an error history with backtraces. Secondary indexes are dropped
--- for the bulk insert and rebuilt from their own definitions afterwards (so they always match the migrations),
--- then the table is vacuumed and analyzed. Retryable jobs come due and active leases run out only after the
+-- queues with a few types each; failed jobs carry an error history with backtraces. Live jobs go to the live table
+-- (jobs), finished ones to the history (job_history, in the day partitions this script makes sure exist).
+-- Secondary indexes of both are dropped for the bulk insert and rebuilt from their own definitions afterwards (so
+-- they always match the migrations), then the tables are vacuumed and analyzed. Retryable jobs come due and active leases run out only after the
 -- timing run (10 minutes and 2 hours on). About five minutes per million rows on a busy 2-core machine.
 \set ON_ERROR_STOP on
 \if :{?rows}
@@ -19,10 +20,19 @@ SET synchronous_commit = off;
 
 CREATE TEMP TABLE saved_indexes AS
   SELECT indexname, indexdef FROM pg_indexes
-  WHERE schemaname = current_schema() AND tablename = 'jobs' AND indexname <> 'jobs_pkey';
+  WHERE schemaname = current_schema() AND tablename IN ('jobs', 'job_history', 'job_history_dead')
+    AND indexname <> 'jobs_pkey'
+    -- a partition's copy of a partitioned index goes and comes back with its parent
+    AND NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = format('%I', indexname)::regclass);
 DO $$ DECLARE r record; BEGIN
   FOR r IN SELECT indexname FROM saved_indexes LOOP EXECUTE format('DROP INDEX %I', r.indexname); END LOOP;
 END $$;
+
+SELECT count(*) FILTER (WHERE steadfast_history_partition(d::date)) AS partitions_created
+FROM generate_series((now() - interval '7 days') AT TIME ZONE 'UTC', (now() + interval '1 day') AT TIME ZONE 'UTC',
+                     interval '1 day') d;
+
+CREATE TEMP TABLE seed_jobs (LIKE jobs INCLUDING DEFAULTS);
 
 INSERT INTO queues (name, created_at)
 SELECT q, now() - interval '30 days'
@@ -62,7 +72,7 @@ WITH base AS (
          (ARRAY['ConnectionTimeout','RateLimitExceeded','SmtpError','CardDeclined','HttpError','ValidationError','NotFound'])[1 + (i % 7)] AS etype
   FROM shaped s
 )
-INSERT INTO jobs (id, type, queue, args, meta, priority, tags, state, attempt, max_attempts, retry_policy, error,
+INSERT INTO seed_jobs (id, type, queue, args, meta, priority, tags, state, attempt, max_attempts, retry_policy, error,
                   errors, timeout_ms, visibility_timeout_ms, run_at, scheduled_at, dead_letter, created_at, enqueued_at,
                   started_at, completed_at, cancelled_at, discarded_at, lease_owner, lease_expires_at,
                   execution_deadline, lease_renewed_at)
@@ -117,6 +127,12 @@ LEFT JOIN LATERAL (
   ) x
 ) e ON t.failures > 0;
 
+INSERT INTO jobs SELECT * FROM seed_jobs WHERE state NOT IN ('completed', 'cancelled', 'discarded');
+INSERT INTO job_history
+SELECT s.*, CASE s.state WHEN 'completed' THEN s.completed_at WHEN 'cancelled' THEN s.cancelled_at ELSE s.discarded_at END
+FROM seed_jobs s WHERE s.state IN ('completed', 'cancelled', 'discarded');
+DROP TABLE seed_jobs;
+
 INSERT INTO workers (id, first_seen, last_seen, hostname, queues, active_jobs)
 SELECT 'worker-' || w, now() - interval '2 days', now() - (w * interval '4 seconds'), 'ip-10-0-1-' || (10 + w),
        ARRAY['email', 'webhooks', 'default'], 3
@@ -124,7 +140,9 @@ FROM generate_series(0, 11) w
 ON CONFLICT (id) DO NOTHING;
 
 DO $$ DECLARE r record; BEGIN
-  FOR r IN SELECT indexdef FROM saved_indexes LOOP EXECUTE r.indexdef; END LOOP;
+  -- pg_indexes writes a partitioned index as CREATE INDEX ... ON ONLY, which would build it on no partition
+  FOR r IN SELECT indexdef FROM saved_indexes LOOP EXECUTE replace(r.indexdef, ' ON ONLY ', ' ON '); END LOOP;
 END $$;
 VACUUM ANALYZE jobs;
-SELECT state, dead_letter, count(*) FROM jobs GROUP BY 1, 2 ORDER BY 1, 2;
+VACUUM ANALYZE job_history;
+SELECT state, dead_letter, count(*) FROM all_jobs GROUP BY 1, 2 ORDER BY 1, 2;

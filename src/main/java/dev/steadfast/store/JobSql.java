@@ -118,12 +118,13 @@ final class JobSql {
     /**
      * The attempt facts a FAIL decision needs, for many jobs at once, when the claim that handed them out was not
      * this instance's (FailureService keeps its own claims in memory). No lock: the write below is guarded by the
-     * attempt it was decided for.
+     * attempt it was decided for. all_jobs: a finished job is found too, so its FAIL is refused as a conflict (409),
+     * not as an unknown job.
      */
     static final String ATTEMPTS = """
             SELECT id, type, queue, state, attempt, snoozes, run, lease_owner, lease_expires_at,
                    retry_policy::text AS retry_policy
-            FROM jobs WHERE id = ANY($1::uuid[])""";
+            FROM all_jobs WHERE id = ANY($1::uuid[])""";
 
     /** The lease guard of RECORD_FAILURES, over the job j and its outcome f. */
     private static final String FAILURE_GUARD = """

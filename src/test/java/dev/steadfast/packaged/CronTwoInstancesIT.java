@@ -77,10 +77,10 @@ class CronTwoInstancesIT {
             Thread.sleep(2_000); // two more ticks of each instance: nothing else may appear
             assertEquals(SCHEDULES * 5, count(c, "SELECT count(*) FROM cron_runs WHERE cron_name LIKE 'it-" + tag
                     + "-%'"));
-            assertEquals(SCHEDULES * 5, count(c, "SELECT count(*) FROM jobs WHERE queue = '" + queue + "'"),
+            assertEquals(SCHEDULES * 5, count(c, "SELECT count(*) FROM all_jobs WHERE queue = '" + queue + "'"),
                     "one job per occurrence");
             assertEquals(0, count(c, "SELECT count(*) FROM (SELECT meta->>'cron_name', meta->>'cron_triggered_at'"
-                    + " FROM jobs WHERE queue = '" + queue + "' GROUP BY 1, 2 HAVING count(*) > 1) d"), "no duplicates");
+                    + " FROM all_jobs WHERE queue = '" + queue + "' GROUP BY 1, 2 HAVING count(*) > 1) d"), "no duplicates");
             long late = count(c, "SELECT count(*) FROM cron_runs r JOIN jobs j ON j.id = r.job_id WHERE r.cron_name"
                     + " LIKE 'it-" + tag + "-%' AND j.created_at - r.fire_at > interval '3 seconds'");
             assertEquals(0, late, "every occurrence enqueued within a tick or two of its time");

@@ -55,7 +55,7 @@ class CronFiringTest {
 
     List<Row> jobsIn(String queue) {
         List<Row> out = new ArrayList<>();
-        pool.preparedQuery("SELECT id, state, meta::text AS meta, visibility_timeout_ms FROM jobs WHERE queue = $1"
+        pool.preparedQuery("SELECT id, state, meta::text AS meta, visibility_timeout_ms FROM all_jobs WHERE queue = $1"
                 + " ORDER BY id").execute(Tuple.of(queue)).await().indefinitely().forEach(out::add);
         return out;
     }
@@ -112,7 +112,7 @@ class CronFiringTest {
         }
         assertEquals(60, jobsIn("cron-race").size(), "20 schedules x 3 occurrences, none twice");
         Row dup = pool.query("SELECT count(*) AS n FROM (SELECT meta->>'cron_name', meta->>'cron_triggered_at'"
-                + " FROM jobs GROUP BY 1, 2 HAVING count(*) > 1) d").execute().await().indefinitely().iterator().next();
+                + " FROM all_jobs GROUP BY 1, 2 HAVING count(*) > 1) d").execute().await().indefinitely().iterator().next();
         assertEquals(0L, dup.getLong("n"));
     }
 
