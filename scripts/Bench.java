@@ -57,7 +57,9 @@ import java.util.stream.Stream;
  * side by side by {@code scripts/bench-peers.sh}), timed the way the peers' programs time them: w1-single,
  * w1-bulk, w2 (+ w2-batch: the batch-ACK extension), w3 (long-poll latency) and w4 (fail once, + w4-batch).
  * Each keeps a ledger of ids (enqueued, fetches per id, completed) and reports jobs lost and delivered twice;
- * see the usage text for the exact definitions and {@link #runWorkloads}.
+ * see the usage text for the exact definitions and {@link #runWorkloads}. {@code --duration} keeps w2 fed for a
+ * time and reports jobs/s per window ({@link #durationWorkload}); {@code --pg-stats} reads database counters (WAL,
+ * commits) around the timed part ({@link #openStats}).
  *
  * <p>How: one {@link HttpClient} forced to HTTP/1.1 with a small fixed executor; it opens one
  * keep-alive connection per concurrent request, so connections track the configured concurrency.

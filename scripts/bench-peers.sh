@@ -106,6 +106,10 @@ for v in "${HISTORY_SIZES[@]}" "$PEERS_HISTORY" "$XMIN_AT" "$STATS_SETTLE" "$XMI
   is_uint "$v" || die "not a non-negative integer: '$v' (HISTORY, PEERS_HISTORY, XMIN_*, STATS_SETTLE, ROUNDS)"
 done
 is_uint "$XMIN_WINDOW" && [ "$XMIN_WINDOW" -gt 0 ] || die "XMIN_WINDOW must be > 0"
+[[ " ${HISTORY_SIZES[*]} " == *" $PEERS_HISTORY "* ]] || [ "$SKIP_PEERS" = 1 ] \
+  || die "PEERS_HISTORY=$PEERS_HISTORY is not one of HISTORY=\"$HISTORY\" (the peers would never run)"
+[[ " ${HISTORY_SIZES[*]} " == *" $XMIN_AT "* ]] || [ "$XMIN_SECONDS" = 0 ] \
+  || die "XMIN_AT=$XMIN_AT is not one of HISTORY=\"$HISTORY\" (the xmin run would never run; XMIN_SECONDS=0 skips it)"
 [ -f "$ROOT/scripts/seed-jobs.sql" ] || die "no scripts/seed-jobs.sql"
 
 mkdir -p "$OUT"
