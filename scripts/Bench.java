@@ -57,7 +57,9 @@ import java.util.stream.Stream;
  * side by side by {@code scripts/bench-peers.sh}), timed the way the peers' programs time them: w1-single,
  * w1-bulk, w2 (+ w2-batch: the batch-ACK extension), w3 (long-poll latency) and w4 (fail once, + w4-batch).
  * Each keeps a ledger of ids (enqueued, fetches per id, completed) and reports jobs lost and delivered twice;
- * see the usage text for the exact definitions and {@link #runWorkloads}.
+ * see the usage text for the exact definitions and {@link #runWorkloads}. {@code --duration} keeps w2 fed for a
+ * time and reports jobs/s per window ({@link #durationWorkload}); {@code --pg-stats} reads database counters (WAL,
+ * commits) around the timed part ({@link #openStats}).
  *
  * <p>How: one {@link HttpClient} forced to HTTP/1.1 with a small fixed executor; it opens one
  * keep-alive connection per concurrent request, so connections track the configured concurrency.
@@ -125,6 +127,17 @@ public final class Bench {
           unique policy over type and args, all keys distinct), --before-timing CMD (w2/w4: shell
           command run after the pre-enqueue, before the clock starts; bench-peers.sh passes a psql
           'vacuum analyze' like the peers' programs do there).
+          --duration S            w2/w2-batch: keep the queue fed for S seconds (--backlog (5000) jobs
+                                  waiting, topped up 1,000 per batch POST; at most --jobs (1000000) in
+                                  all) and print the jobs/s of every --window (15) s; RESULT adds
+                                  windows_jobs_per_s and last_over_first. Waiting jobs are drained after
+                                  the run (not timed)
+          --pg-stats CMD          shell command printing key=integer pairs (bench-peers.sh: psql reading
+                                  pg_current_wal_lsn(), pg_stat_wal, pg_stat_database); run right before
+                                  the clock starts and right after it stops: RESULT gets pg_KEY (the
+                                  difference) and window_start_ms/window_end_ms (epoch ms)
+          --pg-stats-settle-ms N  wait N ms before the first read, and read a third time N ms after the
+                                  run (pg_KEY_settled): backends report statistics up to ~10 s late
           Each prints "RESULT {json}": workload, jobs, elapsed_s, jobs_per_s, latencies, lost,
           duplicates (deliveries beyond 1 per job, 2 for w4), failed_requests, client_cores,
           server_cores and server_vmhwm_mib (with --server-pid). Exit 1 if lost, duplicates or
@@ -387,7 +400,8 @@ public final class Bench {
             Outcome o = switch (w) {
                 case "w1-single" -> w1Single(queue);
                 case "w1-bulk" -> w1Bulk(queue);
-                case "w2", "w2-batch", "w4", "w4-batch" -> processWorkload(w, queue);
+                case "w2", "w2-batch" -> opt.duration > 0 ? durationWorkload(w, queue) : processWorkload(w, queue);
+                case "w4", "w4-batch" -> processWorkload(w, queue);
                 case "w3" -> w3(queue);
                 default -> throw new IllegalStateException(w);
             };
@@ -401,6 +415,7 @@ public final class Bench {
         int jobs = pick("--jobs", opt.jobs, 20_000);
         int conc = pick("--connections", opt.connections, 16);
         Ledger ledger = new Ledger(jobs);
+        StatsWindow win = openStats();
         Result r = new Result("w1-single", jobs, serverPid);
         AtomicInteger next = new AtomicInteger();
         sendAll(r, conc, () -> {
@@ -419,8 +434,10 @@ public final class Bench {
         r.finish(next.get() < jobs);
         ledger.failed.addAndGet(r.errors.get()); // I/O errors recorded on r
         Outcome o = Outcome.of("w1-single", jobs, r, ledger);
+        win.end();
         o.extra.put("in_flight", conc);
         o.requestLatency(r.latency);
+        win.settleInto(o);
         return drainCheck(o, queue, ledger);
     }
 
@@ -430,6 +447,7 @@ public final class Bench {
         int batch = pick("--batch", opt.batch, 1000);
         int inFlight = opt.batchInFlight > 0 ? opt.batchInFlight : 1;
         Ledger ledger = new Ledger(jobs);
+        StatsWindow win = openStats();
         Result r = new Result("w1-bulk", jobs, serverPid);
         AtomicInteger next = new AtomicInteger();
         AtomicReference<String> unsupported = new AtomicReference<>();
@@ -452,12 +470,14 @@ public final class Bench {
                }
            });
         r.finish(next.get() < jobs && unsupported.get() == null);
+        win.end();
         if (unsupported.get() != null) return Outcome.skipped("w1-bulk", unsupported.get() + ", batch enqueue not supported");
         ledger.failed.addAndGet(r.errors.get());
         Outcome o = Outcome.of("w1-bulk", jobs, r, ledger);
         o.extra.put("batch", batch);
         o.extra.put("in_flight", inFlight);
         o.requestLatency(r.latency);
+        win.settleInto(o);
         return drainCheck(o, queue, ledger);
     }
 
@@ -522,6 +542,7 @@ public final class Bench {
                 secs(System.nanoTime() - tEnq), failOnce ? " retry.initial_interval=" + interval : "");
         beforeTiming(w);
 
+        StatsWindow win = openStats();
         Result r = new Result(w, jobs, serverPid);
         long deadline = r.deadline(opt.timeout);
         List<Thread> loops = startLoops(workers, queue, ledger, failOnce, batchAck, fetchCount, ackConc, waitMs,
@@ -531,6 +552,7 @@ public final class Bench {
         r.jobsDone.set(ledger.completedCount.get());
         r.finish(!done);
         r.nanos = end - r.t0;
+        win.end();
         joinLoops(loops, 2000);
         Outcome o = Outcome.of(w, jobs, r, ledger);
         o.lost = ledger.lost();
@@ -550,7 +572,185 @@ public final class Bench {
         o.extra.put("fetches", ledger.fetchRequests.get());
         o.extra.put("empty_fetches", ledger.emptyFetches.get());
         o.requestLatency(ledger.ackLatency);
+        win.settleInto(o);
         return o;
+    }
+
+    /**
+     * --duration S (w2, w2-batch): the queue kept fed for S seconds. --backlog (5,000) jobs are enqueued first (not
+     * timed); then the --workers loops run as in W2 while a feeder thread adds batches of 1,000 whenever fewer than
+     * --backlog jobs wait. Completed jobs are counted per --window (15 s) and printed as each window closes.
+     * Bounded in time (after S seconds the loops stop fetching and the feeder stops) and in count (at most --jobs,
+     * default 1,000,000, are enqueued; when all of them are completed before S seconds, the run ends there).
+     * Afterwards, not timed, the jobs still waiting are fetched and acked so that lost and duplicates mean what they
+     * mean in W2. The database counters (--pg-stats) include the feeder's enqueues.
+     */
+    private Outcome durationWorkload(String w, String queue) throws InterruptedException {
+        boolean batchAck = w.endsWith("-batch");
+        int cap = pick("--jobs", opt.jobs, 1_000_000);
+        int workers = pick("--workers", opt.workers, 8);
+        int fetchCount = pick("--fetch-count", opt.fetchCount, 10);
+        int ackConc = pick("--ack-concurrency", opt.ackConcurrency, 1);
+        int waitMs = Math.max(0, opt.waitMs);
+        int backlog = Math.min(opt.backlog, cap);
+        long durNanos = opt.duration * 1_000_000_000L, winNanos = opt.window * 1_000_000_000L;
+        if (batchAck) {
+            String why = batchAckSupported();
+            if (why != null) return Outcome.skipped(w, why + ", batch ACK extension not supported");
+        }
+        Ledger ledger = new Ledger(cap, true);
+        Feeder feeder = new Feeder(queue, ledger, cap, backlog);
+        long tEnq = System.nanoTime();
+        if (!feeder.topUp()) return Outcome.failed(w, cap, ledger, "pre-enqueue failed");
+        System.out.printf(Locale.ROOT, "%-14s %d jobs pre-enqueued in %.2fs (not timed); %d s fed, windows of %d s,"
+                + " at most %d jobs%n", w, feeder.accepted.get(), secs(System.nanoTime() - tEnq), opt.duration,
+                opt.window, cap);
+        beforeTiming(w);
+
+        StatsWindow win = openStats();
+        Result r = new Result(w, cap, serverPid);
+        long deadline = r.t0 + durNanos;
+        List<Thread> loops = startLoops(workers, queue, ledger, false, batchAck, fetchCount, ackConc, waitMs,
+                deadline);
+        Thread feed = new Thread(() -> feeder.run(deadline), "feeder");
+        feed.setDaemon(true);
+        feed.start();
+        List<Object> rates = new ArrayList<>();
+        long prevCount = 0, prevT = r.t0;
+        for (long t = r.t0 + winNanos; ; t += winNanos) {
+            long at = Math.min(t, deadline);
+            for (long left = at - System.nanoTime(); left > 0 && !ledger.settled(); left = at - System.nanoTime()) {
+                Thread.sleep(Math.max(1, Math.min(50, left / 1_000_000L)));
+            }
+            long now = ledger.settled() && ledger.doneNanos != 0 ? Math.min(ledger.doneNanos, at) : System.nanoTime();
+            long count = ledger.completedCount.get();
+            double rate = (count - prevCount) / Math.max(1e-9, secs(now - prevT));
+            rates.add(Math.round(rate * 10) / 10.0);
+            System.out.printf(Locale.ROOT, "%-14s window %2d  %6.1f-%6.1fs  %8d jobs  %8.0f jobs/s%n", w, rates.size(),
+                    secs(prevT - r.t0), secs(now - r.t0), count - prevCount, rate);
+            prevCount = count;
+            prevT = now;
+            if (now >= deadline || ledger.settled()) break;
+        }
+        boolean capReached = ledger.settled();
+        r.jobsDone.set((int) prevCount);
+        r.finish(false);
+        r.nanos = prevT - r.t0;
+        win.end();
+        feeder.stop = true;
+        feed.join(30_000);
+        joinLoops(loops, 30_000);
+
+        Outcome o = Outcome.of(w, (int) prevCount, r, ledger);
+        o.extra.put("duration_s", opt.duration);
+        o.extra.put("window_s", opt.window);
+        o.extra.put("backlog", backlog);
+        o.extra.put("max_jobs", cap);
+        o.extra.put("enqueued", feeder.accepted.get());
+        o.extra.put("windows_jobs_per_s", rates);
+        Object first = rates.get(0), last = rates.get(rates.size() - 1);
+        o.extra.put("first_window_jobs_per_s", first);
+        o.extra.put("last_window_jobs_per_s", last);
+        double f = ((Number) first).doubleValue(), l = ((Number) last).doubleValue();
+        o.extra.put("last_over_first", f > 0 ? Math.round(l / f * 1000) / 1000.0 : null);
+        if (capReached) o.notes.add("all " + cap + " jobs (--jobs) were done before " + opt.duration + " s; the run"
+                + " ended there, the last window is shorter");
+        if (feeder.failed) o.notes.add("the feeder stopped after failed enqueues");
+        o.extra.put("workers", workers);
+        o.extra.put("fetch_count", fetchCount);
+        o.extra.put("ack", batchAck ? "batch" : "per-job");
+        if (!batchAck) o.extra.put("ack_concurrency", ackConc);
+        o.extra.put("fetches", ledger.fetchRequests.get());
+        o.extra.put("empty_fetches", ledger.emptyFetches.get());
+        o.extra.put("includes_enqueue", true);
+        o.requestLatency(ledger.ackLatency);
+        win.settleInto(o);
+
+        // not timed: fetch and ack what still waits, then the lost / duplicate checks
+        long t0 = System.nanoTime();
+        List<String> waiting = new ArrayList<>();
+        for (String id : ledger.enqueued) if (!ledger.completed.contains(id)) waiting.add(id);
+        o.duplicates = ledger.duplicates(1);
+        o.failed = ledger.failed.get();
+        int drained = 0;
+        if (!waiting.isEmpty()) {
+            Ledger drain = new Ledger(waiting.size());
+            drain.enqueued.addAll(waiting);
+            long dl = System.nanoTime() + opt.timeout * 1_000_000_000L;
+            List<Thread> dloops = startLoops(8, queue, drain, false, batchAckSupported() == null, 100, 16, 0, dl);
+            drain.awaitSettled(dl);
+            joinLoops(dloops, 2000);
+            drained = drain.completedCount.get();
+            o.lost = drain.lost();
+            o.duplicates += drain.duplicates(1);
+            o.failed += drain.failed.get();
+            if (o.firstError == null) o.firstError = drain.firstError.get();
+        }
+        o.notes.add(String.format(Locale.ROOT, "after the run (not timed): %d of %d waiting jobs fetched and acked in"
+                + " %.1fs", drained, waiting.size(), secs(System.nanoTime() - t0)));
+        return o;
+    }
+
+    /** Keeps --backlog jobs waiting in a queue (duration runs): batches of up to 1,000, at most {@code cap}. */
+    private final class Feeder {
+        final String queue;
+        final Ledger ledger;
+        final int cap, backlog;
+        final AtomicInteger accepted = new AtomicInteger();
+        volatile boolean stop, failed;
+        private int nextArg;
+
+        Feeder(String queue, Ledger ledger, int cap, int backlog) {
+            this.queue = queue;
+            this.ledger = ledger;
+            this.cap = cap;
+            this.backlog = backlog;
+        }
+
+        private boolean wanted() {
+            return accepted.get() < cap && accepted.get() - ledger.completedCount.get() < backlog;
+        }
+
+        /** Enqueues until --backlog jobs wait; false if an enqueue failed. */
+        boolean topUp() throws InterruptedException {
+            while (wanted()) {
+                if (!postBatch()) return false;
+            }
+            return true;
+        }
+
+        void run(long deadline) {
+            try {
+                int errorsInARow = 0;
+                while (!stop && System.nanoTime() < deadline && accepted.get() < cap && errorsInARow < 20) {
+                    if (!wanted()) {
+                        Thread.sleep(2);
+                    } else if (postBatch()) {
+                        errorsInARow = 0;
+                    } else {
+                        errorsInARow++;
+                        Thread.sleep(10);
+                    }
+                }
+                if (errorsInARow >= 20) failed = true;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        private boolean postBatch() throws InterruptedException {
+            int size = Math.min(1000, cap - accepted.get());
+            Response resp = http.post("/ojs/v1/jobs/batch", batchJson(queue, nextArg, size));
+            nextArg += size;
+            List<String> ids = resp.status == 201 ? Json.ids(resp.body, 3) : List.of();
+            if (ids.size() != size) {
+                ledger.failed(resp);
+                return false;
+            }
+            for (String id : ids) if (!ledger.completed.contains(id)) ledger.enqueued.add(id);
+            accepted.addAndGet(size);
+            return true;
+        }
     }
 
     /**
@@ -572,6 +772,82 @@ public final class Bench {
             System.out.println("note: --before-timing failed: " + e);
         }
         System.out.printf(Locale.ROOT, "%-14s --before-timing took %.2fs (not timed)%n", w, secs(System.nanoTime() - t0));
+    }
+
+    /**
+     * The database counters around a timed part (--pg-stats CMD: a shell command printing {@code key=integer} pairs,
+     * e.g. psql reading pg_current_wal_lsn(), pg_stat_wal and pg_stat_database). {@link #openStats} waits
+     * --pg-stats-settle-ms (so counters of earlier work that PostgreSQL reports late are in before the clock starts),
+     * then reads them; {@link StatsWindow#end} reads them again as soon as the timed part is over ({@code pg_KEY}:
+     * the difference), and {@link StatsWindow#settleInto} waits the settle time once more and reads a third time
+     * ({@code pg_KEY_settled}: backends report their statistics up to about 10 s late, so a read right at the end
+     * misses part of the window; the settled one adds the settle time's own background work instead). Also records
+     * the window's wall-clock start and end ({@code window_start_ms}, {@code window_end_ms}, epoch ms) so activity
+     * sampled elsewhere (autovacuum) can be matched to the run. Without --pg-stats only the wall-clock times.
+     */
+    private StatsWindow openStats() throws InterruptedException {
+        StatsWindow w = new StatsWindow();
+        if (opt.pgStats != null) {
+            if (opt.pgSettleMs > 0) Thread.sleep(opt.pgSettleMs);
+            w.before = readPgStats();
+        }
+        w.startMs = System.currentTimeMillis();
+        return w;
+    }
+
+    final class StatsWindow {
+        java.util.Map<String, Long> before, atEnd;
+        long startMs, endMs;
+        boolean settled;
+
+        /** The timed part is over: wall clock and counters now (call once, right when the clock stops). */
+        void end() {
+            if (endMs != 0) return;
+            endMs = System.currentTimeMillis();
+            if (before != null) atEnd = readPgStats();
+        }
+
+        /** Waits the settle time, reads the counters a third time and puts every figure into {@code o}. */
+        void settleInto(Outcome o) throws InterruptedException {
+            end();
+            o.extra.put("window_start_ms", startMs);
+            o.extra.put("window_end_ms", endMs);
+            if (before == null) return;
+            putDeltas(o, atEnd, "");
+            if (opt.pgSettleMs > 0 && !settled) {
+                settled = true;
+                Thread.sleep(opt.pgSettleMs);
+                putDeltas(o, readPgStats(), "_settled");
+                o.extra.put("pg_settle_ms", opt.pgSettleMs);
+            }
+        }
+
+        private void putDeltas(Outcome o, java.util.Map<String, Long> after, String suffix) {
+            for (var e : before.entrySet()) {
+                Long a = after.get(e.getKey());
+                if (a != null) o.extra.put("pg_" + e.getKey() + suffix, a - e.getValue());
+            }
+        }
+    }
+
+    private static final Pattern PG_STAT = Pattern.compile("([a-z_][a-z0-9_]*)=(-?\\d+)");
+
+    /** Runs --pg-stats and parses its {@code key=integer} pairs; empty (with a note) if it fails. */
+    private java.util.Map<String, Long> readPgStats() {
+        java.util.Map<String, Long> m = new java.util.LinkedHashMap<>();
+        try {
+            Process p = new ProcessBuilder("sh", "-c", opt.pgStats).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly();
+            Matcher mt = PG_STAT.matcher(out);
+            while (mt.find()) m.put(mt.group(1), Long.parseLong(mt.group(2)));
+            if (m.isEmpty()) System.out.println("note: --pg-stats printed no key=value pairs: " + out.strip());
+        } catch (IOException e) {
+            System.out.println("note: --pg-stats failed: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return m;
     }
 
     static String retryPolicy(String initialInterval) {
@@ -841,6 +1117,7 @@ public final class Bench {
         ConcurrentHashMap<String, Long> arrived = new ConcurrentHashMap<>();
         ConcurrentHashMap<String, Long> sent = new ConcurrentHashMap<>();
         java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        StatsWindow win = openStats();
         Cpu cpu0 = Cpu.now(serverPid);
         long tStart = System.nanoTime();
         List<Thread> loops = new ArrayList<>();
@@ -904,6 +1181,7 @@ public final class Bench {
         while (System.nanoTime() < deadline && ledger.completedCount.get() < ledger.enqueued.size()) Thread.sleep(5);
         long nanos = System.nanoTime() - tStart;
         Cpu cpu1 = Cpu.now(serverPid);
+        win.end();
         stop.set(true);
         joinLoops(loops, lp ? 200 : 2000);
 
@@ -933,6 +1211,7 @@ public final class Bench {
         o.extra.put("max_ms", round2(lat.percentileMs(1.0)));
         o.extra.put("min_ms", round2(lat.percentileMs(0.0)));
         o.extra.put("fetches", ledger.fetchRequests.get());
+        win.settleInto(o);
         return o;
     }
 
@@ -953,17 +1232,38 @@ public final class Bench {
         final Latencies ackLatency;
         volatile long doneNanos;
 
+        /**
+         * Long (--duration) runs: a completed id is dropped from {@code enqueued} and {@code fetches}, so only
+         * {@code completed} grows; a later delivery of a completed id is counted in {@code lateDuplicates}.
+         */
+        final boolean prune;
+        final AtomicInteger lateDuplicates = new AtomicInteger();
+
         Ledger(int target) {
+            this(target, false);
+        }
+
+        Ledger(int target, boolean prune) {
             this.target = target;
+            this.prune = prune;
             this.ackLatency = new Latencies(2 * target + 1024);
         }
 
         int fetched(String id) {
+            if (prune && completed.contains(id)) {
+                lateDuplicates.incrementAndGet();
+                return Integer.MAX_VALUE / 2;
+            }
             return fetches.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
         }
 
         void complete(String id) {
-            if (completed.add(id) && completedCount.incrementAndGet() == target) {
+            if (!completed.add(id)) return;
+            if (prune) {
+                enqueued.remove(id);
+                fetches.remove(id);
+            }
+            if (completedCount.incrementAndGet() == target) {
                 doneNanos = System.nanoTime();
                 synchronized (this) {
                     notifyAll();
@@ -1007,7 +1307,7 @@ public final class Bench {
 
         /** Deliveries beyond {@code expected} per id, plus fetched ids this run never enqueued. */
         int duplicates(int expected) {
-            int n = 0;
+            int n = lateDuplicates.get();
             for (var e : fetches.entrySet()) {
                 n += Math.max(0, e.getValue().get() - expected);
                 if (!enqueued.contains(e.getKey())) n++;
@@ -1124,7 +1424,11 @@ public final class Bench {
                 if (sb.length() > 1) sb.append(',');
                 sb.append('"').append(e.getKey()).append("\":");
                 Object v = e.getValue();
-                if (v == null || v instanceof Number || v instanceof Boolean) {
+                if (v instanceof List<?> list) {
+                    sb.append('[');
+                    for (int i = 0; i < list.size(); i++) sb.append(i > 0 ? "," : "").append(list.get(i));
+                    sb.append(']');
+                } else if (v == null || v instanceof Number || v instanceof Boolean) {
                     sb.append(v instanceof Double d && (d.isNaN() || d.isInfinite()) ? "null" : String.valueOf(v));
                 } else {
                     sb.append('"').append(v.toString().replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
@@ -1899,6 +2203,10 @@ public final class Bench {
         boolean drain = true;
         String retryInterval = "PT0S";
         String beforeTiming;
+        // --duration: w2/w2-batch fed continuously for S seconds, throughput per --window S
+        int duration = 0, window = 15, backlog = 5000;
+        String pgStats;
+        int pgSettleMs = 0;
         final Set<String> given = new java.util.HashSet<>();
 
         static Options parse(String[] args) {
@@ -1964,6 +2272,11 @@ public final class Bench {
                 }
                 case "--retry-interval" -> retryInterval = v;
                 case "--before-timing" -> beforeTiming = v;
+                case "--duration" -> duration = nonNegative(name, v);
+                case "--window" -> window = positive(name, v);
+                case "--backlog" -> backlog = positive(name, v);
+                case "--pg-stats" -> pgStats = v;
+                case "--pg-stats-settle-ms" -> pgSettleMs = nonNegative(name, v);
                 case "--unique" -> {
                     if (!v.equals("on") && !v.equals("off")) throw new IllegalArgumentException("--unique takes on|off");
                     uniqueJobs = v.equals("on");
@@ -1992,6 +2305,9 @@ public final class Bench {
             }
             if (!retryInterval.matches("P(T[0-9.]+S)")) {
                 throw new IllegalArgumentException("--retry-interval takes an ISO 8601 seconds duration like PT0.001S");
+            }
+            if (duration > 0 && (workloads.isEmpty() || !List.of("w2", "w2-batch").containsAll(workloads))) {
+                throw new IllegalArgumentException("--duration works with --workload w2 or w2-batch");
             }
             if (serverPid != null && !serverPid.matches("auto|\\d+")) {
                 throw new IllegalArgumentException("--server-pid takes a number or 'auto'");

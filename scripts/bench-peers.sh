@@ -2,30 +2,59 @@
 # Steadfast side by side with the peer job queues (README "Performance"), in one stretch of machine time.
 #
 # Starts the packaged jar (target/quarkus-app/quarkus-run.jar, build it first) against the peers' PostgreSQL
-# cluster (127.0.0.1:55433, see ../shared/peers-bench/README.md, "Steadfast side by side with the peers"), then for
-# ROUNDS rounds runs, per workload, scripts/Bench.java and right after it the matching best-peer command:
+# cluster (127.0.0.1:55433, see ../shared/peers-bench/README.md, "Steadfast side by side with the peers"). For every
+# history size in HISTORY it recreates the Steadfast database, starts the server (which migrates it), seeds that
+# many jobs with `psql URL -v rows=N -f scripts/seed-jobs.sql` (nothing for 0), warms the server up and runs ROUNDS
+# rounds. A round runs, per workload, scripts/Bench.java and (in the rounds of history size PEERS_HISTORY, default
+# the first) right after it the matching peer command:
 #
-#   Steadfast workload   peer command (../shared/peers-bench README, "Single runs by hand")
-#   w1-single            graphile.mjs w1 --mode single --conc 16
-#   w1-bulk              graphile.mjs w1 --mode bulk --batch 1000
-#   w2, w2-batch         graphile.mjs w2 --concurrency 8 --localQueue 100 --completeBatchDelay 0  (run once a round)
-#   w3                   graphile.mjs w3 --concurrency 8
-#   w4, w4-batch         pgboss.mjs w4 --n 5000 --batchSize 100 --localConcurrency 2 --poll 0.5 --burst batchfull
+#   workload      Steadfast (Bench.java)                        peer command (../shared/peers-bench README)
+#   w1-single     16 single PUSHes in flight                    graphile.mjs w1 --mode single --conc 16
+#   w1-bulk       1,000 jobs per batch PUSH                     graphile.mjs w1 --mode bulk --batch 1000
+#   w2            8 workers x fetch 10, one ACK per job         graphile.mjs w2 --concurrency 8   (unbatched)
+#   w2-batch      8 workers x fetch 100, one batch ACK per      graphile.mjs w2 --concurrency 8 --localQueue 100
+#                 fetch (w2-batch --fetch-count 100)              --completeBatchDelay 0          (batched)
+#   w2-batch10    8 workers x fetch 10, batch ACK (optional)    graphile batched, as above
+#   w3            long-poll latency                             graphile.mjs w3 --concurrency 8
+#   w4, w4-batch  fail once, then succeed                       pgboss.mjs w4 --n 5000 --batchSize 100
+#                                                                 --localConcurrency 2 --poll 0.5 --burst batchfull
+# A peer run shared by two workloads runs once a round. After the rounds of history size XMIN_AT comes the xmin run:
+# a psql session on the Steadfast database runs `BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT count(*) FROM queues;`
+# and stays idle in that transaction (holding back the xmin horizon: vacuum can remove nothing newer) while
+# Bench.java runs W2 (one ACK per job) with the queue kept fed for XMIN_SECONDS, printing jobs/s per XMIN_WINDOW;
+# then the transaction is committed. The tables report the last window / the first.
+#
+# Database figures of every run: WAL bytes (pg_current_wal_lsn() right before and right after the timed part; the
+# cluster's, so it holds the run plus the cluster's own background in that window: autovacuum of any database and
+# checkpoints, both reported per run; the runs themselves are sequential), commits (pg_stat_database.xact_commit of
+# the run's database; backends report it up to ~10 s late, so it is read STATS_SETTLE s before the clock starts and
+# STATS_SETTLE s after it stops, and includes the server's background statements of the window and the settle time
+# after it, plus 1 of the read itself), pg_stat_wal and pg_stat_bgwriter alike. A sampler session records every
+# autovacuum worker in pg_stat_activity each AV_SAMPLE s; each run reports whether one worked on the Steadfast tables
+# in its window, beside the change of their autovacuum_count/autoanalyze_count. Autovacuum is left on. Peer runs get
+# the same figures over the whole program (schema install and pre-enqueue included); for graphile W2 the tables also
+# give them minus the W1 bulk run of the same round (the same install and 20,000 addJobs), i.e. the processing part.
 #
 # Every peer run gets a freshly created database (drop ... with (force) + create), like the peers' bench.py.
-# Every run is bounded by `timeout`. Raw RESULT lines go to $OUT (default /tmp/steadfast-bench); at the end a
-# markdown table (median and min-max per cell, ratio of medians) is printed and written to $OUT/table.md.
+# Every run is bounded by `timeout`. Raw records go to $OUT (default /tmp/steadfast-bench); at the end
+# scripts/bench-peers-table.py prints markdown tables (median and min-max per cell, ratios of medians, every run,
+# the issue's targets) and writes them to $OUT/table-STAMP.md (run it again on a raw file to reprint them).
 # Not used by tests or CI.
 #
 # Usage: scripts/bench-peers.sh            (from the project root; the peers' setup.sh must have run)
 # Environment (defaults):
 #   ROUNDS=3  WORKLOADS="w1-single w1-bulk w2 w2-batch w3 w4 w4-batch"  PORT=18080  OUT=/tmp/steadfast-bench
+#   HISTORY="0 1000000" (history sizes: jobs seeded before the runs of each, on a fresh database per size)
+#   PEERS_HISTORY=<first of HISTORY> (the size whose rounds also run the peers)
+#   SEED_TIMEOUT=3600 (s)  STATS_SETTLE=11 (s waited before and after each timed part for late statistics; 0 = off)
+#   XMIN_SECONDS=180 (0 = no xmin run)  XMIN_WINDOW=15 (s)  XMIN_AT=<first of HISTORY>  XMIN_JOBS=1000000 (the most
+#   jobs the xmin run enqueues)  XMIN_CONTROL=0 (1: first the same run without the held transaction)
 #   JAR=target/quarkus-app/quarkus-run.jar  PEERS_DIR=../shared/peers-bench  PEERBENCH=/tmp/peerbench
 #   RUN_TIMEOUT=300 (s, per run)  QUIET_WAIT=20 (s to wait for a quiet machine before each run, 0 = off)
-#   SF_FRESH=once|round (round: new database and server restart before every round; default once)
+#   SF_FRESH=once|round (round: new database, seed and server restart before every round; default once per size)
 #   BENCH_ARGS="" (extra Bench.java options for every Steadfast run, e.g. "--wait-ms 1000")
 #   BENCH_ARGS_<workload with _ for ->="" (extra options for one workload, e.g. BENCH_ARGS_w2="--ack-concurrency 10")
-#   JAVA_OPTS="" (server JVM options)  SKIP_PEERS=0 (1: Steadfast only)
+#   JAVA_OPTS="" (server JVM options)  SKIP_PEERS=0 (1: Steadfast only)  AV_SAMPLE=1 (s between autovacuum samples)
 #   PEERS_FOR="$WORKLOADS" (the workloads whose peer runs too, e.g. PEERS_FOR=w2)
 set -euo pipefail
 
@@ -33,6 +62,17 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 ROUNDS=${ROUNDS:-3}
 WORKLOADS=${WORKLOADS:-"w1-single w1-bulk w2 w2-batch w3 w4 w4-batch"}
+HISTORY=${HISTORY:-"0 1000000"}
+read -r -a HISTORY_SIZES <<<"$HISTORY"
+PEERS_HISTORY=${PEERS_HISTORY:-${HISTORY_SIZES[0]:-0}}
+SEED_TIMEOUT=${SEED_TIMEOUT:-3600}
+STATS_SETTLE=${STATS_SETTLE:-11}
+XMIN_SECONDS=${XMIN_SECONDS:-180}
+XMIN_WINDOW=${XMIN_WINDOW:-15}
+XMIN_AT=${XMIN_AT:-${HISTORY_SIZES[0]:-0}}
+XMIN_JOBS=${XMIN_JOBS:-1000000}
+XMIN_CONTROL=${XMIN_CONTROL:-0}
+AV_SAMPLE=${AV_SAMPLE:-1}
 PORT=${PORT:-18080}
 OUT=${OUT:-/tmp/steadfast-bench}
 JAR=${JAR:-$ROOT/target/quarkus-app/quarkus-run.jar}
@@ -47,29 +87,68 @@ JAVA_OPTS=${JAVA_OPTS:-}
 SKIP_PEERS=${SKIP_PEERS:-0}
 PEERS_FOR=" ${PEERS_FOR:-$WORKLOADS} "
 DB=steadfast_bench
+DB_URL=postgresql://postgres@127.0.0.1:55433/$DB
 export PGOPTIONS='-c client_min_messages=warning'
-PSQL=(/usr/lib/postgresql/15/bin/psql -h 127.0.0.1 -p 55433 -U postgres -X -q -v ON_ERROR_STOP=1)
+PSQL_BIN=/usr/lib/postgresql/15/bin/psql
+PSQL=("$PSQL_BIN" -h 127.0.0.1 -p 55433 -U postgres -X -q -v ON_ERROR_STOP=1)
 
 die() { echo "bench-peers: $*" >&2; exit 2; }
 log() { echo "[$(date -u +%H:%M:%S)] $*"; }
+is_uint() { [[ "$1" =~ ^[0-9]+$ ]]; }
 
 [ -f "$JAR" ] || die "no jar at $JAR (build it: ./mvnw -B -q package -DskipTests)"
 [ -x "$NODE" ] && [ -f "$PB/node/graphile.mjs" ] || die "peers not installed under $PB (run $PEERS_DIR/setup.sh)"
 "${PSQL[@]}" -d postgres -c 'select 1' >/dev/null 2>&1 || die "no PostgreSQL on 127.0.0.1:55433 ($PEERS_DIR/pg.sh start)"
 if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then die "port $PORT is already in use (set PORT)"; fi
 case "$SF_FRESH" in once|round) ;; *) die "SF_FRESH is once or round" ;; esac
+[ "${#HISTORY_SIZES[@]}" -gt 0 ] || die "HISTORY is empty"
+for v in "${HISTORY_SIZES[@]}" "$PEERS_HISTORY" "$XMIN_AT" "$STATS_SETTLE" "$XMIN_SECONDS" "$XMIN_JOBS" "$ROUNDS"; do
+  is_uint "$v" || die "not a non-negative integer: '$v' (HISTORY, PEERS_HISTORY, XMIN_*, STATS_SETTLE, ROUNDS)"
+done
+is_uint "$XMIN_WINDOW" && [ "$XMIN_WINDOW" -gt 0 ] || die "XMIN_WINDOW must be > 0"
+[[ " ${HISTORY_SIZES[*]} " == *" $PEERS_HISTORY "* ]] || [ "$SKIP_PEERS" = 1 ] \
+  || die "PEERS_HISTORY=$PEERS_HISTORY is not one of HISTORY=\"$HISTORY\" (the peers would never run)"
+[[ " ${HISTORY_SIZES[*]} " == *" $XMIN_AT "* ]] || [ "$XMIN_SECONDS" = 0 ] \
+  || die "XMIN_AT=$XMIN_AT is not one of HISTORY=\"$HISTORY\" (the xmin run would never run; XMIN_SECONDS=0 skips it)"
+[ -f "$ROOT/scripts/seed-jobs.sql" ] || die "no scripts/seed-jobs.sql"
 
 mkdir -p "$OUT"
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
-RAW=$OUT/raw-$STAMP.jsonl          # one record per run: {"round","side","workload","rc","result"}
+RAW=$OUT/raw-$STAMP.jsonl          # one record per run: {"round","side","workload","rc","result",...}
 LOGDIR=$OUT/logs-$STAMP
 mkdir -p "$LOGDIR"
+AVLOG=$LOGDIR/autovacuum.log       # epoch_ms|autovacuum workers|"datname query; ..." every AV_SAMPLE s
 log "raw results: $RAW, logs: $LOGDIR"
+python3 - "$WORKLOADS" "$HISTORY" "$PEERS_HISTORY" "$STATS_SETTLE" "$BENCH_ARGS" "$DB" >>"$RAW" <<'PY'
+import json, sys
+w, h, ph, settle, args, db = sys.argv[1:7]
+print(json.dumps({'side': 'config', 'workloads': w.split(), 'history': [int(x) for x in h.split()],
+                  'peers_history': int(ph), 'stats_settle_s': int(settle), 'bench_args': args, 'db': db}))
+PY
 
 # Bench.java compiled once, so compiling is not part of any run
 CLASSES=$OUT/classes-$STAMP
 mkdir -p "$CLASSES"
 javac -d "$CLASSES" "$ROOT/scripts/Bench.java" || die "Bench.java does not compile"
+
+# The database counters read around every timed part (psql -v db=NAME; the table sums are the current database's)
+PGSTATS_SQL=$LOGDIR/pgstats.sql
+cat >"$PGSTATS_SQL" <<'SQL'
+SELECT format('lsn=%s wal_bytes=%s wal_fpi=%s wal_records=%s xact_commit=%s xact_rollback=%s checkpoints=%s '
+              'autovacuum_count=%s autoanalyze_count=%s dead_tup=%s',
+              pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint, w.wal_bytes::bigint, w.wal_fpi, w.wal_records,
+              coalesce(d.xact_commit, 0), coalesce(d.xact_rollback, 0), b.checkpoints_timed + b.checkpoints_req,
+              t.av, t.aa, t.dead)
+FROM pg_stat_wal w CROSS JOIN pg_stat_bgwriter b
+LEFT JOIN pg_stat_database d ON d.datname = :'db'
+CROSS JOIN (SELECT coalesce(sum(autovacuum_count), 0) AS av, coalesce(sum(autoanalyze_count), 0) AS aa,
+                   coalesce(sum(n_dead_tup), 0) AS dead FROM pg_stat_user_tables) t;
+SQL
+# for Bench.java --pg-stats: reads in the Steadfast database (its tables' autovacuum counts; 1 commit there per read)
+SF_PGSTATS="${PSQL[*]} -At -d $DB -v db=$DB -f $PGSTATS_SQL"
+pg_snap() { # DB: the same counters, read from the postgres database (around the peers' runs)
+  "${PSQL[@]}" -At -d postgres -v db="$1" -f "$PGSTATS_SQL"
+}
 
 recreate_db() {
   "${PSQL[@]}" -d postgres -c "drop database if exists $1 with (force)" -c "create database $1" >/dev/null
@@ -97,7 +176,9 @@ wait_quiet() {
   echo "$c"
 }
 
-SERVER_PID=
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+SERVER_PID= AV_PID= HOLDER_PID=
 stop_server() {
   if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
     kill "$SERVER_PID" 2>/dev/null || true
@@ -106,7 +187,23 @@ stop_server() {
   fi
   SERVER_PID=
 }
-trap stop_server EXIT
+cleanup() {
+  stop_server
+  if [ -n "$HOLDER_PID" ]; then kill "$HOLDER_PID" 2>/dev/null || true; fi
+  if [ -n "$AV_PID" ]; then kill "$AV_PID" 2>/dev/null || true; fi
+}
+trap cleanup EXIT
+
+# One psql session (on the postgres database) listing the autovacuum workers every AV_SAMPLE s
+start_av_sampler() {
+  ( while :; do
+      echo "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint, count(*),
+              coalesce(string_agg(datname || ' ' || query, '; '), '')
+            FROM pg_stat_activity WHERE backend_type = 'autovacuum worker';"
+      sleep "$AV_SAMPLE"
+    done ) | "${PSQL[@]}" -d postgres -At -F '|' >"$AVLOG" 2>&1 &
+  AV_PID=$!
+}
 
 start_server() {
   recreate_db "$DB"
@@ -122,10 +219,6 @@ start_server() {
     if curl -sf -o /dev/null "http://127.0.0.1:$PORT/ojs/v1/health"; then
       log "server pid $SERVER_PID ready in $(( ($(date +%s%N) - t0) / 1000000 )) ms (to a healthy /ojs/v1/health)"
       echo "{\"side\":\"server\",\"event\":\"ready\",\"pid\":$SERVER_PID,\"ready_ms\":$(( ($(date +%s%N) - t0) / 1000000 ))}" >>"$RAW"
-      # warm-up (not recorded): every request path once, so round 1 is not the JIT's first contact
-      timeout -k 5 "$RUN_TIMEOUT" java -cp "$CLASSES" Bench --url "http://127.0.0.1:$PORT" \
-        --workload w1-single,w2,w4 --jobs 3000 --warmup 2000 >"$LOGDIR/warmup-$SERVER_PID.log" 2>&1 \
-        || log "warm-up exited $? (see $LOGDIR/warmup-$SERVER_PID.log)"
       return 0
     fi
     kill -0 "$SERVER_PID" 2>/dev/null || die "server exited during start-up (see $LOGDIR/server.log)"
@@ -134,11 +227,47 @@ start_server() {
   die "server not healthy after 60 s (see $LOGDIR/server.log)"
 }
 
-# record ROUND SIDE WORKLOAD RC LOGFILE EXTRA_JSON: appends the run's last RESULT line to $RAW
+# seeds SIZE jobs into the database the running server has migrated
+seed_history() { # SIZE
+  local h=$1 t0 logf="$LOGDIR/seed-$1-$SERVER_PID.log"
+  [ "$h" -gt 0 ] || return 0
+  log "seeding $h jobs: psql $DB_URL -v rows=$h -f scripts/seed-jobs.sql (log $logf)"
+  t0=$(date +%s)
+  timeout -k 10 "$SEED_TIMEOUT" "$PSQL_BIN" "$DB_URL" -X -q -v rows="$h" -f "$ROOT/scripts/seed-jobs.sql" >"$logf" 2>&1 \
+    || die "seeding $h jobs failed (see $logf)"
+  log "seeded $h jobs in $(( $(date +%s) - t0 )) s"
+  echo "{\"side\":\"server\",\"event\":\"seed\",\"history\":$h,\"seconds\":$(( $(date +%s) - t0 ))}" >>"$RAW"
+}
+
+# warm-up (not recorded): every request path once, so round 1 is not the JIT's first contact
+warm_up() {
+  timeout -k 5 "$RUN_TIMEOUT" java -cp "$CLASSES" Bench --url "http://127.0.0.1:$PORT" \
+    --workload w1-single,w2,w4 --jobs 3000 --warmup 2000 >"$LOGDIR/warmup-$SERVER_PID.log" 2>&1 \
+    || log "warm-up exited $? (see $LOGDIR/warmup-$SERVER_PID.log)"
+}
+
+# a fresh database for history size SIZE: the server restarted on it (migrating it), the seed, the warm-up
+prepare() { # SIZE
+  stop_server
+  start_server
+  seed_history "$1"
+  warm_up
+}
+
+# live rows of the job tables in the Steadfast database (statistics, approximate): jobs plus job_history*
+job_rows() {
+  local n
+  n=$("${PSQL[@]}" -At -d "$DB" -c "select coalesce(sum(n_live_tup), 0) from pg_stat_user_tables
+                                     where relname = 'jobs' or relname like 'job\_history%'" 2>/dev/null) || n=
+  echo "${n:-null}"
+}
+
+# record ROUND SIDE WORKLOAD RC LOGFILE EXTRA_JSON: appends the run's last RESULT line to $RAW, with the autovacuum
+# samples of its window and its counters' differences (Bench.java's pg_* for Steadfast, pg_before/pg_after for peers)
 record() {
-  python3 - "$@" >>"$RAW" <<'PY'
-import json, sys
-rnd, side, wl, rc, logf, extra = sys.argv[1:7]
+  python3 - "$AVLOG" "$@" >>"$RAW" <<'PY'
+import json, re, sys
+avlog, rnd, side, wl, rc, logf, extra = sys.argv[1:8]
 res = None
 with open(logf, errors='replace') as f:
     for line in f:
@@ -149,29 +278,62 @@ with open(logf, errors='replace') as f:
                 pass
 rec = {'round': int(rnd), 'side': side, 'workload': wl, 'rc': int(rc), 'result': res}
 rec.update(json.loads(extra))
+kv = lambda s: {k: int(v) for k, v in re.findall(r'([a-z_]+)=(-?\d+)', s or '')}
+if 'pg_before' in rec:
+    b, a = kv(rec.pop('pg_before')), kv(rec.pop('pg_after', ''))
+    rec['pg'] = {k: a[k] - b[k] for k in b if k in a}
+elif res:
+    rec['pg'] = {k[3:]: v for k, v in res.items() if k.startswith('pg_') and isinstance(v, int)}
+t0 = (res or {}).get('window_start_ms', rec.get('window_start_ms'))
+t1 = (res or {}).get('window_end_ms', rec.get('window_end_ms'))
+if t0 and t1:
+    samples, seen = 0, set()
+    try:
+        for line in open(avlog, errors='replace'):
+            parts = line.rstrip('\n').split('|', 2)
+            if len(parts) == 3 and parts[0].isdigit() and t0 <= int(parts[0]) <= t1:
+                samples += 1
+                seen.update(x.strip() for x in parts[2].split(';') if x.strip())
+    except OSError:
+        pass
+    rec['av_samples'] = samples
+    rec['av_seen'] = sorted(seen)
 print(json.dumps(rec))
 PY
 }
 
-run_steadfast() { # ROUND WORKLOAD
-  local r=$1 w=$2 logf="$LOGDIR/r$1-steadfast-$2.log" rc=0 quiet more
+sf_args_of() { # WORKLOAD -> Bench.java options
+  case "$1" in
+    w2-batch) echo "--workload w2-batch --fetch-count 100" ;;
+    w2-batch10) echo "--workload w2-batch --fetch-count 10" ;;
+    w1-single|w1-bulk|w2|w3|w4|w4-batch) echo "--workload $1" ;;
+    *) die "unknown workload $1" ;;
+  esac
+}
+
+run_steadfast() { # ROUND WORKLOAD HISTORY
+  local r=$1 w=$2 h=$3 logf="$LOGDIR/h$3-r$1-steadfast-$2.log" rc=0 quiet more rows
   more="BENCH_ARGS_${w//-/_}"; more=${!more:-}
+  rows=$(job_rows)
   quiet=$(wait_quiet)
-  log "round $r: steadfast $w (machine busy before: $quiet cores)"
+  log "history $h, round $r: steadfast $w (machine busy before: $quiet cores; job rows about $rows)"
   # W2/W4: vacuum analyze between the (untimed) pre-enqueue and the clock start, as the peers' programs do
   local vac="${PSQL[*]} -d $DB -c 'vacuum analyze'"
-  # shellcheck disable=SC2086
-  timeout -k 5 "$RUN_TIMEOUT" java -cp "$CLASSES" Bench --url "http://127.0.0.1:$PORT" --workload "$w" \
-    --warmup 0 --server-pid "$SERVER_PID" --before-timing "$vac" $BENCH_ARGS $more >"$logf" 2>&1 || rc=$?
+  # shellcheck disable=SC2046,SC2086
+  timeout -k 5 "$RUN_TIMEOUT" java -cp "$CLASSES" Bench --url "http://127.0.0.1:$PORT" $(sf_args_of "$w") \
+    --warmup 0 --server-pid "$SERVER_PID" --before-timing "$vac" \
+    --pg-stats "$SF_PGSTATS" --pg-stats-settle-ms $((STATS_SETTLE * 1000)) $BENCH_ARGS $more >"$logf" 2>&1 || rc=$?
   grep -E '^(RESULT|WARNING|note)' "$logf" | sed 's/^/    /' || true
-  record "$r" steadfast "$w" "$rc" "$logf" "{\"busy_before\":\"$quiet\",\"args\":\"$BENCH_ARGS $more\"}"
+  record "$r" steadfast "$w" "$rc" "$logf" "{\"history\":$h,\"job_rows_before\":$rows,\"busy_before\":\"$quiet\",\
+\"args\":\"$(sf_args_of "$w") $BENCH_ARGS $more\"}"
 }
 
 peer_of() { # WORKLOAD -> "key|db|script args..."
   case "$1" in
     w1-single) echo "graphile-w1-single|pb_graphile|graphile.mjs w1 --mode single --conc 16" ;;
     w1-bulk) echo "graphile-w1-bulk|pb_graphile|graphile.mjs w1 --mode bulk --batch 1000" ;;
-    w2|w2-batch) echo "graphile-w2|pb_graphile|graphile.mjs w2 --concurrency 8 --localQueue 100 --completeBatchDelay 0" ;;
+    w2) echo "graphile-w2-c8|pb_graphile|graphile.mjs w2 --concurrency 8" ;;
+    w2-batch|w2-batch10) echo "graphile-w2-batched|pb_graphile|graphile.mjs w2 --concurrency 8 --localQueue 100 --completeBatchDelay 0" ;;
     w3) echo "graphile-w3|pb_graphile|graphile.mjs w3 --concurrency 8" ;;
     w4|w4-batch) echo "pgboss-w4|pb_pgboss|pgboss.mjs w4 --n 5000 --batchSize 100 --localConcurrency 2 --poll 0.5 --burst batchfull" ;;
     *) die "no peer for $1" ;;
@@ -180,109 +342,99 @@ peer_of() { # WORKLOAD -> "key|db|script args..."
 
 declare -A PEER_DONE
 run_peer() { # ROUND WORKLOAD
-  local r=$1 w=$2 spec key db cmd logf rc=0 quiet
+  local r=$1 w=$2 spec key db cmd logf rc=0 quiet before after t0 t1
   spec=$(peer_of "$w"); key=${spec%%|*}; spec=${spec#*|}; db=${spec%%|*}; cmd=${spec#*|}
-  [ -z "${PEER_DONE[$r-$key]:-}" ] || return 0   # w2 and w2-batch (w4, w4-batch) share one peer run a round
+  [ -z "${PEER_DONE[$r-$key]:-}" ] || return 0   # w2-batch and w2-batch10 (w4 and w4-batch) share one peer run
   PEER_DONE[$r-$key]=1
   logf="$LOGDIR/r$r-peer-$key.log"
   recreate_db "$db"
   quiet=$(wait_quiet)
   log "round $r: peer $key: $cmd (machine busy before: $quiet cores)"
+  before=$(pg_snap "$db") || before=; t0=$(now_ms)
   # shellcheck disable=SC2086
   (cd "$PB/node" && timeout -k 5 "$RUN_TIMEOUT" "$NODE" $cmd) >"$logf" 2>&1 || rc=$?
+  t1=$(now_ms)
+  # its backends report their statistics as they exit: wait (up to 5 s) until none is left
+  for _ in $(seq 1 50); do
+    [ "$("${PSQL[@]}" -At -d postgres -c "select count(*) from pg_stat_activity where datname = '$db'" || echo 0)" = 0 ] \
+      && break
+    sleep 0.1
+  done
+  after=$(pg_snap "$db") || after=
   grep -E '^RESULT' "$logf" | sed 's/^/    /' || true
-  record "$r" peer "$key" "$rc" "$logf" "{\"command\":\"$cmd\",\"busy_before\":\"$quiet\"}"
+  record "$r" peer "$key" "$rc" "$logf" "{\"command\":\"$cmd\",\"busy_before\":\"$quiet\",\"pg_before\":\"$before\",\
+\"pg_after\":\"$after\",\"window_start_ms\":$t0,\"window_end_ms\":$t1}"
 }
 
-for w in $WORKLOADS; do peer_of "$w" >/dev/null; done
-log "jar $JAR, rounds $ROUNDS, workloads: $WORKLOADS"
-[ "$SF_FRESH" = round ] || start_server
-for r in $(seq 1 "$ROUNDS"); do
-  if [ "$SF_FRESH" = round ]; then stop_server; start_server; fi
-  for w in $WORKLOADS; do
-    run_steadfast "$r" "$w"
-    [ "$SKIP_PEERS" = 1 ] || [[ "$PEERS_FOR" != *" $w "* ]] || run_peer "$r" "$w"
+# The xmin run: W2 (one ACK per job) fed for XMIN_SECONDS while a session holds the xmin horizon (MODE held), or the
+# same without that session (MODE control)
+run_xmin() { # HISTORY MODE
+  local h=$1 mode=$2 logf="$LOGDIR/h$1-xmin-$2.log" rc=0 quiet rows fifo="$LOGDIR/xmin-holder.fifo" age0=null age1=null
+  rows=$(job_rows)
+  quiet=$(wait_quiet)
+  if [ "$mode" = held ]; then
+    rm -f "$fifo"; mkfifo "$fifo"
+    # idle_in_transaction_session_timeout: the session cannot outlive the run by more than 10 minutes
+    PGAPPNAME=steadfast-bench-xmin \
+    PGOPTIONS="$PGOPTIONS -c idle_in_transaction_session_timeout=$(( (XMIN_SECONDS + 600) * 1000 ))" \
+      "${PSQL[@]}" -At -d "$DB" <"$fifo" >"$LOGDIR/xmin-holder.log" 2>&1 &
+    HOLDER_PID=$!
+    exec 7>"$fifo"
+    echo "BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT count(*) FROM queues;" >&7
+    age0=
+    for _ in $(seq 1 100); do
+      age0=$("${PSQL[@]}" -At -d postgres -c "select age(backend_xmin) from pg_stat_activity
+              where application_name = 'steadfast-bench-xmin' and state = 'idle in transaction'
+              and backend_xmin is not null") || age0=
+      [ -z "$age0" ] || break
+      sleep 0.1
+    done
+    [ -n "$age0" ] || { exec 7>&-; die "the xmin holder did not start (see $LOGDIR/xmin-holder.log)"; }
+    log "xmin holder pid $HOLDER_PID: a REPEATABLE READ transaction idle on $DB (age of its xmin: $age0)"
+  fi
+  log "history $h: steadfast w2 fed for $XMIN_SECONDS s, windows of $XMIN_WINDOW s, xmin $mode (busy before: $quiet cores)"
+  local vac="${PSQL[*]} -d $DB -c 'vacuum analyze'"
+  # shellcheck disable=SC2086
+  timeout -k 5 $((XMIN_SECONDS + 2 * STATS_SETTLE + RUN_TIMEOUT)) java -cp "$CLASSES" Bench \
+    --url "http://127.0.0.1:$PORT" --workload w2 --duration "$XMIN_SECONDS" --window "$XMIN_WINDOW" \
+    --jobs "$XMIN_JOBS" --warmup 0 --server-pid "$SERVER_PID" --before-timing "$vac" \
+    --pg-stats "$SF_PGSTATS" --pg-stats-settle-ms $((STATS_SETTLE * 1000)) $BENCH_ARGS >"$logf" 2>&1 || rc=$?
+  if [ "$mode" = held ]; then
+    age1=$("${PSQL[@]}" -At -d postgres -c "select age(backend_xmin) from pg_stat_activity
+            where application_name = 'steadfast-bench-xmin' and backend_xmin is not null") || age1=
+    echo "COMMIT;" >&7
+    exec 7>&-
+    wait "$HOLDER_PID" || true
+    HOLDER_PID=
+    rm -f "$fifo"
+    log "xmin holder committed (age of its xmin at the end: ${age1:-gone})"
+  fi
+  grep -E '^(RESULT|WARNING|note|w2 +window)' "$logf" | sed 's/^/    /' || true
+  record 0 steadfast "w2-xmin-$mode" "$rc" "$logf" "{\"history\":$h,\"job_rows_before\":$rows,\"busy_before\":\"$quiet\",\
+\"xmin_age_start\":${age0:-null},\"xmin_age_end\":${age1:-null},\"args\":\"--workload w2 --duration $XMIN_SECONDS\
+ --window $XMIN_WINDOW --jobs $XMIN_JOBS $BENCH_ARGS\"}"
+}
+
+for w in $WORKLOADS; do sf_args_of "$w" >/dev/null; peer_of "$w" >/dev/null; done
+log "jar $JAR, rounds $ROUNDS, history sizes: $HISTORY (peers in the rounds of $PEERS_HISTORY), workloads: $WORKLOADS"
+log "autovacuum: $("${PSQL[@]}" -At -d postgres -c 'show autovacuum')"
+start_av_sampler
+for h in "${HISTORY_SIZES[@]}"; do
+  [ "$SF_FRESH" = round ] || prepare "$h"
+  for r in $(seq 1 "$ROUNDS"); do
+    [ "$SF_FRESH" != round ] || prepare "$h"
+    for w in $WORKLOADS; do
+      run_steadfast "$r" "$w" "$h"
+      [ "$SKIP_PEERS" = 1 ] || [ "$h" != "$PEERS_HISTORY" ] || [[ "$PEERS_FOR" != *" $w "* ]] || run_peer "$r" "$w"
+    done
   done
+  if [ "$XMIN_SECONDS" -gt 0 ] && [ "$h" = "$XMIN_AT" ]; then
+    [ "$XMIN_CONTROL" != 1 ] || run_xmin "$h" control
+    run_xmin "$h" held
+  fi
 done
 stop_server
+kill "$AV_PID" 2>/dev/null || true
+AV_PID=
 
-python3 - "$RAW" "$WORKLOADS" "$BENCH_ARGS" <<'PY' | tee "$OUT/table-$STAMP.md"
-import json, statistics, sys
-raw, workloads = sys.argv[1], sys.argv[2].split()
-recs = [json.loads(l) for l in open(raw) if l.strip()]
-peer_key = {'w1-single': 'graphile-w1-single', 'w1-bulk': 'graphile-w1-bulk', 'w2': 'graphile-w2',
-            'w2-batch': 'graphile-w2', 'w3': 'graphile-w3', 'w4': 'pgboss-w4', 'w4-batch': 'pgboss-w4'}
-label = {'w1-single': 'W1 enqueue {n}, one job per request, 16 in flight (jobs/s)',
-         'w1-bulk': 'W1 bulk enqueue {n}, 1,000 per call (jobs/s)',
-         'w2': 'W2 process {n} no-op jobs, 8 workers x fetch 10, one ACK per job (jobs/s)',
-         'w2-batch': 'W2 process {n}, 8 workers x fetch 10, one batch ACK per fetch (jobs/s)',
-         'w3': 'W3 enqueue-to-fetch latency of {n} jobs, p50 / p99 (ms)',
-         'w4': 'W4 {n} jobs fail once then succeed, one FAIL/ACK per job (jobs/s)',
-         'w4-batch': 'W4 {n} jobs fail once, FAILs+ACKs of a fetch in one batch request (jobs/s)'}
-peer_label = {'graphile-w1-single': 'graphile addJob', 'graphile-w1-bulk': 'graphile addJobs',
-              'graphile-w2': 'graphile batched', 'graphile-w3': 'graphile LISTEN/NOTIFY', 'pgboss-w4': 'pg-boss batched'}
-
-def vals(side, wl, key):
-    out = []
-    for r in recs:
-        if r.get('side') == side and r.get('workload') == wl and r.get('result') and key in r['result'] \
-                and r['result'][key] is not None and 'skipped' not in r['result']:
-            out.append(float(r['result'][key]))
-    return out
-
-def cell(xs, d=0):
-    if not xs:
-        return 'n/a', None
-    m = statistics.median(xs)
-    return f'{m:,.{d}f} ({min(xs):,.{d}f}-{max(xs):,.{d}f})', m
-
-print('| workload | Steadfast median (min-max) | peer median (min-max) | ratio |')
-print('|---|---|---|---|')
-for wl in workloads:
-    pk = peer_key[wl]
-    ns = sorted({int(r['result']['jobs']) for r in recs if r.get('side') == 'steadfast' and r.get('workload') == wl
-                 and r.get('result') and 'jobs' in r['result']})
-    label[wl] = label[wl].format(n='/'.join(f'{x:,}' for x in ns) or '?')
-    skipped = [r['result']['skipped'] for r in recs if r.get('side') == 'steadfast' and r.get('workload') == wl
-               and r.get('result') and 'skipped' in r['result']]
-    if wl == 'w3':
-        s50, m50 = cell(vals('steadfast', wl, 'p50_ms'), 2); s99, m99 = cell(vals('steadfast', wl, 'p99_ms'), 2)
-        p50, n50 = cell(vals('peer', pk, 'p50_ms'), 2); p99, n99 = cell(vals('peer', pk, 'p99_ms'), 2)
-        modes = sorted({r['result'].get('fetch_mode', '?') for r in recs if r.get('side') == 'steadfast'
-                        and r.get('workload') == wl and r.get('result')})
-        ratio = (f'{m50 / n50:.2f} / {m99 / n99:.2f} (Steadfast/peer, lower is better)'
-                 if m50 and n50 and m99 and n99 else 'n/a')
-        print(f'| {label[wl]} [{",".join(modes)}] | {s50} / {s99} | {peer_label[pk]} {p50} / {p99} | {ratio} |')
-        continue
-    s, sm = cell(vals('steadfast', wl, 'jobs_per_s'))
-    p, pm = cell(vals('peer', pk, 'jobs_per_s'))
-    if skipped and sm is None:
-        s = 'skipped: ' + skipped[0]
-    ratio = f'{sm / pm:.2f}' if sm and pm else 'n/a'
-    print(f'| {label[wl]} | {s} | {peer_label[pk]} {p} | {ratio} |')
-
-sf = [r for r in recs if r.get('side') == 'steadfast']
-tot = lambda k: sum(int((r.get('result') or {}).get(k) or 0) for r in sf)
-bad = [f"r{r['round']} {r['workload']} rc={r['rc']}" for r in sf if r['rc'] != 0 or not r.get('result')]
-badp = [f"r{r['round']} {r['workload']} rc={r['rc']}" for r in recs if r.get('side') == 'peer'
-        and (r['rc'] != 0 or not r.get('result') or 'error' in (r.get('result') or {}))]
-hwm = [int(r['result']['server_vmhwm_mib']) for r in sf if r.get('result') and r['result'].get('server_vmhwm_mib')]
-ready = [r['ready_ms'] for r in recs if r.get('event') == 'ready']
-print()
-print(f'Steadfast runs: {len(sf)}; lost {tot("lost")}, duplicates {tot("duplicates")}, failed requests '
-      f'{tot("failed_requests")}; runs with a non-zero exit or no RESULT: {", ".join(bad) or "none"}.')
-print(f'Peer runs with an error: {", ".join(badp) or "none"}.')
-print(f'Server peak RSS (VmHWM): {max(hwm) if hwm else "n/a"} MiB; start to healthy: '
-      f'{", ".join(str(x) for x in ready) or "n/a"} ms.')
-print(f'Raw: {raw}')
-print()
-print('Commands: Steadfast `java scripts/Bench.java --url http://127.0.0.1:PORT --workload W --warmup 0 --server-pid PID'
-      ' --before-timing "psql ... -d steadfast_bench -c \'vacuum analyze\'"'
-      + (' ' + sys.argv[3] if sys.argv[3] else '') + '` (server: the packaged jar on database steadfast_bench, warmed up'
-      ' once); peers from /tmp/peerbench/node on a fresh database per run:')
-for c in sorted({r['command'] for r in recs if r.get('side') == 'peer' and r.get('command')}):
-    print(f'`node {c}`')
-extra = sorted({(r['workload'], r['args'].strip()) for r in sf if r.get('args', '').strip()})
-if extra:
-    print('Steadfast extra options: ' + '; '.join(f'{w}: `{a}`' for w, a in extra))
-PY
+python3 "$ROOT/scripts/bench-peers-table.py" "$RAW" | tee "$OUT/table-$STAMP.md"
