@@ -73,7 +73,7 @@ final class MaintenanceSql {
     /** Creates the history's day partitions from $1 for $2 more days (V18's function; a no-op for existing ones). */
     static final String PREPARE_PARTITIONS = """
             SELECT count(*) FILTER (WHERE steadfast_history_partition(d::date))
-            FROM generate_series($1::date, $1::date + $2::int, interval '1 day') d""";
+            FROM generate_series($1::date::timestamp, ($1::date + $2::int)::timestamp, interval '1 day') d""";
 
     /** The history's day partitions, by name (job_history_done_YYYYMMDD: the UTC day they hold). */
     static final String LIST_PARTITIONS = """
