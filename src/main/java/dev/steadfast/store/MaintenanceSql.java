@@ -82,9 +82,9 @@ final class MaintenanceSql {
             ORDER BY c.relname""";
 
     /**
-     * Dropping a partition takes an ACCESS EXCLUSIVE lock on job_history for a moment; a lock that cannot be had
-     * within this time (a long console query on the history) gives up and the next run tries again, so ACKs never
-     * queue behind it for longer.
+     * Creating or dropping a partition takes an ACCESS EXCLUSIVE lock on its parent for a moment; a lock that cannot
+     * be had within this time (a long console query on the history) gives up and the next run tries again, so ACKs
+     * never queue behind it for longer.
      */
     static final String PARTITION_LOCK_TIMEOUT = "SET LOCAL lock_timeout = '1s'";
 

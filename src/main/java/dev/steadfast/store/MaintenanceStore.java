@@ -82,11 +82,21 @@ public class MaintenanceStore {
                 .map(rows -> rows.rowCount());
     }
 
-    /** Creates the history partitions for the UTC days from {@code from} to {@code days} days later; returns how many. */
+    /**
+     * Creates the history partitions for the UTC days from {@code from} to {@code days} days later; returns how many.
+     * Creating a partition locks its parent for a moment, under the same lock timeout as dropping one.
+     */
     public Uni<Integer> preparePartitions(Instant from, int days) {
         java.time.LocalDate day = java.time.LocalDate.ofInstant(from, java.time.ZoneOffset.UTC);
-        return pool.preparedQuery(MaintenanceSql.PREPARE_PARTITIONS).execute(Tuple.of(day, days))
-                .map(rows -> rows.iterator().next().getLong(0).intValue());
+        return pool.withTransaction(conn -> conn.query(MaintenanceSql.PARTITION_LOCK_TIMEOUT).execute()
+                        .flatMap(x -> conn.preparedQuery(MaintenanceSql.PREPARE_PARTITIONS).execute(Tuple.of(day, days)))
+                        .map(rows -> rows.iterator().next().getLong(0).intValue()))
+                .onFailure(MaintenanceStore::lockTimedOut).recoverWithItem(0);
+    }
+
+    /** A lock that could not be had within PARTITION_LOCK_TIMEOUT: the next run tries again. */
+    private static boolean lockTimedOut(Throwable e) {
+        return e instanceof io.vertx.pgclient.PgException p && "55P03".equals(p.getSqlState());
     }
 
     /**
