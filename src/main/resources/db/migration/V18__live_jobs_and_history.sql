@@ -89,8 +89,8 @@ DROP TABLE jobs_before_v18;
 
 -- The live table holds live jobs only, with the indexes the claim (V1), the lease reaper (V1), the promoter (V2),
 -- expiry (V8) and unique keys (V9) need, unchanged, plus the console's creation order of live jobs (V6's
--- jobs_live_created_idx, now over every live job; the table is small, so text search over live jobs is a scan of it
--- and needs no trigram index). The console's other indexes live on the history.
+-- jobs_live_created_idx, now over every live job) and text search over waiting ones. The console's other indexes
+-- live on the history.
 ALTER TABLE jobs ADD PRIMARY KEY (id);
 ALTER TABLE jobs ADD CONSTRAINT jobs_live_only CHECK (state IN ('available', 'scheduled', 'pending', 'active', 'retryable'));
 ALTER TABLE jobs DROP CONSTRAINT dead_letter_is_discarded;
@@ -102,6 +102,12 @@ CREATE INDEX jobs_expiry_idx ON jobs (expires_at)
     WHERE expires_at IS NOT NULL AND state IN ('available', 'scheduled', 'retryable', 'pending');
 CREATE INDEX jobs_unique_key_idx ON jobs (unique_key, created_at) WHERE unique_key IS NOT NULL;
 CREATE INDEX jobs_live_created_idx ON jobs (created_at, id);
+-- Text search over waiting jobs (everything live but active): a scan of 122,000 live jobs took 0.8 s at 1,000,000
+-- seeded jobs. Written by PUSH and by a FAIL or promotion, never by the claim (an active job leaves its predicate;
+-- active jobs are few and are searched through the lease index). The planner ignores a partial expression index's
+-- statistics, so the expression gets its own (V6 measured why).
+CREATE INDEX jobs_search_idx ON jobs USING gin (job_search_text(args, meta, errors) gin_trgm_ops) WHERE state <> 'active';
+CREATE STATISTICS jobs_search_text_stats ON (job_search_text(args, meta, errors)) FROM jobs;
 -- Room on each page for the claim's and the promoter's new row versions (fewer page splits and a chance of HOT).
 ALTER TABLE jobs SET (fillfactor = 70);
 -- Long-poll wake-ups of V5, on the new table.

@@ -31,8 +31,8 @@ public class JobQueryStore {
             + " left(error->>'message', 300) AS error_message";
 
     /**
-     * Text search over args, meta and error history: in the history through the trigram index job_history_search_idx
-     * (V18), in the live table (small: live jobs only) by a scan of the page order.
+     * Text search over args, meta and error history, through the trigram indexes job_history_search_idx and, for
+     * waiting live jobs, jobs_search_idx (V18).
      */
     static final String TEXT = "job_search_text(args, meta, errors) ILIKE $%d";
     static final String STATE = "state = $%d";
@@ -87,21 +87,39 @@ public class JobQueryStore {
 
     /**
      * The listing statement. A state filter names the one table that holds that state (LiveStates); without one the
-     * page is the merge of two bounded parts, the live table's (jobs_live_created_idx) and the history's (its
-     * keyset indexes, V18), each cut at the page size before the merge.
+     * page is the merge of bounded parts ({@link #PARTS}: waiting and active live jobs through jobs_live_created_idx
+     * or, for text, jobs_search_idx and the lease index; the history through its keyset and trigram indexes, V18),
+     * each cut at the page size before the merge.
      *
      * @param state the filtered state, or null
      */
     static String listing(List<String> where, JobState state, boolean ascending, int limitParam) {
         String dir = ascending ? "ASC" : "DESC";
         String order = " ORDER BY created_at " + dir + ", id " + dir + " LIMIT $" + limitParam;
-        String filter = where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where);
+        String rest = where.isEmpty() ? "" : " AND " + String.join(" AND ", where);
         if (state != null) {
-            return "SELECT " + SUMMARY_COLUMNS + " FROM " + LiveStates.tableOf(state) + filter + order;
+            // the literal lets a generic plan use the partial jobs_search_idx, which a bound state cannot prove
+            String waiting = state.terminal() || state == JobState.ACTIVE ? "" : " AND " + WAITING;
+            return "SELECT " + SUMMARY_COLUMNS + " FROM " + LiveStates.tableOf(state) + " WHERE true" + waiting + rest
+                    + order;
         }
-        return "(SELECT " + SUMMARY_COLUMNS + " FROM jobs" + filter + order + ") UNION ALL (SELECT " + SUMMARY_COLUMNS
-                + " FROM job_history" + filter + order + ")" + order;
+        StringBuilder sql = new StringBuilder();
+        for (String part : PARTS) {
+            sql.append(sql.length() == 0 ? "" : " UNION ALL ").append("(SELECT ").append(SUMMARY_COLUMNS)
+                    .append(" FROM ").append(part).append(rest).append(order).append(')');
+        }
+        return sql.append(order).toString();
     }
+
+    /** The predicate of jobs_search_idx (V18): every live job but the active ones. */
+    static final String WAITING = "state <> 'active'";
+
+    /**
+     * The parts of a listing without a state filter, each matching the predicates of its indexes: waiting jobs
+     * (jobs_search_idx for text), active ones (few: the lease index) and the history.
+     */
+    static final List<String> PARTS = List.of("jobs WHERE " + WAITING, "jobs WHERE state = 'active'",
+            "job_history WHERE true");
 
     private static boolean timedOut(Throwable e) {
         return e instanceof PgException pg && "57014".equals(pg.getSqlState());
