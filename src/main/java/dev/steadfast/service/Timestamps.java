@@ -15,7 +15,7 @@ public final class Timestamps {
     }
 
     /**
-     * The same text {@link #FORMAT} writes. Years 0-9999 are written directly: every fetched job carries several
+     * The same text {@link #FORMAT} writes. Years 1-9999 are written directly: every fetched job carries several
      * timestamps, and the formatter's general machinery was about 3% of a FETCH/ACK request's CPU and 9% of what
      * it allocated (README "Performance"). Other years go through the formatter.
      */
@@ -25,7 +25,7 @@ public final class Timestamps {
         }
         LocalDateTime t = LocalDateTime.ofEpochSecond(i.getEpochSecond(), i.getNano(), ZoneOffset.UTC);
         int year = t.getYear();
-        if (year < 0 || year > 9999) {
+        if (year < 1 || year > 9999) { // "yyyy" is the year of the era: year 0 is 1 BC
             return FORMAT.format(i);
         }
         char[] c = new char[24];
