@@ -93,6 +93,8 @@ public final class Bench {
           --timeout S             max seconds per phase            (default 120)
           --phases LIST           comma list of enqueue,batch,process (default all three)
           --server-pid PID|auto   report server RSS and CPU; auto = process listening on the URL's port
+          --token T               send Authorization: Bearer T with every request (a server with API
+                                  authentication on; also read from STEADFAST_TOKEN)
           --help                  show this text
 
         'process' acks what this run's enqueue/batch phases enqueued; run alone it needs --queue
@@ -189,7 +191,8 @@ public final class Bench {
 
     Bench(Options opt) {
         this.opt = opt;
-        this.http = new Http(opt.url, Duration.ofSeconds(Math.min(opt.timeout, 30)), opt.client.equals("raw"));
+        this.http = new Http(opt.url, Duration.ofSeconds(Math.min(opt.timeout, 30)), opt.client.equals("raw"),
+                opt.token);
     }
 
     int run() {
@@ -1879,6 +1882,8 @@ public final class Bench {
         private final HttpClient client;
         private final ExecutorService pool;
         private final Duration requestTimeout;
+        /** Extra header lines for every request ("Authorization: Bearer ...\r\n"), or "". */
+        private final String authLine;
 
         /** When set, requests go over {@link RawConnection}s instead of the JDK HttpClient. */
         private final boolean raw;
@@ -1890,8 +1895,9 @@ public final class Bench {
             return t;
         });
 
-        Http(String base, Duration requestTimeout, boolean raw) {
+        Http(String base, Duration requestTimeout, boolean raw, String token) {
             this.base = base;
+            this.authLine = token == null ? "" : "Authorization: Bearer " + token + "\r\n";
             this.requestTimeout = requestTimeout;
             this.raw = raw;
             int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
@@ -1943,9 +1949,12 @@ public final class Bench {
         }
 
         private HttpRequest request(String path, String json, Duration timeout) {
-            return HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout)
-                    .header("Content-Type", CONTENT_TYPE).header("Accept", CONTENT_TYPE)
-                    .POST(HttpRequest.BodyPublishers.ofString(json)).build();
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout)
+                    .header("Content-Type", CONTENT_TYPE).header("Accept", CONTENT_TYPE);
+            if (!authLine.isEmpty()) {
+                b.header("Authorization", authLine.substring(15, authLine.length() - 2));
+            }
+            return b.POST(HttpRequest.BodyPublishers.ofString(json)).build();
         }
 
         /** GET /ojs/v1/health: any HTTP answer counts as reachable; connection failures throw. */
@@ -1975,7 +1984,7 @@ public final class Bench {
             RawConnection c = idle.poll();
             try {
                 if (c == null) {
-                    c = new RawConnection(URI.create(base));
+                    c = new RawConnection(URI.create(base), authLine);
                 }
                 Response r = c.post(path, json, (int) Math.min(Integer.MAX_VALUE, timeout.toMillis()), t0);
                 idle.push(c);
@@ -2000,8 +2009,10 @@ public final class Bench {
         private final java.io.BufferedInputStream in;
         private final java.io.OutputStream out;
         private final String hostHeader;
+        private final String authLine;
 
-        RawConnection(URI base) throws IOException {
+        RawConnection(URI base, String authLine) throws IOException {
+            this.authLine = authLine;
             int port = base.getPort() < 0 ? 80 : base.getPort();
             socket = new java.net.Socket(base.getHost(), port);
             socket.setTcpNoDelay(true);
@@ -2014,7 +2025,7 @@ public final class Bench {
             byte[] body = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
             socket.setSoTimeout(timeoutMs);
             String head = "POST " + path + " HTTP/1.1\r\nHost: " + hostHeader + "\r\nContent-Type: " + CONTENT_TYPE
-                    + "\r\nAccept: " + CONTENT_TYPE + "\r\nContent-Length: " + body.length + "\r\n\r\n";
+                    + "\r\nAccept: " + CONTENT_TYPE + "\r\n" + authLine + "Content-Length: " + body.length + "\r\n\r\n";
             out.write(head.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
             out.write(body);
             out.flush();
@@ -2207,6 +2218,7 @@ public final class Bench {
         int duration = 0, window = 15, backlog = 5000;
         String pgStats;
         int pgSettleMs = 0;
+        String token = System.getenv("STEADFAST_TOKEN");
         final Set<String> given = new java.util.HashSet<>();
 
         static Options parse(String[] args) {
@@ -2277,6 +2289,7 @@ public final class Bench {
                 case "--backlog" -> backlog = positive(name, v);
                 case "--pg-stats" -> pgStats = v;
                 case "--pg-stats-settle-ms" -> pgSettleMs = nonNegative(name, v);
+                case "--token" -> token = v;
                 case "--unique" -> {
                     if (!v.equals("on") && !v.equals("off")) throw new IllegalArgumentException("--unique takes on|off");
                     uniqueJobs = v.equals("on");

@@ -1,7 +1,9 @@
 package dev.steadfast.api;
 
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -50,7 +52,23 @@ public final class ApiAccess {
     private static final Pattern ACTIVATE = Pattern.compile("^/ojs/v1/jobs/[^/]+/activate$");
     private static final Pattern WORKER_OP = Pattern.compile("^/ojs/v1/workers/(fetch|ack|ack/batch|nack|heartbeat|beat|snooze|progress)$");
 
+    private static final Set<Role> PRODUCER_READ = roles(Role.PRODUCER, Role.READONLY, Role.ADMIN);
+    private static final Set<Role> READ = roles(Role.READONLY, Role.ADMIN);
+    private static final Set<Role> PRODUCE = roles(Role.PRODUCER, Role.ADMIN);
+    private static final Set<Role> WORK = roles(Role.WORKER, Role.ADMIN);
+    private static final Set<Role> ADMIN = roles(Role.ADMIN);
+
+    /** The POST routes every producer and worker calls, answered without a pattern match (the same answers). */
+    private static final Map<String, Set<Role>> POST_ROUTES = Map.of(
+            "/ojs/v1/jobs", PRODUCE, "/ojs/v1/jobs/batch", PRODUCE, "/ojs/v1/jobs/bulk", PRODUCE,
+            "/ojs/v1/workflows", PRODUCE, "/ojs/v1/workers/fetch", WORK, "/ojs/v1/workers/ack", WORK,
+            "/ojs/v1/workers/ack/batch", WORK, "/ojs/v1/workers/nack", WORK, "/ojs/v1/workers/heartbeat", WORK);
+
     private ApiAccess() {
+    }
+
+    private static Set<Role> roles(Role first, Role... rest) {
+        return Collections.unmodifiableSet(EnumSet.of(first, rest));
     }
 
     /** True when the route needs no token. */
@@ -61,10 +79,13 @@ public final class ApiAccess {
     /** The roles allowed to call {@code method path}; never empty ({@code admin} is always among them). */
     public static Set<Role> allowed(String method, String path) {
         String m = method.toUpperCase(Locale.ROOT);
+        Set<Role> known = m.equals("POST") ? POST_ROUTES.get(path) : null;
+        if (known != null) {
+            return known;
+        }
         if (read(m)) {
             return JOB.matcher(path).matches() || JOB_PROGRESS.matcher(path).matches()
-                    || WORKFLOW.matcher(path).matches() ? EnumSet.of(Role.PRODUCER, Role.READONLY, Role.ADMIN)
-                    : EnumSet.of(Role.READONLY, Role.ADMIN);
+                    || WORKFLOW.matcher(path).matches() ? PRODUCER_READ : READ;
         }
         if (m.equals("POST") && (path.equals("/ojs/v1/jobs") || path.equals("/ojs/v1/jobs/batch")
                 || path.equals("/ojs/v1/jobs/bulk") || ACTIVATE.matcher(path).matches()
@@ -72,13 +93,13 @@ public final class ApiAccess {
                 || m.equals("DELETE") && JOB.matcher(path).matches() && !path.equals("/ojs/v1/jobs/batch")
                 && !path.equals("/ojs/v1/jobs/bulk")
                 || m.equals("DELETE") && WORKFLOW.matcher(path).matches()) {
-            return EnumSet.of(Role.PRODUCER, Role.ADMIN);
+            return PRODUCE;
         }
         if (m.equals("POST") && WORKER_OP.matcher(path).matches()
                 || m.equals("PUT") && JOB_PROGRESS.matcher(path).matches()) {
-            return EnumSet.of(Role.WORKER, Role.ADMIN);
+            return WORK;
         }
-        return EnumSet.of(Role.ADMIN);
+        return ADMIN;
     }
 
     private static boolean read(String method) {

@@ -3,6 +3,9 @@ package dev.steadfast.api;
 import dev.steadfast.api.ApiAccess.Role;
 import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
+import io.quarkus.cache.Cache;
+import io.quarkus.cache.CacheName;
+import io.quarkus.cache.CaffeineCache;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -10,6 +13,7 @@ import jakarta.enterprise.event.Observes;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
@@ -20,17 +24,25 @@ import org.jboss.logging.Logger;
  * without a role {@link ApiAccess} allows is {@code 403 permission_denied}, both as OJS envelopes. The manifest and
  * health stay public. With {@code steadfast.auth.enabled=false} everything passes; with it on and no token
  * configured the server does not start (an operator gets a clear message at once, not a fleet of 401s later).
+ *
+ * <p>A token that matched is remembered in the {@value #TOKEN_CACHE} cache (quarkus-cache, bounded and expiring
+ * after access, see application.properties), so its SHA-256 is computed once, not on every request. Only matches
+ * are remembered: an unknown token is hashed and compared again on each request, so it can neither fill the cache
+ * nor ever be taken for a known one. The configured tokens change only with a restart, which empties the cache.
  */
 @ApplicationScoped
 public class ApiAuth {
 
     private static final Logger LOG = Logger.getLogger(ApiAuth.class);
     static final String REALM = "Bearer realm=\"steadfast\"";
+    static final String TOKEN_CACHE = "steadfast-api-tokens";
 
     private final boolean enabled;
     private final ApiTokens tokens;
+    private final CaffeineCache known;
 
-    public ApiAuth(SteadfastConfig config) {
+    public ApiAuth(SteadfastConfig config, @CacheName(TOKEN_CACHE) Cache known) {
+        this.known = known == null ? null : known.as(CaffeineCache.class); // null: tests that never check a token
         this.enabled = config.auth().enabled();
         this.tokens = ApiTokens.parse(config.auth().tokens());
         if (enabled && tokens.isEmpty()) {
@@ -69,7 +81,7 @@ public class ApiAuth {
             return;
         }
         String token = bearer(header);
-        ApiTokens.Entry who = token == null ? null : tokens.find(token);
+        ApiTokens.Entry who = token == null ? null : identify(token);
         if (who == null) {
             refuse(rc, ErrorCode.UNAUTHENTICATED, REALM + ", error=\"invalid_token\"", token == null
                     ? "The Authorization header must be 'Bearer <token>'." : "The token is not valid.",
@@ -77,7 +89,7 @@ public class ApiAuth {
             return;
         }
         Set<Role> allowed = ApiAccess.allowed(method, path);
-        if (who.roles().stream().noneMatch(allowed::contains)) {
+        if (!mayCall(who.roles(), allowed)) {
             Map<String, Object> d = new LinkedHashMap<>();
             d.put("token", who.name());
             d.put("roles", who.roles().stream().map(Role::wire).sorted().toList());
@@ -89,6 +101,28 @@ public class ApiAuth {
         }
         rc.put("steadfast.token", who.name());
         rc.next();
+    }
+
+    /** The configured token {@code token} is, or null: from the cache when it matched before. */
+    private ApiTokens.Entry identify(String token) {
+        CompletableFuture<ApiTokens.Entry> seen = known.getIfPresent(token);
+        if (seen != null) {
+            return seen.join(); // put completed, below
+        }
+        ApiTokens.Entry who = tokens.find(token);
+        if (who != null) {
+            known.put(token, CompletableFuture.completedFuture(who));
+        }
+        return who;
+    }
+
+    private static boolean mayCall(Set<Role> has, Set<Role> allowed) {
+        for (Role r : has) {
+            if (allowed.contains(r)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The token of an {@code Authorization: Bearer <token>} header (scheme case-insensitive), or null. */

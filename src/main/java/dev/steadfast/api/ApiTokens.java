@@ -17,8 +17,9 @@ import java.util.regex.Pattern;
  * The API tokens the server accepts, read from {@code steadfast.auth.tokens."<name>"=<role[,role]>:sha256:<hex>}.
  * Only the SHA-256 of each token is configured: tokens are 256-bit random strings (scripts/MakeToken.java), so a
  * fast unsalted hash is enough to keep a leaked configuration from revealing them (nobody can search a 2^256
- * space), and checking costs one hash per request. A presented token is hashed and compared with every
- * configured hash in constant time ({@link MessageDigest#isEqual}), without stopping at the first match.
+ * space), and checking costs one hash per distinct token ({@link ApiAuth} remembers the tokens that matched). A
+ * presented token is hashed and compared with every configured hash in constant time ({@link MessageDigest#isEqual}),
+ * without stopping at the first match.
  */
 public final class ApiTokens {
 

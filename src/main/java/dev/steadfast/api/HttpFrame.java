@@ -85,7 +85,9 @@ public class HttpFrame {
             if (ojs) {
                 res.headers().set("OJS-Version", "1.0");
                 String ct = res.headers().get("Content-Type");
-                if (res.getStatusCode() != 204 && (ct == null || ct.startsWith("application/json"))) {
+                // a resource that declares the OJS type gets the charset appended by RESTEasy: one spelling on the wire
+                if (res.getStatusCode() != 204 && (ct == null || ct.startsWith("application/json")
+                        || ct.length() != OJS_MEDIA_TYPE.length() && ct.startsWith(OJS_MEDIA_TYPE))) {
                     res.headers().set("Content-Type", OJS_MEDIA_TYPE);
                 }
             }
