@@ -97,7 +97,13 @@ public class DeadLetterStore {
 
     /** RETRY_DEAD_LETTER: a new run of the job; empty when it is not (or no longer) a dead letter. */
     public Uni<Optional<JobRow>> retry(UUID id, Instant now) {
-        return startNewRuns(pool, new UUID[] {id}, DEAD, true, now)
+        return startNewRun(pool, id, DEAD, true, now);
+    }
+
+    /** {@link #startNewRuns} for one job: the job live again, or empty when it was not in those states. */
+    static Uni<Optional<JobRow>> startNewRun(io.vertx.mutiny.sqlclient.Pool pool, UUID id, String[] fromStates,
+                                             boolean deadLetter, Instant now) {
+        return startNewRuns(pool, new UUID[] {id}, fromStates, deadLetter, now)
                 .map(rows -> rows.isEmpty() ? Optional.<JobRow>empty() : Optional.of(rows.get(0)));
     }
 
@@ -121,18 +127,18 @@ public class DeadLetterStore {
     /** The ids of up to {@code limit} matching dead letters, locked, skipping those another transaction holds. */
     private static Uni<List<UUID>> lockedBatch(DeadLetterFilter f, int limit) {
         Where w = where(f);
-        return lockedIds("FinishedJobEntity", "where " + w.hql(), w.params().map(), limit);
+        return lockedIds("where " + w.hql(), w.params().map(), limit);
     }
 
     /**
-     * The ids of up to {@code limit} jobs matching an HQL condition, locked {@code FOR NO KEY UPDATE SKIP LOCKED}:
+     * The ids of up to {@code limit} finished jobs matching an HQL condition, locked {@code FOR NO KEY UPDATE SKIP LOCKED}:
      * a bounded batch for a bulk operation that never waits on a worker, the pruner or another instance. Only the
      * ids are read: hydrating whole entities (error histories included) cost about three times the statement
      * itself. Call inside a transaction.
      */
-    static Uni<List<UUID>> lockedIds(String entity, String where, Map<String, Object> params, int limit) {
+    static Uni<List<UUID>> lockedIds(String where, Map<String, Object> params, int limit) {
         return Panache.getSession().flatMap(s -> {
-            Mutiny.SelectionQuery<UUID> q = s.createSelectionQuery("select j.id from " + entity + " j " + where,
+            Mutiny.SelectionQuery<UUID> q = s.createSelectionQuery("select j.id from FinishedJobEntity j " + where,
                     UUID.class);
             params.forEach(q::setParameter);
             return q.setLockMode("j", LockMode.UPGRADE_SKIPLOCKED).setMaxResults(limit).getResultList();

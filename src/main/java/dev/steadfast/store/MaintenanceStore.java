@@ -131,9 +131,9 @@ public class MaintenanceStore {
                         .flatMap(x -> conn.query("SELECT count(*) FROM " + quoted).execute())
                         .flatMap(count -> conn.query("DROP TABLE " + quoted).execute()
                                 .map(x -> count.iterator().next().getLong(0).intValue())))
-                // lock_timeout (55P03: tried again next run) or already dropped by another instance (42P01)
-                .onFailure(e -> e instanceof io.vertx.pgclient.PgException p
-                        && ("55P03".equals(p.getSqlState()) || "42P01".equals(p.getSqlState())))
+                // tried again next run, or already dropped by another instance (42P01)
+                .onFailure(e -> lockTimedOut(e)
+                        || e instanceof io.vertx.pgclient.PgException p && "42P01".equals(p.getSqlState()))
                 .recoverWithItem(0);
     }
 

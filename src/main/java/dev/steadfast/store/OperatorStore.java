@@ -43,8 +43,7 @@ public class OperatorStore {
 
     /** REVIVE: a cancelled or (not dead-lettered) discarded job runs again as a new run. */
     public Uni<Optional<JobRow>> revive(UUID id, String[] fromStates, Instant now) {
-        return DeadLetterStore.startNewRuns(pool, new UUID[] {id}, fromStates, false, now)
-                .map(rows -> rows.isEmpty() ? Optional.<JobRow>empty() : Optional.of(rows.get(0)));
+        return DeadLetterStore.startNewRun(pool, id, fromStates, false, now);
     }
 
     /**
@@ -58,7 +57,7 @@ public class OperatorStore {
 
     /** Deletes up to {@code limit} jobs completed before {@code before}; returns how many. */
     public Uni<Integer> deleteCompletedBefore(Instant before, int limit) {
-        return Panache.withTransaction(() -> DeadLetterStore.lockedIds("FinishedJobEntity", COMPLETED_BEFORE,
+        return Panache.withTransaction(() -> DeadLetterStore.lockedIds(COMPLETED_BEFORE,
                         Map.of("before", before), limit)
                 .flatMap(batch -> {
                     if (batch.isEmpty()) {
