@@ -3,7 +3,6 @@ package dev.steadfast.api;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -58,12 +57,6 @@ public final class ApiAccess {
     private static final Set<Role> WORK = roles(Role.WORKER, Role.ADMIN);
     private static final Set<Role> ADMIN = roles(Role.ADMIN);
 
-    /** The POST routes every producer and worker calls, answered without a pattern match (the same answers). */
-    private static final Map<String, Set<Role>> POST_ROUTES = Map.of(
-            "/ojs/v1/jobs", PRODUCE, "/ojs/v1/jobs/batch", PRODUCE, "/ojs/v1/jobs/bulk", PRODUCE,
-            "/ojs/v1/workflows", PRODUCE, "/ojs/v1/workers/fetch", WORK, "/ojs/v1/workers/ack", WORK,
-            "/ojs/v1/workers/ack/batch", WORK, "/ojs/v1/workers/nack", WORK, "/ojs/v1/workers/heartbeat", WORK);
-
     private ApiAccess() {
     }
 
@@ -79,10 +72,6 @@ public final class ApiAccess {
     /** The roles allowed to call {@code method path}; never empty ({@code admin} is always among them). */
     public static Set<Role> allowed(String method, String path) {
         String m = method.toUpperCase(Locale.ROOT);
-        Set<Role> known = m.equals("POST") ? POST_ROUTES.get(path) : null;
-        if (known != null) {
-            return known;
-        }
         if (read(m)) {
             return JOB.matcher(path).matches() || JOB_PROGRESS.matcher(path).matches()
                     || WORKFLOW.matcher(path).matches() ? PRODUCER_READ : READ;
