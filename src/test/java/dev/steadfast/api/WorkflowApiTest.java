@@ -109,7 +109,7 @@ class WorkflowApiTest {
         String wf = createId(obj("type", "chain", "steps", arr(job("m.a", "wf-m"), job("m.b", "wf-m"))));
         Response created = get(wf);
         Map<String, Object> meta = created.path("workflow.metadata");
-        assertEquals(Map.of("created_at", created.path("workflow.created_at"), "job_count", 2, "completed_count", 0,
+        assertEquals(Map.of("created_at", created.<String>path("workflow.created_at"), "job_count", 2, "completed_count", 0,
                 "failed_count", 0), meta, "no job has started yet: no started_at (ojs-workflows.md 3.3)");
         String a = fetchOne("w", "wf-m");
         String startedA = Api.jobView(a).get("started_at").toString();

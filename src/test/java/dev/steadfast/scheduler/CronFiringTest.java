@@ -150,7 +150,7 @@ class CronFiringTest {
     @Test
     void enqueueQueuesOccurrencesBehindAnUnfinishedRunAndRunsThemOneAtATimeInOrder() {
         send(obj("name", "serial", "cron", "* * * * *", "overlap_policy", "enqueue", "type", "cron.t", "args",
-                arr("serial"), "options", obj("queue", "cron-enq", "retry", Api.fixedRetry(3, "PT10M"))))
+                arr("serial"), "options", obj("queue", "cron-enq", "retry", Api.fixedRetry(3, "PT4M"))))
                 .post("/ojs/v1/cron").then().statusCode(201);
         // Due a moment ago, so the first run is claimable by a real-time FETCH.
         Instant first = Instant.now().minusSeconds(1).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
