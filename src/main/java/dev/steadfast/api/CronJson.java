@@ -2,6 +2,7 @@ package dev.steadfast.api;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.domain.cron.OverlapPolicy;
 import dev.steadfast.service.Timestamps;
 import dev.steadfast.store.CronRow;
 import java.util.LinkedHashMap;
@@ -11,7 +12,8 @@ import java.util.Map;
  * A cron schedule on the wire, in both shapes clients use: the HTTP binding's and the official SDKs'
  * ({@code cron}, {@code type}, {@code args}, {@code options}, {@code status}) and the conformance suite's
  * ({@code expression}, {@code job_template}, {@code enabled}), plus ojs-cron.md's {@code overlap_policy},
- * {@code run_count} and {@code last_run_at}. {@code next_run_at} is null while the schedule is paused.
+ * {@code run_count} and {@code last_run_at}. {@code next_run_at} is null while the schedule is paused. Under the
+ * {@code enqueue} policy, {@code queued_occurrences} counts the occurrences held behind an unfinished run.
  */
 final class CronJson {
 
@@ -39,6 +41,9 @@ final class CronJson {
         v.put("next_run_at", Timestamps.format(c.nextFireAt()));
         v.put("last_run_at", Timestamps.format(c.lastFireAt()));
         v.put("run_count", c.runCount());
+        if (OverlapPolicy.ENQUEUE.wire().equals(c.overlapPolicy())) {
+            v.put("queued_occurrences", c.queued());
+        }
         v.put("created_at", Timestamps.format(c.createdAt()));
         if (c.lastJobId() != null) {
             v.put("last_job_id", c.lastJobId().toString());

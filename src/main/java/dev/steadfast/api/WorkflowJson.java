@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.util.RawValue;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.workflow.MemberRole;
 import dev.steadfast.domain.workflow.Outcome;
+import dev.steadfast.domain.workflow.WorkflowReport;
+import dev.steadfast.domain.workflow.WorkflowState;
 import dev.steadfast.domain.workflow.WorkflowType;
 import dev.steadfast.service.Timestamps;
 import dev.steadfast.store.WorkflowStore.MemberRow;
@@ -13,14 +15,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * A workflow on the wire (ojs-workflows.md 3 and 11): id, type, name, state, the members under {@code steps}
  * (chain) or {@code jobs} (group, batch) and a batch's {@code callbacks}, each with its job id, job state and, once
  * finished, result or error (a nested workflow with its {@code workflow_id} instead); {@code parent_id} for a
  * nested workflow; counters both as the conformance suite reads them ({@code steps_total},
- * {@code jobs_completed}, ...) and as the spec's {@code metadata} ({@code job_count}, {@code completed_count},
- * {@code failed_count}).
+ * {@code jobs_completed}, ...: this workflow's own members, a nested workflow counting as one) and as the spec's
+ * {@code metadata} (ojs-workflows.md 3.3: {@code created_at}, {@code started_at}, {@code completed_at},
+ * {@code job_count}, {@code completed_count}, {@code failed_count} over every job of the tree, nested ones
+ * included); on failure the error report of 9.6 both beside them and in {@code metadata}.
  */
 final class WorkflowJson {
 
@@ -47,31 +52,22 @@ final class WorkflowJson {
 
     static Map<String, Object> view(WorkflowView v) {
         var w = v.workflow();
+        WorkflowReport report = v.report();
         List<Map<String, Object>> steps = new ArrayList<>();
         Map<String, Map<String, Object>> callbacks = new LinkedHashMap<>();
-        List<Map<String, Object>> errors = new ArrayList<>();
+        List<Outcome> stepOutcomes = new ArrayList<>();
         int completed = 0, failed = 0;
-        Integer failedIndex = null;
         List<String> keys = v.members().stream().filter(m -> m.role() == MemberRole.STEP && m.stepKey() != null)
                 .map(MemberRow::stepKey).toList();
         for (MemberRow m : v.members()) {
             Outcome o = outcome(m);
             if (m.role() == MemberRole.STEP) {
                 steps.add(keyed(member(m), m, w.type(), keys));
+                stepOutcomes.add(o);
                 completed += o == Outcome.COMPLETED ? 1 : 0;
                 failed += o == Outcome.FAILED ? 1 : 0;
-                if (o == Outcome.FAILED && failedIndex == null) {
-                    failedIndex = m.position();
-                }
             } else {
                 callbacks.put(m.role().wire(), keyed(member(m), m, w.type(), keys));
-            }
-            if (o == Outcome.FAILED) {
-                Map<String, Object> e = new LinkedHashMap<>();
-                e.put("job_id", m.jobId().toString());
-                e.put("attempt", m.attempt());
-                e.put("error", m.errorJson() == null ? null : new RawValue(m.errorJson()));
-                errors.add(e);
             }
         }
         int total = steps.size();
@@ -101,24 +97,63 @@ final class WorkflowJson {
             all.addAll(callbacks.values());
             out.put("steps", all);
         }
-        if (failedIndex != null && w.type() == WorkflowType.CHAIN) {
-            out.put("failed_step_index", failedIndex);
-        }
-        if (!errors.isEmpty()) {
-            out.put("failed_job_ids", errors.stream().map(e -> e.get("job_id")).toList());
-            out.put("errors", errors);
-        }
+        Map<String, Object> errors = errorReport(w.id(), w.type(), w.state(), stepOutcomes, report);
+        out.putAll(errors);
         out.put("created_at", Timestamps.format(w.createdAt()));
+        put(out, "started_at", Timestamps.format(report.startedAt()));
         put(out, "completed_at", Timestamps.format(w.completedAt()));
         put(out, "cancelled_at", Timestamps.format(w.cancelledAt()));
         Map<String, Object> meta = new LinkedHashMap<>();
         meta.put("created_at", Timestamps.format(w.createdAt()));
-        put(meta, "completed_at", Timestamps.format(w.completedAt()));
+        put(meta, "started_at", Timestamps.format(report.startedAt()));
+        // 3.3: when the workflow reached a terminal state, cancelled included (11.3 adds cancelled_at)
+        put(meta, "completed_at", Timestamps.format(w.completedAt() != null ? w.completedAt() : w.cancelledAt()));
         put(meta, "cancelled_at", Timestamps.format(w.cancelledAt()));
-        meta.put("job_count", total);
-        meta.put("completed_count", completed);
-        meta.put("failed_count", failed);
+        meta.put("job_count", report.jobCount());
+        meta.put("completed_count", report.completedCount());
+        meta.put("failed_count", report.failedCount());
+        meta.putAll(errors);
         out.put("metadata", meta);
+        return out;
+    }
+
+    /**
+     * ojs-workflows.md 9.6 (and 9.2, 9.5: recorded in the metadata): {@code failed_step_index} (a chain that
+     * failed), {@code failed_job_ids} and {@code errors} over the whole tree, nested workflows' jobs and callbacks
+     * included; present once a job failed for good, and always on a failed workflow. Each error carries the spec's
+     * {@code job_id}, {@code code}, {@code message} and {@code attempt}, where the job sits ({@code workflow_id}
+     * when it is in a nested workflow, {@code step_index} or {@code callback}) and the job's whole {@code error}.
+     */
+    private static Map<String, Object> errorReport(UUID self, WorkflowType type, WorkflowState state,
+                                                   List<Outcome> stepOutcomes, WorkflowReport report) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        Integer failedStep = type == WorkflowType.CHAIN ? WorkflowReport.failedStepIndex(state, stepOutcomes) : null;
+        if (report.failures().isEmpty() && state != WorkflowState.FAILED && failedStep == null) {
+            return out;
+        }
+        if (failedStep != null) {
+            out.put("failed_step_index", failedStep);
+        }
+        List<Map<String, Object>> errors = new ArrayList<>();
+        for (WorkflowReport.Failure f : report.failures()) {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("job_id", f.jobId().toString());
+            e.put("code", f.code());
+            e.put("message", f.message());
+            e.put("attempt", f.attempt());
+            if (!f.workflowId().equals(self)) {
+                e.put("workflow_id", f.workflowId().toString());
+            }
+            if (f.role() == MemberRole.STEP) {
+                e.put("step_index", f.position());
+            } else {
+                e.put("callback", f.role().wire());
+            }
+            e.put("error", f.errorJson() == null ? null : new RawValue(f.errorJson()));
+            errors.add(e);
+        }
+        out.put("failed_job_ids", report.failures().stream().map(f -> f.jobId().toString()).toList());
+        out.put("errors", errors);
         return out;
     }
 

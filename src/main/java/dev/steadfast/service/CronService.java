@@ -10,6 +10,7 @@ import dev.steadfast.domain.cron.CronRules;
 import dev.steadfast.domain.cron.FireTimes;
 import dev.steadfast.domain.cron.MissedOccurrences;
 import dev.steadfast.domain.cron.OverlapPolicy;
+import dev.steadfast.domain.cron.QueuedRuns;
 import dev.steadfast.store.CronRow;
 import dev.steadfast.store.CronStore;
 import dev.steadfast.store.JobRow;
@@ -24,19 +25,21 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import org.jboss.logging.Logger;
 
 /**
  * Cron schedules (ojs-cron.md, HTTP binding section 13): register, list, get, pause, resume, unregister, and fire
  * what is due. Expressions are evaluated by {@link CronExpressions}; each occurrence's fate is decided in the
  * domain ({@link CronDecision}) and carried out by {@link CronStore#fireDue} in one transaction, exactly once
- * across instances. Runs are ordinary jobs, built from the template by the same validation as a PUSH.
+ * across instances. Runs are ordinary jobs, built from the template by the same validation as a PUSH. Under the
+ * {@code enqueue} overlap policy an occurrence behind an unfinished run is held (pending) and released in turn
+ * by {@link #releaseHeld} ({@link QueuedRuns}); more than two held occurrences of one schedule are logged at WARN
+ * on each firing (ojs-cron.md 6.1) and counted in the schedule's {@code queued_occurrences}.
  */
 @ApplicationScoped
 public class CronService {
 
-    /** Job states in which a run has not finished: the overlap policy treats it as still running. */
-    private static final Set<String> UNFINISHED = Set.of("available", "scheduled", "retryable", "pending", "active");
+    private static final Logger LOG = Logger.getLogger(CronService.class);
 
     private final CronStore store;
     private final JobService jobs;
@@ -79,7 +82,7 @@ public class CronService {
         FireTimes times = CronExpressions.parse("cron", c.expression(), zone);
         String template = CronTemplate.write(json, c.template());
         // The template must make a valid job now, not fail at every occurrence later.
-        jobs.prepare(CronTemplate.occurrence(json, template, name, now, visibilityMs()), now);
+        jobs.prepare(CronTemplate.occurrence(json, template, name, now, visibilityMs(), false), now);
         boolean enabled = c.enabled() == null || c.enabled();
         Instant next = enabled ? times.nextAfter(now).orElse(null) : null;
         return store.insert(name, c.expression().trim(), tz, overlap.wire(), enabled, c.description(), template, next,
@@ -100,9 +103,12 @@ public class CronService {
         return store.list(limit, offset);
     }
 
-    /** Unregisters; answers the schedule as it was. Jobs already enqueued are not affected. */
+    /**
+     * Unregisters; answers the schedule as it was. Jobs already enqueued are not affected, except that occurrences
+     * held under the enqueue policy are released at once: nothing would release them later.
+     */
     public Uni<CronRow> delete(String name) {
-        return get(name).flatMap(row -> store.delete(name).map(deleted -> {
+        return get(name).flatMap(row -> store.delete(name, JobService.now(clock)).map(deleted -> {
             if (!deleted) {
                 throw OjsException.notFound("cron_job", name);
             }
@@ -131,24 +137,33 @@ public class CronService {
                 .map(fired -> report(fired, now)), batch);
     }
 
+    /**
+     * The enqueue policy's turn-taking: releases, for each schedule whose run before its earliest held occurrence
+     * has finished, that occurrence (pending -> available, made due at {@code now}); answers how many. One pass of
+     * at most 1,000 schedules, not a loop until a batch comes back short: schedules whose run is still going stay
+     * in the set, and the next tick looks again.
+     */
+    public Uni<Integer> releaseHeld(Instant now) {
+        return store.releaseHeld(now, 1_000, h -> QueuedRuns.mayRelease(h.beforeState()));
+    }
+
     private CronStore.Firing decide(CronStore.Due due, Instant now) {
         FireTimes times = fireTimes(due.expression(), due.timezone());
-        String previous = due.lastJobState() != null && UNFINISHED.contains(due.lastJobState())
-                ? due.lastJobState() : null;
+        String previous = QueuedRuns.unfinished(due.lastJobState()) ? due.lastJobState() : null;
         CronDecision d = CronDecision.decide(due.fireAt(), times, now, OverlapPolicy.of(due.overlapPolicy()),
-                previous, config.cron().misfireGrace(), missed);
+                previous, due.held(), config.cron().misfireGrace(), missed);
         NewJob job = null;
         String reason = d.skipReason();
         if (d.enqueue()) {
             try {
                 job = jobs.prepare(CronTemplate.occurrence(json, due.templateJson(), due.name(), due.fireAt(),
-                        visibilityMs()), now);
+                        visibilityMs(), d.hold()), now);
             } catch (OjsException e) { // configuration changed since registration (e.g. the retry range)
                 reason = "invalid template: " + e.getMessage();
             }
         }
-        return new CronStore.Firing(due, job, d.cancelPrevious() ? due.lastJobId() : null, d.nextFireAt(),
-                job == null ? reason : null);
+        return new CronStore.Firing(due, job, job != null && d.hold(), d.cancelPrevious() ? due.lastJobId() : null,
+                d.nextFireAt(), job == null ? reason : null, job != null ? d.queued() : due.held());
     }
 
     private int report(List<CronStore.Fired> fired, Instant now) {
@@ -164,6 +179,13 @@ public class CronService {
                 JobRow row = JobRow.inserted(g.job());
                 telemetry.pushed(row, now);
                 data.put("job_id", row.id().toString());
+                if (g.held()) {
+                    data.put("held", true);
+                    data.put("queued_occurrences", g.queued());
+                }
+                if (QueuedRuns.warns(g.queued())) {
+                    LOG.warn(QueuedRuns.warning(g.due().name(), g.queued()));
+                }
                 events.emit("cron.triggered", now, row.id().toString(), row.type(), row.queue(), data);
             } else {
                 data.put("reason", g.skipReason());

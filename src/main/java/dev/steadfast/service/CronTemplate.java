@@ -49,10 +49,13 @@ final class CronTemplate {
         return Json.write(m, t);
     }
 
-    /** The PUSH for the occurrence at {@code fireAt}; runs lease for {@code defaultVisibilityMs} unless set. */
+    /**
+     * The PUSH for the occurrence at {@code fireAt}; runs lease for {@code defaultVisibilityMs} unless set;
+     * {@code held}: enqueued pending, to wait for the run before it (enqueue overlap policy).
+     */
     @SuppressWarnings("unchecked")
     static EnqueueCommand occurrence(ObjectMapper m, String templateJson, String cronName, Instant fireAt,
-                                     long defaultVisibilityMs) {
+                                     long defaultVisibilityMs, boolean held) {
         JsonNode t = tree(m, templateJson);
         JsonNode o = t.path("options");
         ObjectNode meta = t.path("meta").isObject() ? ((ObjectNode) t.get("meta")).deepCopy() : m.createObjectNode();
@@ -70,7 +73,7 @@ final class CronTemplate {
                 o.has("priority") ? o.get("priority").asInt() : null, tags,
                 o.has("timeout_ms") ? o.get("timeout_ms").asLong() : null,
                 o.has("visibility_timeout_ms") ? o.get("visibility_timeout_ms").asLong() : defaultVisibilityMs,
-                null, null, false, o.has("retry") ? m.convertValue(o.get("retry"), Map.class) : null, null, null);
+                null, null, held, o.has("retry") ? m.convertValue(o.get("retry"), Map.class) : null, null, null);
     }
 
     private static JsonNode tree(ObjectMapper m, String json) {

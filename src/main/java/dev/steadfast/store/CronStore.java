@@ -61,8 +61,12 @@ public class CronStore {
     public record Page(List<CronRow> rows, long total) {
     }
 
-    public Uni<Boolean> delete(String name) {
-        return pool.preparedQuery(CronSql.DELETE).execute(Tuple.of(name)).map(rows -> rows.rowCount() == 1);
+    /** Unregisters; occurrences still held (enqueue policy) are released first, in the same transaction. */
+    public Uni<Boolean> delete(String name, Instant now) {
+        return pool.withTransaction(conn -> conn.preparedQuery(CronSql.RELEASE_ALL_HELD)
+                .execute(Tuple.of(name, JobStore.odt(now)))
+                .flatMap(x -> conn.preparedQuery(CronSql.DELETE).execute(Tuple.of(name)))
+                .map(rows -> rows.rowCount() == 1));
     }
 
     /** Pauses ({@code nextFireAt} null) or resumes a schedule; false when there is none by that name. */
@@ -71,19 +75,25 @@ public class CronStore {
                 .execute(Tuple.of(name, enabled, JobStore.odt(nextFireAt))).map(rows -> rows.rowCount() == 1);
     }
 
-    /** A schedule whose next occurrence is due, as the firing decision needs it. */
+    /**
+     * A schedule whose next occurrence is due, as the firing decision needs it; {@code held}: how many of its
+     * occurrences are held behind an unfinished run (enqueue policy).
+     */
     public record Due(String name, String expression, String timezone, String overlapPolicy, String templateJson,
-                      Instant fireAt, UUID lastJobId, String lastJobState) {
+                      Instant fireAt, UUID lastJobId, String lastJobState, int held) {
     }
 
     /**
      * What to do with one due occurrence, decided by the caller.
      *
-     * @param job            the job to enqueue, or null to skip the occurrence
+     * @param job            the job to enqueue, or null to skip the occurrence; a held occurrence's job is pending
+     * @param held           whether the occurrence is held until the run before it finishes (enqueue policy)
      * @param cancelPrevious the previous run to cancel first, or null
      * @param nextFireAt     the schedule's next occurrence, or null when it never fires again
+     * @param queued         how many occurrences are held once this one is recorded
      */
-    public record Firing(Due due, NewJob job, UUID cancelPrevious, Instant nextFireAt, String skipReason) {
+    public record Firing(Due due, NewJob job, boolean held, UUID cancelPrevious, Instant nextFireAt,
+                         String skipReason, int queued) {
     }
 
     /** What happened to one occurrence; {@code recorded} is false when another transaction had already done it. */
@@ -104,7 +114,7 @@ public class CronStore {
                         due.add(new Due(r.getString("name"), r.getString("expression"), r.getString("timezone"),
                                 r.getString("overlap_policy"), r.getString("template"),
                                 JobRow.instant(r, "next_fire_at"), r.getUUID("last_job_id"),
-                                r.getString("last_job_state")));
+                                r.getString("last_job_state"), r.getInteger("held")));
                     }
                     return Multi.createFrom().iterable(due)
                             .onItem().transformToUniAndConcatenate(d -> fire(conn, decide.apply(d), now))
@@ -116,7 +126,7 @@ public class CronStore {
         Due d = f.due();
         UUID jobId = f.job() == null ? null : f.job().id();
         Tuple run = Tuple.tuple(Arrays.asList(d.name(), JobStore.odt(d.fireAt()), jobId == null ? "skipped" : "enqueued",
-                jobId, f.skipReason(), JobStore.odt(now)));
+                jobId, f.skipReason(), JobStore.odt(now), jobId != null && f.held()));
         return conn.preparedQuery(CronSql.RECORD_RUN).execute(run).flatMap(recorded -> {
             boolean first = recorded.rowCount() == 1;
             Uni<Void> act = Uni.createFrom().voidItem();
@@ -135,5 +145,35 @@ public class CronStore {
             return act.flatMap(v -> conn.preparedQuery(CronSql.ADVANCE).execute(advance))
                     .map(v -> new Fired(f, first));
         });
+    }
+
+    /** The earliest held occurrence of a schedule and the state of the run before it (null: its job is gone). */
+    public record Held(String name, Instant fireAt, UUID jobId, String beforeState) {
+    }
+
+    /**
+     * The enqueue policy's release pass: locks up to {@code limit} schedules with held occurrences (SKIP LOCKED:
+     * one instance acts on a schedule at a time, and never while it is being fired), and releases the earliest held
+     * occurrence of each one {@code mayRelease} accepts, in one transaction; answers how many were released. At
+     * most one occurrence per schedule per pass: the one released is the run the next one waits for.
+     */
+    public Uni<Integer> releaseHeld(Instant now, int limit, java.util.function.Predicate<Held> mayRelease) {
+        return pool.withTransaction(conn -> conn.preparedQuery(CronSql.LOCK_HELD).execute(Tuple.of(limit))
+                .flatMap(rows -> {
+                    List<Held> ready = new ArrayList<>();
+                    for (Row r : rows) {
+                        Held h = new Held(r.getString("name"), JobRow.instant(r, "fire_at"), r.getUUID("job_id"),
+                                r.getString("before_state"));
+                        if (mayRelease.test(h)) {
+                            ready.add(h);
+                        }
+                    }
+                    return Multi.createFrom().iterable(ready)
+                            .onItem().transformToUniAndConcatenate(h -> conn.preparedQuery(CronSql.RELEASE_HELD)
+                                    .execute(Tuple.of(h.name(), JobStore.odt(h.fireAt()), JobStore.odt(now)))
+                                    .map(r -> r.iterator().next().getLong("released").intValue()))
+                            .collect().asList()
+                            .map(released -> released.stream().mapToInt(Integer::intValue).sum());
+                }));
     }
 }

@@ -133,6 +133,33 @@ final class WorkflowSql {
             SELECT id, type, name, state, created_at, completed_at, cancelled_at, parent_id
             FROM workflows WHERE id = $1""";
 
+    /**
+     * Records when a workflow's first job began executing (ojs-workflows.md 3.3 started_at), in the transaction of
+     * each ACK and FAIL of a member ($2) of $1: the earliest start seen. A job's started_at is its latest attempt's,
+     * so recording it at every ACK and FAIL (a retryable failure included) keeps a first attempt's start.
+     */
+    static final String NOTE_STARTED = """
+            UPDATE workflows w SET started_at = j.started_at FROM all_jobs j
+            WHERE w.id = $1 AND j.id = $2 AND j.started_at IS NOT NULL
+              AND (w.started_at IS NULL OR j.started_at < w.started_at)""";
+
+    /**
+     * Every job of workflow $1's tree (itself and the workflows nested in it, at any depth), for its metadata
+     * counters and error report (domain.workflow.WorkflowReport): member, innermost workflow, job state, attempt,
+     * start and last error; with the earliest start recorded on the tree's workflows. Nested workflows are found
+     * through workflows_parent_idx; at most 3 levels exist.
+     */
+    static final String FIND_TREE_JOBS = """
+            WITH RECURSIVE tree AS (
+                SELECT id, started_at, 0 AS depth FROM workflows WHERE id = $1
+                UNION ALL SELECT w.id, w.started_at, t.depth + 1 FROM workflows w JOIN tree t ON w.parent_id = t.id)
+            SELECT wj.job_id, wj.workflow_id, wj.role, wj.position, wj.outcome, j.state, j.attempt, j.started_at,
+                   j.error->>'code' AS error_code, j.error->>'message' AS error_message, j.error::text AS error,
+                   (SELECT min(started_at) FROM tree) AS recorded_start
+            FROM tree t JOIN workflow_jobs wj ON wj.workflow_id = t.id AND NOT wj.child
+                 LEFT JOIN all_jobs j ON j.id = wj.job_id
+            ORDER BY t.depth, wj.workflow_id, wj.role <> 'step', wj.role, wj.position""";
+
     static final String FIND_MEMBERS = """
             SELECT wj.job_id, wj.role, wj.position, wj.outcome, wj.child, j.state, j.type, j.queue, j.attempt,
                    j.result::text AS result, j.error::text AS error, j.started_at, j.completed_at,

@@ -5,6 +5,7 @@ import dev.steadfast.domain.workflow.Advance;
 import dev.steadfast.domain.workflow.Member;
 import dev.steadfast.domain.workflow.MemberRole;
 import dev.steadfast.domain.workflow.Outcome;
+import dev.steadfast.domain.workflow.WorkflowReport;
 import dev.steadfast.domain.workflow.WorkflowRules;
 import dev.steadfast.domain.workflow.WorkflowState;
 import dev.steadfast.domain.workflow.WorkflowType;
@@ -66,7 +67,8 @@ public class WorkflowStore {
                             Instant startedAt, Instant completedAt, boolean workflow, String stepKey) {
     }
 
-    public record WorkflowView(WorkflowRow workflow, List<MemberRow> members) {
+    /** A workflow as GET shows it: its row, its own members, and the report over its whole tree's jobs. */
+    public record WorkflowView(WorkflowRow workflow, List<MemberRow> members, WorkflowReport report) {
     }
 
     /**
@@ -162,7 +164,9 @@ public class WorkflowStore {
                                     ? Uni.createFrom().item(Optional.<Finished<T>>empty())
                                     : locked.rowCount() == 0
                                     ? Uni.createFrom().item(Optional.of(new Finished<>(written, Advanced.NOTHING)))
-                                    : decided(conn, wf, now, decide).map(a -> Optional.of(new Finished<>(written, a)))));
+                                    : conn.preparedQuery(WorkflowSql.NOTE_STARTED).execute(Tuple.of(wf, jobId))
+                                            .flatMap(x -> decided(conn, wf, now, decide))
+                                            .map(a -> Optional.of(new Finished<>(written, a)))));
                 }));
     }
 
@@ -380,8 +384,26 @@ public class WorkflowStore {
                             JobRow.instant(m, nested ? "child_completed_at" : "completed_at"), nested,
                             m.getString("step_key")));
                 }
-                return Optional.of(new WorkflowView(w, members));
-            });
+                return members;
+            }).flatMap(members -> client.preparedQuery(WorkflowSql.FIND_TREE_JOBS).execute(Tuple.of(id))
+                    .map(tree -> Optional.of(new WorkflowView(w, members, report(tree)))));
         });
+    }
+
+    private static WorkflowReport report(io.vertx.mutiny.sqlclient.RowSet<Row> rows) {
+        List<WorkflowReport.TreeJob> jobs = new ArrayList<>(rows.rowCount());
+        Instant recorded = null;
+        for (Row r : rows) {
+            recorded = JobRow.instant(r, "recorded_start");
+            String o = r.getString("outcome");
+            String st = r.getString("state");
+            jobs.add(new WorkflowReport.TreeJob(r.getUUID("job_id"), r.getUUID("workflow_id"),
+                    MemberRole.fromWire(r.getString("role")).orElseThrow(), r.getInteger("position"),
+                    o == null ? null : Outcome.fromWire(o).orElseThrow(),
+                    st == null ? null : JobState.fromWire(st).orElseThrow(), r.getInteger("attempt"),
+                    JobRow.instant(r, "started_at"), r.getString("error_code"), r.getString("error_message"),
+                    r.getString("error")));
+        }
+        return WorkflowReport.of(recorded, jobs);
     }
 }

@@ -83,6 +83,22 @@ class CronApiTest {
     }
 
     @Test
+    void theEnqueueOverlapPolicyIsAcceptedAndShowsItsQueue() {
+        Response r = register(obj("name", "serial", "cron", "*/5 * * * *", "type", "t.serial", "args", arr(),
+                "overlap_policy", "enqueue"));
+        r.then().statusCode(201);
+        assertEquals("enqueue", r.path("cron.overlap_policy"));
+        assertEquals(0, (int) r.path("cron.queued_occurrences"), "nothing held yet");
+        assertEquals("enqueue", request().get("/ojs/v1/cron/serial").path("cron_job.overlap_policy"));
+        Response suite = register(obj("name", "serial-suite", "expression", "@hourly", "overlap_policy", "enqueue",
+                "job_template", obj("type", "t.serial", "args", arr())));
+        suite.then().statusCode(201);
+        assertEquals("enqueue", suite.path("cron.overlap_policy"));
+        assertNull(register(obj("name", "skipper", "cron", "@hourly", "type", "t.s", "args", arr()))
+                .path("cron.queued_occurrences"), "only the enqueue policy has a queue");
+    }
+
+    @Test
     void aTakenNameIs409() {
         Map<String, Object> body = obj("name", "twice", "cron", "* * * * *", "type", "t.x", "args", arr());
         register(body).then().statusCode(201);
@@ -94,7 +110,7 @@ class CronApiTest {
         Map<String, String> cases = new java.util.LinkedHashMap<>();
         cases.put("cron", json("n1", "not a valid cron", null, null));
         cases.put("timezone", json("n2", "* * * * *", "\"timezone\":\"+05:00\",", null));
-        cases.put("overlap_policy", json("n3", "* * * * *", "\"overlap_policy\":\"enqueue\",", null));
+        cases.put("overlap_policy", json("n3", "* * * * *", "\"overlap_policy\":\"serial\",", null));
         cases.put("name", json("Bad Name", "* * * * *", null, null));
         cases.put("options.id", null);
         for (Map.Entry<String, String> e : cases.entrySet()) {

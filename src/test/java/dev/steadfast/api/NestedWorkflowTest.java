@@ -104,6 +104,12 @@ class NestedWorkflowTest {
         Response done = get(wf);
         assertEquals("completed", done.path("workflow.state"));
         assertEquals(List.of("completed", "completed"), done.path("workflow.steps.state"));
+        Map<String, Object> meta = done.path("workflow.metadata");
+        assertEquals(4, meta.get("job_count"), "x, y, z and w, at three levels");
+        assertEquals(4, meta.get("completed_count"));
+        assertEquals(0, meta.get("failed_count"));
+        assertEquals(2, (int) done.path("workflow.steps_completed"), "the suite's counters stay this level's members");
+        assertTrue(Api.TIMESTAMP.matcher((String) meta.get("started_at")).matches());
         String group = done.path("workflow.steps[0].workflow_id");
         assertEquals("completed", get(group).path("workflow.state"));
         assertEquals("completed", get(get(group).path("workflow.jobs[0].workflow_id")).path("workflow.state"));
@@ -142,6 +148,40 @@ class NestedWorkflowTest {
             assertEquals("cancelled", state(id));
         }
         assertEquals(List.of(), fetchIds("w", 5, "nw-f"));
+        String first = r.path("workflow.steps[0].workflow_id");
+        String bad = null;
+        for (int i = 0; i < 2; i++) {
+            if (jobs.path("jobs[" + i + "].type").equals("g.bad")) {
+                bad = jobs.path("jobs[" + i + "].id");
+            }
+        }
+        int badIndex = get(first).<List<String>>path("workflow.jobs.job_id").indexOf(bad);
+        // 9.6 across nesting: the outer chain names its failed step and the inner job that failed, with its error.
+        for (String at : List.of("workflow", "workflow.metadata", "metadata")) {
+            assertEquals(0, (int) r.path(at + ".failed_step_index"), at);
+            assertEquals(List.of(bad), r.path(at + ".failed_job_ids"), at);
+            Map<String, Object> e = r.path(at + ".errors[0]");
+            assertEquals(bad, e.get("job_id"));
+            assertEquals(first, e.get("workflow_id"), "the nested workflow the job is in");
+            assertEquals(badIndex, e.get("step_index"));
+            assertEquals("handler_error", e.get("code"));
+            assertEquals("boom", e.get("message"));
+            assertEquals(1, e.get("attempt"));
+        }
+        Map<String, Object> m = r.path("workflow.metadata");
+        assertEquals(5, m.get("job_count"), "every job of the tree: 2 + 2 + 1");
+        assertEquals(1, m.get("completed_count"));
+        assertEquals(1, m.get("failed_count"));
+        assertTrue(Api.TIMESTAMP.matcher((String) m.get("started_at")).matches());
+        Response inner = get(first);
+        assertEquals(List.of(bad), inner.path("workflow.metadata.failed_job_ids"), "the inner group reports it too");
+        assertEquals(null, (Object) inner.path("workflow.metadata.errors[0].workflow_id"), "its own job");
+        assertEquals(null, (Object) inner.path("workflow.metadata.failed_step_index"), "a group has no step index");
+        assertEquals(m.get("started_at"), inner.path("workflow.metadata.started_at"));
+        Map<String, Object> later = get(second).path("workflow.metadata");
+        assertEquals(2, later.get("job_count"));
+        assertEquals(null, later.get("started_at"), "cancelled before its turn: no job of it started");
+        assertEquals(null, later.get("errors"), "cancelled, not failed");
     }
 
     @Test

@@ -19,6 +19,7 @@ import dev.steadfast.testsupport.Api;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,6 +33,9 @@ class WorkflowApiTest {
 
     @Inject
     WorkflowAdvancer advancer;
+
+    @Inject
+    io.vertx.mutiny.sqlclient.Pool pool;
 
     @BeforeEach
     void reset() {
@@ -101,6 +105,92 @@ class WorkflowApiTest {
     }
 
     @Test
+    void theMetadataSaysWhenTheFirstJobStartedAndWhenTheWorkflowFinished() {
+        String wf = createId(obj("type", "chain", "steps", arr(job("m.a", "wf-m"), job("m.b", "wf-m"))));
+        Response created = get(wf);
+        Map<String, Object> meta = created.path("workflow.metadata");
+        assertEquals(Map.of("created_at", created.<String>path("workflow.created_at"), "job_count", 2, "completed_count", 0,
+                "failed_count", 0), meta, "no job has started yet: no started_at (ojs-workflows.md 3.3)");
+        String a = fetchOne("w", "wf-m");
+        String startedA = Api.jobView(a).get("started_at").toString();
+        Response running = get(wf);
+        assertEquals(startedA, running.path("workflow.metadata.started_at"), "the first job began executing");
+        assertEquals(startedA, running.path("metadata.started_at"), "also in the top-level summary");
+        assertEquals(startedA, running.path("workflow.started_at"));
+        ack(a).then().statusCode(200);
+        String b = fetchOne("w", "wf-m");
+        ack(b).then().statusCode(200);
+        Response done = get(wf);
+        Map<String, Object> m = done.path("workflow.metadata");
+        assertEquals(startedA, m.get("started_at"), "still the first job's start, not the last one's");
+        assertEquals(done.path("workflow.completed_at"), m.get("completed_at"));
+        assertTrue(Instant.parse((String) m.get("created_at")).compareTo(Instant.parse(startedA)) <= 0);
+        assertTrue(Instant.parse(startedA).compareTo(Instant.parse((String) m.get("completed_at"))) <= 0);
+        assertEquals(2, m.get("job_count"));
+        assertEquals(2, m.get("completed_count"));
+        assertEquals(0, m.get("failed_count"));
+        assertEquals(null, m.get("errors"), "no error report on a workflow that did not fail");
+
+        String cancelled = createId(obj("type", "group", "jobs", arr(job("m.c", "wf-m2"))));
+        request().delete(WORKFLOWS + "/" + cancelled).then().statusCode(200);
+        Map<String, Object> cm = get(cancelled).path("workflow.metadata");
+        assertEquals(cm.get("cancelled_at"), cm.get("completed_at"), "cancelled is a terminal state too");
+        assertEquals(null, cm.get("started_at"), "cancelled before any job started");
+    }
+
+    @Test
+    void aFailedChainReportsTheStepTheJobAndTheErrorInItsMetadata() {
+        String wf = createId(obj("type", "chain", "steps", arr(job("e.ok", "wf-e"),
+                job("e.fail", "wf-e", "retry", Api.fixedRetry(2, "PT4M")), job("e.never", "wf-e"))));
+        ack(fetchOne("w", "wf-e")).then().statusCode(200);
+        String id = fetchOne("w", "wf-e");
+        nack(id, error("handler_error", "first try")).then().statusCode(200);
+        Response mid = get(wf);
+        assertEquals("running", mid.path("workflow.state"));
+        assertEquals(null, (Object) mid.path("workflow.metadata.errors"), "a retryable failure is no failure (9.1)");
+        assertEquals(0, (int) mid.path("workflow.metadata.failed_count"));
+        // The retry is due in 4 minutes: move it to now instead of waiting.
+        pool.preparedQuery("UPDATE jobs SET run_at = now() - interval '1 second' WHERE id = $1")
+                .execute(io.vertx.mutiny.sqlclient.Tuple.of(java.util.UUID.fromString(id))).await().indefinitely();
+        assertEquals(id, fetchOne("w", "wf-e"), "the retry");
+        nack(id, obj("code", "timeout", "message", "took too long", "type", "TimeoutError")).then().statusCode(200);
+        Response r = get(wf);
+        assertEquals("failed", r.path("workflow.state"));
+        for (String at : List.of("workflow", "workflow.metadata", "metadata")) {
+            assertEquals(1, (int) r.path(at + ".failed_step_index"), at);
+            assertEquals(List.of(id), r.path(at + ".failed_job_ids"), at);
+            Map<String, Object> e = r.path(at + ".errors[0]");
+            assertEquals(id, e.get("job_id"), at);
+            assertEquals("timeout", e.get("code"), at);
+            assertEquals("took too long", e.get("message"), at);
+            assertEquals(2, e.get("attempt"), "the attempt of the final failure");
+            assertEquals(1, e.get("step_index"));
+            assertEquals(null, e.get("workflow_id"), "a job of this workflow itself");
+            assertEquals("took too long", ((Map<?, ?>) e.get("error")).get("message"), "the whole error object");
+            assertEquals(1, r.<List<?>>path(at + ".errors").size());
+        }
+        Map<String, Object> m = r.path("workflow.metadata");
+        assertEquals(3, m.get("job_count"));
+        assertEquals(1, m.get("completed_count"));
+        assertEquals(1, m.get("failed_count"), "the cancelled third step is neither completed nor failed");
+        assertEquals(r.path("workflow.completed_at"), m.get("completed_at"));
+    }
+
+    @Test
+    void aChainFailedByACancelledStepNamesItWithAnEmptyErrorList() {
+        String wf = createId(obj("type", "chain", "steps", arr(job("x.a", "wf-xc"), job("x.b", "wf-xc"))));
+        String first = get(wf).path("workflow.steps[0].job_id");
+        Api.cancel(first).then().statusCode(200);
+        advancer.runOnce().await().indefinitely();
+        Response r = get(wf);
+        assertEquals("failed", r.path("workflow.state"));
+        assertEquals(0, (int) r.path("workflow.metadata.failed_step_index"));
+        assertEquals(List.of(), r.path("workflow.metadata.failed_job_ids"), "no job failed: one was cancelled");
+        assertEquals(List.of(), r.path("workflow.metadata.errors"));
+    }
+
+
+    @Test
     void aFailedStepFailsTheChainAndCancelsTheRest() {
         String wf = createId(obj("type", "chain", "steps",
                 arr(job("s.fail", "wf-cf", "retry", failOnce()), job("s.never", "wf-cf"))));
@@ -144,6 +234,34 @@ class WorkflowApiTest {
         assertEquals(2, (int) r.path("workflow.jobs_completed"));
         assertEquals(1, (int) r.path("workflow.jobs_failed"));
         assertEquals(List.of(ids.get(1)), r.path("workflow.failed_job_ids"));
+        Map<String, Object> m = r.path("workflow.metadata");
+        assertEquals(3, m.get("job_count"));
+        assertEquals(2, m.get("completed_count"));
+        assertEquals(1, m.get("failed_count"));
+        assertEquals(null, m.get("failed_step_index"), "chains only");
+        assertEquals(List.of(ids.get(1)), m.get("failed_job_ids"));
+        assertEquals(List.of(obj("job_id", ids.get(1), "code", "handler_error", "message", "boom", "attempt", 1,
+                "step_index", 1, "error", r.path("workflow.jobs[1].error"))), m.get("errors"));
+    }
+
+    @Test
+    void aBatchWhoseCallbackFailsReportsTheCallback() {
+        String wf = createId(obj("type", "batch", "jobs", arr(job("bf.a", "wf-bf")),
+                "callbacks", obj("on_complete", job("cb.bad", "wf-bf-cb", "retry", failOnce()))));
+        ack(fetchOne("w", "wf-bf")).then().statusCode(200);
+        String cb = fetchOne("w", "wf-bf-cb");
+        nack(cb, error("handler_error", "callback broke")).then().statusCode(200);
+        Response r = get(wf);
+        assertEquals("failed", r.path("workflow.state"));
+        Map<String, Object> m = r.path("workflow.metadata");
+        assertEquals(1, m.get("job_count"), "callbacks are not counted among the jobs");
+        assertEquals(1, m.get("completed_count"));
+        assertEquals(0, m.get("failed_count"));
+        assertEquals(List.of(cb), m.get("failed_job_ids"), "9.5: the callback's failure is recorded");
+        Map<?, ?> e = ((List<Map<?, ?>>) m.get("errors")).get(0);
+        assertEquals("on_complete", e.get("callback"));
+        assertEquals("callback broke", e.get("message"));
+        assertEquals(null, e.get("step_index"));
     }
 
     @Test

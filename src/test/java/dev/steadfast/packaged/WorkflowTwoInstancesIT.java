@@ -163,6 +163,52 @@ class WorkflowTwoInstancesIT {
         JsonPath w = workflow(other(), chain);
         assertEquals("completed", w.getString("workflow.steps[0].state"));
         post(other(), Api.ACK, obj("job_id", last.get(0)));
-        assertEquals("completed", workflow(first(), chain).getString("workflow.state"));
+        JsonPath done = workflow(first(), chain);
+        assertEquals("completed", done.getString("workflow.state"));
+        assertEquals(JOBS + 1, done.getInt("workflow.metadata.job_count"), "every job of the three levels");
+        assertEquals(JOBS + 1, done.getInt("workflow.metadata.completed_count"));
+        assertEquals(done.getMap("workflow.metadata"), workflow(other(), chain).getMap("workflow.metadata"),
+                "both instances report the same metadata");
+    }
+
+    @Test
+    void failuresOnBothInstancesAreReportedOnceEachAcrossNesting() throws Exception {
+        String queue = "it-wf-fail-" + System.nanoTime();
+        List<Object> jobs = new ArrayList<>();
+        for (int i = 0; i < JOBS; i++) {
+            jobs.add(obj("type", "it.f", "args", List.of(i), "options", obj("queue", queue, "retry",
+                    obj("max_attempts", 1))));
+        }
+        // chain [ group(jobs), never ]: a third of the group's jobs fail, half of them on each instance
+        String chain = post(first(), "/ojs/v1/workflows", obj("type", "chain", "steps", List.of(
+                obj("type", "group", "jobs", jobs), job("it.never", queue + "-never")))).getString("workflow.id");
+        List<String> ids = new ArrayList<>(fetch(first(), queue, JOBS));
+        ids.addAll(fetch(other(), queue, JOBS));
+        assertEquals(JOBS, ids.size());
+        List<Call> calls = new ArrayList<>();
+        java.util.Set<String> failed = new java.util.HashSet<>();
+        for (int i = 0; i < ids.size(); i++) {
+            String base = i % 2 == 0 ? first() : other();
+            if (i % 3 == 0) {
+                failed.add(ids.get(i));
+                calls.add(new Call(base, Api.NACK, obj("job_id", ids.get(i), "error",
+                        obj("code", "handler_error", "message", "boom " + i)), PackagedApp.TOKEN));
+            } else {
+                calls.add(new Call(base, Api.ACK, obj("job_id", ids.get(i)), PackagedApp.TOKEN));
+            }
+        }
+        Parallel.send(calls).forEach(r -> assertEquals(200, r.statusCode(), r::body));
+        JsonPath w = workflow(first(), chain);
+        assertEquals("failed", w.getString("workflow.state"));
+        assertEquals(0, w.getInt("workflow.metadata.failed_step_index"));
+        assertEquals(failed, new java.util.HashSet<>(w.getList("workflow.metadata.failed_job_ids", String.class)));
+        assertEquals(failed.size(), w.getList("workflow.metadata.errors").size(), "each failure once");
+        assertEquals(failed, new java.util.HashSet<>(w.getList("workflow.metadata.errors.job_id", String.class)));
+        assertEquals(JOBS + 1, w.getInt("workflow.metadata.job_count"));
+        assertEquals(failed.size(), w.getInt("workflow.metadata.failed_count"));
+        assertEquals(JOBS - failed.size(), w.getInt("workflow.metadata.completed_count"));
+        assertEquals(w.getMap("workflow.metadata"), workflow(other(), chain).getMap("workflow.metadata"),
+                "both instances report the same metadata and errors");
+        assertEquals(List.of(), fetch(other(), queue + "-never", 5), "the chain stopped");
     }
 }

@@ -148,6 +148,83 @@ class CronFiringTest {
     }
 
     @Test
+    void enqueueQueuesOccurrencesBehindAnUnfinishedRunAndRunsThemOneAtATimeInOrder() {
+        send(obj("name", "serial", "cron", "* * * * *", "overlap_policy", "enqueue", "type", "cron.t", "args",
+                arr("serial"), "options", obj("queue", "cron-enq", "retry", Api.fixedRetry(3, "PT4M"))))
+                .post("/ojs/v1/cron").then().statusCode(201);
+        // Due a moment ago, so the first run is claimable by a real-time FETCH.
+        Instant first = Instant.now().minusSeconds(1).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        pool.preparedQuery("UPDATE cron_jobs SET next_fire_at = $1 WHERE name = 'serial'")
+                .execute(Tuple.of(first.atOffset(java.time.ZoneOffset.UTC))).await().indefinitely();
+        firer.runOnce(Instant.now()).await().indefinitely();
+        List<String> running = Api.fetchIds("w", 5, "cron-enq");
+        assertEquals(1, running.size());
+
+        Instant due = nextRun("serial");
+        List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                if (r.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) {
+                    warnings.add(r.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger(
+                dev.steadfast.service.CronService.class.getName());
+        log.addHandler(capture);
+        try {
+            for (int i = 0; i < 3; i++) {
+                firer.runOnce(due.plusSeconds(60L * i)).await().indefinitely();
+                assertEquals(i < 2 ? 0 : 1, warnings.size(), "a warning once more than 2 are queued: " + warnings);
+            }
+        } finally {
+            log.removeHandler(capture);
+        }
+        assertTrue(warnings.get(0).contains("'serial'") && warnings.get(0).contains("3 occurrences queued"),
+                warnings.get(0));
+        List<Row> jobs = jobsIn("cron-enq");
+        assertEquals(List.of("active", "pending", "pending", "pending"), jobs.stream().map(r -> r.getString("state"))
+                .toList(), "every occurrence enqueued, the later ones held while the first runs");
+        Map<String, Object> c = request().get("/ojs/v1/cron/serial").path("cron");
+        assertEquals(3, c.get("queued_occurrences"));
+        assertEquals(4, c.get("run_count"), "a held occurrence is a run");
+        assertEquals("enqueued", ((Map<?, ?>) c.get("last_occurrence")).get("outcome"));
+        assertEquals(List.of(), Api.fetchIds("w", 5, "cron-enq"), "never two runs at once");
+
+        Api.ack(running.get(0)).then().statusCode(200);
+        firer.runOnce(Instant.now()).await().indefinitely();
+        firer.runOnce(Instant.now()).await().indefinitely();
+        List<String> second = Api.fetchIds("w", 5, "cron-enq");
+        assertEquals(List.of(jobs.get(1).getUUID("id").toString()), second,
+                "the earliest held occurrence, and only it, once the run before it finished");
+        assertEquals(2, request().get("/ojs/v1/cron/serial").<Integer>path("cron.queued_occurrences"));
+        firer.runOnce(Instant.now()).await().indefinitely();
+        assertEquals(List.of(), Api.fetchIds("w", 5, "cron-enq"), "the third waits for the second");
+
+        Api.nack(second.get(0), Api.error("handler_error", "boom")).then().statusCode(200);
+        assertEquals("retryable", Api.state(second.get(0)));
+        firer.runOnce(Instant.now()).await().indefinitely();
+        assertEquals(List.of(), Api.fetchIds("w", 5, "cron-enq"), "a run waiting for its retry has not finished");
+        Api.cancel(second.get(0)).then().statusCode(200);
+        firer.runOnce(Instant.now()).await().indefinitely();
+        List<String> third = Api.fetchIds("w", 5, "cron-enq");
+        assertEquals(List.of(jobs.get(2).getUUID("id").toString()), third, "a cancelled run has finished too");
+
+        request().delete("/ojs/v1/cron/serial").then().statusCode(200);
+        assertEquals("available", Api.state(jobs.get(3).getUUID("id").toString()),
+                "unregistering releases what it held: nothing would later");
+    }
+
+    @Test
     void afterDowntimeOneCatchUpRunThenTheScheduleResumesInTheFuture() {
         register("hourly", "0 * * * *", "cron-missed", "allow");
         Instant due = nextRun("hourly");

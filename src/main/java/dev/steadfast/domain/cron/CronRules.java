@@ -49,9 +49,8 @@ public final class CronRules {
         }
         OverlapPolicy p = OverlapPolicy.of(s);
         if (p == null) {
-            throw OjsException.invalidField("overlap_policy", "'overlap_policy' must be skip, allow or"
-                    + " cancel_previous ('enqueue' is not supported by this server).",
-                    "skip | allow | cancel_previous", s);
+            throw OjsException.invalidField("overlap_policy", "'overlap_policy' must be skip, allow,"
+                    + " cancel_previous or enqueue.", "skip | allow | cancel_previous | enqueue", s);
         }
         return p;
     }

@@ -21,7 +21,7 @@ class CronDecisionTest {
 
     @Test
     void anOccurrenceOnTimeIsEnqueuedAndTheScheduleMovesToTheNextMinute() {
-        CronDecision d = CronDecision.decide(T, EVERY_MINUTE, T.plusMillis(700), OverlapPolicy.SKIP, null, GRACE,
+        CronDecision d = CronDecision.decide(T, EVERY_MINUTE, T.plusMillis(700), OverlapPolicy.SKIP, null, 0, GRACE,
                 MissedOccurrences.FIRE_ONCE);
         assertTrue(d.enqueue());
         assertEquals(T, d.fireAt());
@@ -32,7 +32,7 @@ class CronDecisionTest {
     @Test
     void afterDowntimeOneCatchUpRunForTheEarliestMissedOccurrenceThenTheFirstFutureOne() {
         Instant now = T.plus(Duration.ofHours(3)).plusSeconds(10);
-        CronDecision d = CronDecision.decide(T, EVERY_MINUTE, now, OverlapPolicy.SKIP, null, GRACE,
+        CronDecision d = CronDecision.decide(T, EVERY_MINUTE, now, OverlapPolicy.SKIP, null, 0, GRACE,
                 MissedOccurrences.FIRE_ONCE);
         assertTrue(d.enqueue());
         assertEquals(T, d.fireAt());
@@ -42,10 +42,11 @@ class CronDecisionTest {
     @Test
     void withMissedSkipAnOccurrencePastTheGraceIsSkippedButOneWithinItFires() {
         CronDecision late = CronDecision.decide(T, EVERY_MINUTE, T.plus(Duration.ofMinutes(5)), OverlapPolicy.ALLOW,
-                null, GRACE, MissedOccurrences.SKIP);
+                null, 0, GRACE, MissedOccurrences.SKIP);
         assertFalse(late.enqueue());
         assertTrue(late.skipReason().startsWith("missed"));
-        CronDecision onTime = CronDecision.decide(T, EVERY_MINUTE, T.plusSeconds(59), OverlapPolicy.ALLOW, null, GRACE,
+        CronDecision onTime = CronDecision.decide(T, EVERY_MINUTE, T.plusSeconds(59), OverlapPolicy.ALLOW, null, 0,
+                GRACE,
                 MissedOccurrences.SKIP);
         assertTrue(onTime.enqueue());
     }
@@ -53,30 +54,67 @@ class CronDecisionTest {
     @Test
     void overlapPolicies() {
         Instant now = T.plusSeconds(1);
-        CronDecision skip = CronDecision.decide(T, EVERY_MINUTE, now, OverlapPolicy.SKIP, "active", GRACE,
+        CronDecision skip = CronDecision.decide(T, EVERY_MINUTE, now, OverlapPolicy.SKIP, "active", 0, GRACE,
                 MissedOccurrences.FIRE_ONCE);
         assertFalse(skip.enqueue());
         assertEquals("overlap: the previous run is still active", skip.skipReason());
         assertEquals(T.plusSeconds(60), skip.nextFireAt(), "a skipped occurrence still moves the schedule on");
-        CronDecision allow = CronDecision.decide(T, EVERY_MINUTE, now, OverlapPolicy.ALLOW, "active", GRACE,
+        CronDecision allow = CronDecision.decide(T, EVERY_MINUTE, now, OverlapPolicy.ALLOW, "active", 0, GRACE,
                 MissedOccurrences.FIRE_ONCE);
         assertTrue(allow.enqueue());
         assertFalse(allow.cancelPrevious());
-        CronDecision cancel = CronDecision.decide(T, EVERY_MINUTE, now, OverlapPolicy.CANCEL_PREVIOUS, "available",
+        CronDecision cancel = CronDecision.decide(T, EVERY_MINUTE, now, OverlapPolicy.CANCEL_PREVIOUS, "available", 0,
                 GRACE, MissedOccurrences.FIRE_ONCE);
         assertTrue(cancel.enqueue());
         assertTrue(cancel.cancelPrevious());
-        CronDecision finished = CronDecision.decide(T, EVERY_MINUTE, now, OverlapPolicy.CANCEL_PREVIOUS, null, GRACE,
+        CronDecision finished = CronDecision.decide(T, EVERY_MINUTE, now, OverlapPolicy.CANCEL_PREVIOUS, null, 0, GRACE,
                 MissedOccurrences.FIRE_ONCE);
         assertFalse(finished.cancelPrevious(), "nothing to cancel once the previous run finished");
     }
 
     @Test
+    void enqueueHoldsAnOccurrenceBehindAnUnfinishedRunAndWarnsAboveTwoQueued() {
+        Instant now = T.plusSeconds(1);
+        CronDecision free = CronDecision.decide(T, EVERY_MINUTE, now, OverlapPolicy.ENQUEUE, null, 0, GRACE,
+                MissedOccurrences.FIRE_ONCE);
+        assertTrue(free.enqueue());
+        assertFalse(free.hold(), "nothing runs: the occurrence starts at once");
+        assertEquals(0, free.queued());
+        CronDecision behind = CronDecision.decide(T, EVERY_MINUTE, now, OverlapPolicy.ENQUEUE, "active", 0, GRACE,
+                MissedOccurrences.FIRE_ONCE);
+        assertTrue(behind.enqueue(), "enqueued, not skipped");
+        assertTrue(behind.hold(), "but held until the active run finishes");
+        assertFalse(behind.cancelPrevious());
+        assertNull(behind.skipReason());
+        assertEquals(T.plusSeconds(60), behind.nextFireAt());
+        assertEquals(1, behind.queued());
+        assertFalse(behind.warn());
+        CronDecision second = CronDecision.decide(T, EVERY_MINUTE, now, OverlapPolicy.ENQUEUE, "pending", 1, GRACE,
+                MissedOccurrences.FIRE_ONCE);
+        assertEquals(2, second.queued());
+        assertFalse(second.warn(), "two queued: no warning yet");
+        CronDecision third = CronDecision.decide(T, EVERY_MINUTE, now, OverlapPolicy.ENQUEUE, "pending", 2, GRACE,
+                MissedOccurrences.FIRE_ONCE);
+        assertEquals(3, third.queued());
+        assertTrue(third.warn(), "more than 2 queued occurrences (ojs-cron 6.1)");
+        CronDecision afterCancelled = CronDecision.decide(T, EVERY_MINUTE, now, OverlapPolicy.ENQUEUE, null, 1, GRACE,
+                MissedOccurrences.FIRE_ONCE);
+        assertTrue(afterCancelled.hold(), "the latest run finished, but an earlier occurrence still waits its turn");
+        CronDecision allow = CronDecision.decide(T, EVERY_MINUTE, now, OverlapPolicy.ALLOW, "active", 0, GRACE,
+                MissedOccurrences.FIRE_ONCE);
+        assertFalse(allow.hold(), "only enqueue holds");
+        CronDecision missed = CronDecision.decide(T, EVERY_MINUTE, T.plus(Duration.ofMinutes(5)),
+                OverlapPolicy.ENQUEUE, "active", 1, GRACE, MissedOccurrences.SKIP);
+        assertFalse(missed.enqueue(), "a missed occurrence is skipped under enqueue too");
+        assertEquals(1, missed.queued());
+    }
+
+    @Test
     void aScheduleThatNeverFiresAgainHasNoNextTimeAndAFutureOccurrenceIsNotDue() {
-        CronDecision d = CronDecision.decide(T, after -> Optional.empty(), T, OverlapPolicy.SKIP, null, GRACE,
+        CronDecision d = CronDecision.decide(T, after -> Optional.empty(), T, OverlapPolicy.SKIP, null, 0, GRACE,
                 MissedOccurrences.FIRE_ONCE);
         assertNull(d.nextFireAt());
         assertThrows(IllegalArgumentException.class, () -> CronDecision.decide(T, EVERY_MINUTE, T.minusSeconds(1),
-                OverlapPolicy.SKIP, null, GRACE, MissedOccurrences.FIRE_ONCE));
+                OverlapPolicy.SKIP, null, 0, GRACE, MissedOccurrences.FIRE_ONCE));
     }
 }

@@ -27,6 +27,8 @@ class CronRulesTest {
         assertThrows(OjsException.class, () -> CronRules.checkName("a".repeat(256)));
         assertEquals(OverlapPolicy.SKIP, CronRules.checkOverlap(null));
         assertEquals(OverlapPolicy.CANCEL_PREVIOUS, CronRules.checkOverlap("cancel_previous"));
-        assertThrows(OjsException.class, () -> CronRules.checkOverlap("enqueue"));
+        assertEquals(OverlapPolicy.ENQUEUE, CronRules.checkOverlap("enqueue"));
+        assertThrows(OjsException.class, () -> CronRules.checkOverlap("queue"));
+        assertThrows(OjsException.class, () -> CronRules.checkOverlap("ENQUEUE"));
     }
 }
