@@ -19,6 +19,10 @@ import java.util.function.Function;
  * else is waiting; while they are all busy, requests wait and leave together in the next batch of at most
  * {@code maxBatch}. An idle server therefore adds no latency, and a busy one gets bigger batches.
  *
+ * <p>Optionally a batch may wait ({@code linger}) for more requests before it leaves: a free slot sends what waits
+ * once the oldest waiting request has waited {@code linger}, or at once when {@code maxBatch} wait. Zero (the
+ * default) keeps the behaviour above; a linger trades every request's latency for fewer, larger statements.
+ *
  * <p>The batch function answers one result per input, in input order (null where the input had no effect). A
  * failed batch is split until the request that failed it fails alone, so one bad request never fails its
  * neighbours (see {@link #run}). Thread-safe: requests arrive from every event loop.
@@ -35,7 +39,7 @@ import java.util.function.Function;
 public final class Coalescer<I, O> {
 
     /** A waiting request; its answer is handed over in the context it was submitted from ({@link CallerContext}). */
-    private record Pending<I, O>(I item, UniEmitter<? super O> emitter, CallerContext caller) {
+    private record Pending<I, O>(I item, UniEmitter<? super O> emitter, CallerContext caller, long arrived) {
 
         void complete(O result) {
             caller.deliver(result, emitter::complete);
@@ -58,6 +62,16 @@ public final class Coalescer<I, O> {
     private int inFlight;
     private long refused;
     private java.util.function.IntConsumer batchSizes = n -> { };
+    private long lingerNanos;
+    private Timer timer;
+    private java.util.function.LongSupplier nanoTime = System::nanoTime;
+    private boolean timerSet;
+    private boolean flushing;
+
+    /** Runs {@code task} once, {@code delayMillis} from now, on any thread (the linger's wake-up). */
+    public interface Timer {
+        void schedule(long delayMillis, Runnable task);
+    }
 
     /** An unbounded coalescer (tests). */
     public Coalescer(Function<List<I>, Uni<List<O>>> batch, int maxBatch, int maxInFlight) {
@@ -73,6 +87,24 @@ public final class Coalescer<I, O> {
         this.maxQueued = Math.max(1, maxQueued);
     }
 
+    /**
+     * Lets a batch wait up to {@code linger} for more requests (see the class comment), woken by {@code timer};
+     * {@code nanoTime} is the clock the wait is measured with. Set once, before the first request.
+     */
+    void linger(Duration linger, Timer timer, java.util.function.LongSupplier nanoTime) {
+        this.lingerNanos = Math.max(0, linger.toNanos());
+        this.timer = timer;
+        this.nanoTime = nanoTime;
+    }
+
+    /** From now on batches leave without lingering (shutdown: what waits is written at once). */
+    void stopLingering() {
+        synchronized (this) {
+            flushing = true;
+        }
+        drain();
+    }
+
     /** Told the size of every batch that leaves (for a metric); set once, before the first request. */
     void onBatch(java.util.function.IntConsumer sizes) {
         this.batchSizes = sizes;
@@ -85,7 +117,7 @@ public final class Coalescer<I, O> {
             synchronized (this) {
                 queued = waiting.size();
                 if (queued < maxQueued) {
-                    waiting.add(new Pending<>(item, em, CallerContext.current()));
+                    waiting.add(new Pending<>(item, em, CallerContext.current(), lingerNanos > 0 ? nanoTime.getAsLong() : 0));
                     queued = -1;
                 } else {
                     refused++;
@@ -152,6 +184,16 @@ public final class Coalescer<I, O> {
         synchronized (this) {
             if (inFlight >= maxInFlight || waiting.isEmpty()) {
                 return;
+            }
+            if (lingerNanos > 0 && !flushing && waiting.size() < maxBatch) {
+                long left = waiting.peek().arrived() + lingerNanos - nanoTime.getAsLong();
+                if (left > 0) {
+                    if (!timerSet) {
+                        timerSet = true;
+                        timer.schedule(Math.max(1, (left + 999_999) / 1_000_000), this::lingered);
+                    }
+                    return;
+                }
             }
             inFlight++;
             next = new ArrayList<>(Math.min(waiting.size(), maxBatch));
@@ -221,6 +263,13 @@ public final class Coalescer<I, O> {
             }
             return out;
         });
+    }
+
+    private void lingered() {
+        synchronized (this) {
+            timerSet = false;
+        }
+        drain();
     }
 
     private void finished() {

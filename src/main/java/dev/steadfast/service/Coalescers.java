@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
@@ -40,14 +41,20 @@ public class Coalescers {
     private final MeterRegistry meters;
     private final List<Coalescer<?, ?>> all = new CopyOnWriteArrayList<>();
 
-    public Coalescers(SteadfastConfig config, MeterRegistry meters) {
+    private final Vertx vertx;
+
+    public Coalescers(SteadfastConfig config, MeterRegistry meters, Vertx vertx) {
         this.config = config.batching();
         this.meters = meters;
+        this.vertx = vertx;
     }
 
     /** A bounded coalescer named {@code name} in its metrics and refusals. */
     public <I, O> Coalescer<I, O> create(String name, Function<List<I>, Uni<List<O>>> batch) {
         Coalescer<I, O> c = new Coalescer<>(name, batch, config.maxBatch(), config.maxInFlight(), config.maxQueued());
+        if (!config.linger().isZero()) {
+            c.linger(config.linger(), (ms, task) -> vertx.setTimer(ms, id -> task.run()), System::nanoTime);
+        }
         Gauge.builder("steadfast.coalescer.queued", c, Coalescer::queued).tag("coalescer", name).strongReference(true)
                 .description("Requests waiting for a batch statement").register(meters);
         FunctionCounter.builder("steadfast.coalescer.refused", c, Coalescer::refused).tag("coalescer", name)
@@ -70,6 +77,7 @@ public class Coalescers {
      */
     public boolean flush(Duration max) {
         long end = System.nanoTime() + max.toNanos();
+        all.forEach(Coalescer::stopLingering);
         try {
             boolean waited = true;
             while (waited) {

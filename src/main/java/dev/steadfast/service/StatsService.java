@@ -33,6 +33,7 @@ public class StatsService {
     private final DepthCounts counts;
     private final JobStore jobs;
     private final Clock clock;
+    private final FinishedMinutes finished = new FinishedMinutes();
 
     public StatsService(StatsStore stats, DepthCounts counts, JobStore jobs, Clock clock) {
         this.stats = stats;
@@ -44,11 +45,17 @@ public class StatsService {
     public Uni<Overview> overview() {
         Instant now = clock.instant();
         long nowMinute = now.getEpochSecond() / 60;
-        Instant since = Instant.ofEpochSecond((nowMinute - WINDOW_MINUTES + 1) * 60);
+        long sinceMinute = nowMinute - WINDOW_MINUTES + 1;
+        long from = finished.countFrom(sinceMinute);
         return Uni.combine().all().unis(jobs.queues(), counts.get(), stats.oldestAvailable(),
-                        stats.finishedPerMinute(since)).asTuple()
+                        stats.finishedPerMinute(Instant.ofEpochSecond(from * 60))).asTuple()
                 .map(t -> new Overview(now, t.getItem2().at(), queues(t.getItem1(), t.getItem2(), t.getItem3()),
-                        minutes(t.getItem4(), nowMinute)));
+                        minutes(finished.window(sinceMinute, nowMinute, from, t.getItem4()), nowMinute)));
+    }
+
+    /** Forgets the remembered chart minutes (after the tables were emptied). */
+    public void forget() {
+        finished.forget();
     }
 
     /** The admin API's metrics summary as of now (the depth counts may be up to counts-max-age old). */

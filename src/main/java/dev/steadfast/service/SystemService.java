@@ -18,8 +18,11 @@ public class SystemService {
     private final QueueLimiter limiter;
     private final Backpressure backpressure;
 
+    private final StatsService stats;
+
     public SystemService(JobStore store, QueueRegistry queues, EventLog events, QueueLimiter limiter,
-                         Backpressure backpressure) {
+                         Backpressure backpressure, StatsService stats) {
+        this.stats = stats;
         this.limiter = limiter;
         this.backpressure = backpressure;
         this.store = store;
@@ -49,6 +52,7 @@ public class SystemService {
             limiter.forget();
             backpressure.forget();
             events.clear();
+            stats.forget();
         });
     }
 }

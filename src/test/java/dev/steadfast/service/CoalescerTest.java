@@ -210,4 +210,79 @@ class CoalescerTest {
         assertEquals("r1", first.getNow(null));
         assertEquals("r2", second.getNow(null), "answered before idle was reported");
     }
+
+    /** A timer and a clock the test moves by hand. */
+    static final class ManualTime implements Coalescer.Timer {
+        long nanos;
+        final List<Long> delays = new CopyOnWriteArrayList<>();
+        final List<Runnable> tasks = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void schedule(long delayMillis, Runnable task) {
+            delays.add(delayMillis);
+            tasks.add(task);
+        }
+
+        void advanceMillisAndFire(long ms) {
+            nanos += ms * 1_000_000;
+            List<Runnable> due = List.copyOf(tasks);
+            tasks.clear();
+            due.forEach(Runnable::run);
+        }
+    }
+
+    @Test
+    void aLingeringBatchWaitsForItsOldestRequestsLingerThenLeavesWithEverythingThatCame() {
+        Manual m = new Manual();
+        ManualTime t = new ManualTime();
+        Coalescer<Integer, String> c = new Coalescer<>(m::run, 100, 1);
+        c.linger(java.time.Duration.ofMillis(5), t, () -> t.nanos);
+        c.submit(1).subscribeAsCompletionStage();
+        assertEquals(0, m.batches.size(), "an idle coalescer with a linger does not send at once");
+        assertEquals(List.of(5L), t.delays, "it wakes up when the first request has waited its linger");
+        t.nanos += 2_000_000;
+        c.submit(2).subscribeAsCompletionStage();
+        assertEquals(1, t.delays.size(), "one wake-up at a time");
+        t.advanceMillisAndFire(3);
+        assertEquals(List.of(List.of(1, 2)), m.batches, "both leave together after 5 ms");
+        c.submit(3).subscribeAsCompletionStage();
+        t.advanceMillisAndFire(5);
+        assertEquals(1, m.batches.size(), "while the batch runs, nothing else leaves (max-in-flight 1)");
+        m.completeNext();
+        assertEquals(List.of(3), m.batches.get(1), "a request that already waited its linger leaves when the slot frees");
+    }
+
+    @Test
+    void aFullBatchLeavesWithoutLingeringAndAWakeUpTooEarlyWaitsAgain() {
+        Manual m = new Manual();
+        ManualTime t = new ManualTime();
+        Coalescer<Integer, String> c = new Coalescer<>(m::run, 3, 1);
+        c.linger(java.time.Duration.ofMillis(10), t, () -> t.nanos);
+        c.submit(1).subscribeAsCompletionStage();
+        c.submit(2).subscribeAsCompletionStage();
+        assertEquals(0, m.batches.size());
+        c.submit(3).subscribeAsCompletionStage();
+        assertEquals(List.of(List.of(1, 2, 3)), m.batches, "maxBatch waiting: the batch leaves at once");
+        m.completeNext();
+        t.advanceMillisAndFire(0); // the first request's wake-up, now with nothing due
+        c.submit(4).subscribeAsCompletionStage();
+        t.advanceMillisAndFire(4);
+        assertEquals(1, m.batches.size(), "4 has waited 4 of its 10 ms");
+        assertEquals(10L, t.delays.get(t.delays.size() - 1) + 4L, "the next wake-up is 6 ms later: " + t.delays);
+        t.advanceMillisAndFire(6);
+        assertEquals(List.of(4), m.batches.get(1));
+    }
+
+    @Test
+    void stoppingTheLingerSendsWhatWaitsAtOnce() {
+        Manual m = new Manual();
+        ManualTime t = new ManualTime();
+        Coalescer<Integer, String> c = new Coalescer<>(m::run, 100, 1);
+        c.linger(java.time.Duration.ofSeconds(60), t, () -> t.nanos);
+        c.submit(1).subscribeAsCompletionStage();
+        c.submit(2).subscribeAsCompletionStage();
+        assertEquals(0, m.batches.size());
+        c.stopLingering();
+        assertEquals(List.of(List.of(1, 2)), m.batches, "shutdown does not wait for the linger");
+    }
 }
