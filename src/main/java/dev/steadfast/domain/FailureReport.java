@@ -38,8 +38,12 @@ public record FailureReport(String type, String code, Optional<HandlerCode> hand
             rule("\\b(unauthori[sz]ed|forbidden|permission denied|access denied)\\b", "PermissionDenied"),
             rule("\\b(not found|no such)\\b", "NotFound"));
 
-    /** The type of an error nothing else names: the handler failed for a reason it did not classify. */
-    public static final String UNCLASSIFIED_TYPE = "InternalServerError";
+    /**
+     * The type of an error nothing else names: the handler failed for a reason it did not classify. It is the
+     * error catalog's name for {@code handler_error} (ojs-error-catalog.md, OJS-3005), never a name that blames
+     * the server (such as {@code InternalServerError}, OJS-2004, which is the server's own fault).
+     */
+    public static final String UNCLASSIFIED_TYPE = "HandlerError";
 
     private static Map.Entry<Pattern, String> rule(String regex, String type) {
         return Map.entry(Pattern.compile(regex, Pattern.CASE_INSENSITIVE), type);
@@ -64,8 +68,9 @@ public record FailureReport(String type, String code, Optional<HandlerCode> hand
 
     /**
      * Names an error from its message when the worker did not: the first matching rule of a small fixed table
-     * (connection timeouts, timeouts, rate limits, connection errors, permission and not-found errors); a
-     * reported {@code timeout} code is a {@code Timeout}; anything else is {@link #UNCLASSIFIED_TYPE}.
+     * (connection timeouts, timeouts, rate limits, connection errors, permission and not-found errors); else the
+     * reported OJS code under its catalog name ({@code timeout} is {@code Timeout}, {@code invalid_payload} is
+     * {@code InvalidPayload}); anything else (no code, {@code handler_error}) is {@link #UNCLASSIFIED_TYPE}.
      */
     public static String classify(String message, String code) {
         if (message != null) {
@@ -75,13 +80,14 @@ public record FailureReport(String type, String code, Optional<HandlerCode> hand
                 }
             }
         }
-        if ("timeout".equals(code)) {
-            return "Timeout";
+        if (code == null || !OJS_CODES.contains(code) || DEFAULT_CODE.equals(code)) {
+            return UNCLASSIFIED_TYPE;
         }
-        if ("cancelled".equals(code)) {
-            return "Cancelled";
+        StringBuilder name = new StringBuilder();
+        for (String word : code.split("_")) {
+            name.append(Character.toUpperCase(word.charAt(0))).append(word, 1, word.length());
         }
-        return UNCLASSIFIED_TYPE;
+        return name.toString();
     }
 
     private static String detail(Map<String, Object> details, String key) {

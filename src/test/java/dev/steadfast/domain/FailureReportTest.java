@@ -53,10 +53,25 @@ class FailureReportTest {
     }
 
     @Test
+    void anErrorWithoutTypeGetsANeutralNameNeverOneThatBlamesTheServer() {
+        // what @openjobspec/sdk 0.4.0 sends when a handler throws: no type, code handler_error, the stack in details
+        FailureReport js = FailureReport.of("handler_error", null, "Cannot read properties of undefined", true,
+                Map.of("stack", "TypeError: Cannot read properties of undefined\n    at handler"));
+        assertEquals("HandlerError", js.type());
+        assertEquals("HandlerError", FailureReport.of(null, null, "boom", null, null).type());
+        assertEquals("HandlerError", FailureReport.of("FAIL", null, "boom", null, null).type());
+        assertEquals("InvalidPayload", FailureReport.of("invalid_payload", null, "bad input", null, null).type());
+        assertEquals("Cancelled", FailureReport.of("cancelled", null, "stopped", null, null).type());
+        assertEquals("handler_not_found", FailureReport.of("handler_not_found", null, "no handler", null, null).type(),
+                "a code that is not an OJS code is the worker's own type");
+    }
+
+    @Test
     void missingFieldsGetDefaults() {
         FailureReport r = FailureReport.of(null, null, null, null, null);
         assertEquals("handler_error", r.code());
         assertEquals("", r.message());
         assertEquals(FailureReport.UNCLASSIFIED_TYPE, r.type());
+        assertEquals("HandlerError", FailureReport.UNCLASSIFIED_TYPE);
     }
 }
