@@ -36,44 +36,49 @@ final class AdvancedOptions {
             return null;
         }
         onlyKnown(u, UNIQUE_FIELDS);
-        Set<Dimension> dims = null;
-        List<String> keys = u.strings("keys", false);
-        if (keys != null) {
-            dims = EnumSet.noneOf(Dimension.class);
-            for (String k : keys) {
-                dims.add(enumValue(u.field("keys"), k, Dimension.values(), Dimension::wire));
-            }
-        }
-        String customKey = null;
-        List<String> keyFields = null;
         JsonNode key = u.raw("key");
-        if (key != null && key.isTextual()) {
-            customKey = key.textValue();
-        } else if (key != null && key.isArray()) {
-            keyFields = u.strings("key", false);
-        } else if (key != null) {
+        if (key != null && !key.isTextual() && !key.isArray()) {
             throw OjsException.invalidField(u.field("key"), "'" + u.field("key") + "' must be an array of args field"
                     + " names (ojs-json-format 3.5) or a string (a key of your own), not " + Body.kind(key) + ".",
                     "array of strings or string", Body.kind(key));
         }
-        Set<JobState> states = null;
-        List<String> st = u.strings("states", false);
-        if (st != null) {
-            states = EnumSet.noneOf(JobState.class);
-            for (String s : st) {
-                states.add(enumValue(u.field("states"), s, JobState.values(), JobState::wire));
-            }
-        }
-        OnConflict onConflict = null;
-        String oc = u.string("on_conflict", false);
-        if (oc != null) {
-            onConflict = OnConflict.fromWire(oc).orElseThrow(() -> OjsException.invalidField(u.field("on_conflict"),
-                    "'" + u.field("on_conflict") + "' must be one of reject, replace, replace_except_schedule, ignore"
-                            + " (or use_existing).", "reject|replace|replace_except_schedule|ignore", oc));
-        }
-        return new UniqueRequest(u.path(), customKey, keyFields, dims,
+        return new UniqueRequest(u.path(), key != null && key.isTextual() ? key.textValue() : null,
+                key != null && key.isArray() ? u.strings("key", false) : null, dimensions(u),
                 u.strings("args_keys", false), u.strings("meta_keys", false), period(u), u.integer("period_ms"),
-                states, onConflict).policy();
+                states(u), onConflict(u)).policy();
+    }
+
+    /** {@code keys}: the dimensions, or null when absent. */
+    private static Set<Dimension> dimensions(Body u) {
+        List<String> keys = u.strings("keys", false);
+        if (keys == null) {
+            return null;
+        }
+        Set<Dimension> dims = EnumSet.noneOf(Dimension.class);
+        for (String k : keys) {
+            dims.add(enumValue(u.field("keys"), k, Dimension.values(), Dimension::wire));
+        }
+        return dims;
+    }
+
+    private static Set<JobState> states(Body u) {
+        List<String> st = u.strings("states", false);
+        if (st == null) {
+            return null;
+        }
+        Set<JobState> states = EnumSet.noneOf(JobState.class);
+        for (String s : st) {
+            states.add(enumValue(u.field("states"), s, JobState.values(), JobState::wire));
+        }
+        return states;
+    }
+
+    private static OnConflict onConflict(Body u) {
+        String oc = u.string("on_conflict", false);
+        return oc == null ? null : OnConflict.fromWire(oc).orElseThrow(() -> OjsException.invalidField(
+                u.field("on_conflict"), "'" + u.field("on_conflict") + "' must be one of reject, replace,"
+                        + " replace_except_schedule, ignore (or use_existing).",
+                "reject|replace|replace_except_schedule|ignore", oc));
     }
 
     /** {@code period}, an ISO 8601 duration, or null. */
