@@ -79,12 +79,25 @@ final class RouteTemplates {
         return "/" + String.join("/", out);
     }
 
+    /** The non-empty segments; a slash inside a parameter's braces ({id: [^/]+}) does not split. */
     private static String[] segments(String path) {
         List<String> out = new ArrayList<>();
-        for (String s : path.split("/")) {
-            if (!s.isEmpty()) {
-                out.add(s);
+        StringBuilder cur = new StringBuilder();
+        int depth = 0;
+        for (int i = 0; i < path.length(); i++) {
+            char c = path.charAt(i);
+            depth += c == '{' ? 1 : c == '}' && depth > 0 ? -1 : 0;
+            if (c == '/' && depth == 0) {
+                if (!cur.isEmpty()) {
+                    out.add(cur.toString());
+                }
+                cur.setLength(0);
+            } else {
+                cur.append(c);
             }
+        }
+        if (!cur.isEmpty()) {
+            out.add(cur.toString());
         }
         return out.toArray(String[]::new);
     }

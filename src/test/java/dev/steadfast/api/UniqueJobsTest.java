@@ -221,28 +221,29 @@ class UniqueJobsTest {
 
     @Test
     void anArrayKeyFollowsEveryOnConflict() {
+        // one type and no queue dimension: each strategy below uses its own order, so its own key
         Map<String, Object> ignore = obj("key", arr("order"), "on_conflict", "ignore");
         String kept = enqueue(uniqueJob("uq-ak-i", obj("order", 1), ignore));
         push(uniqueJob("uq-ak-i", obj("order", 1, "v", 2), ignore)).then().statusCode(200)
                 .body("job.id", equalTo(kept)).body("deduplicated", equalTo(true));
         Map<String, Object> replace = obj("key", arr("order"), "on_conflict", "replace");
-        String old = enqueue(uniqueJob("uq-ak-r", obj("order", 1), replace));
-        String replacing = enqueue(uniqueJob("uq-ak-r", obj("order", 1, "v", 2), replace));
+        String old = enqueue(uniqueJob("uq-ak-r", obj("order", 2), replace));
+        String replacing = enqueue(uniqueJob("uq-ak-r", obj("order", 2, "v", 2), replace));
         assertEquals("cancelled", state(old));
         assertEquals("available", state(replacing));
         Map<String, Object> res = obj("key", arr("order"), "on_conflict", "replace_except_schedule");
         String at = java.time.Instant.now().plusSeconds(3600).truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
                 .toString();
-        Map<String, Object> scheduled = uniqueJob("uq-ak-s", obj("order", 1), res);
+        Map<String, Object> scheduled = uniqueJob("uq-ak-s", obj("order", 3), res);
         ((Map<String, Object>) scheduled.get("options")).put("scheduled_at", at);
         String first = enqueue(scheduled);
-        Response r = push(uniqueJob("uq-ak-s", obj("order", 1, "v", 2), res));
+        Response r = push(uniqueJob("uq-ak-s", obj("order", 3, "v", 2), res));
         r.then().statusCode(201).body("job.state", equalTo("scheduled"));
         assertEquals("cancelled", state(first));
         assertEquals(at.replace("Z", ".000Z"), Api.jobView(r.path("job.id")).get("scheduled_at"));
         Map<String, Object> reject = obj("key", arr("order"));
-        enqueue(uniqueJob("uq-ak-x", obj("order", 1), reject));
-        assertError(push(uniqueJob("uq-ak-x", obj("order", 1), reject)), 409, "duplicate");
+        enqueue(uniqueJob("uq-ak-x", obj("order", 4), reject));
+        assertError(push(uniqueJob("uq-ak-x", obj("order", 4), reject)), 409, "duplicate");
     }
 
     /** ojs-json-format.md 11.4: the policy at the envelope's top level, key as args fields, ignore. */

@@ -63,14 +63,15 @@ public record UniqueRequest(String field, String customKey, List<String> keyFiel
             args = keyFields;
             argsField = field + ".key";
         }
-        return new UniquePolicy(dims, args, metaKeys, customKey, period(), states, onConflict, field, argsField);
+        return new UniquePolicy(dims, args, metaKeys, customKey, effectivePeriod(), states, onConflict, field,
+                argsField);
     }
 
     private Set<Dimension> keysOrType() {
         return keys.isEmpty() ? EnumSet.of(Dimension.TYPE) : keys;
     }
 
-    private Duration period() {
+    private Duration effectivePeriod() {
         if (periodMs == null) {
             return period;
         }
