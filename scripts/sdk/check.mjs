@@ -59,7 +59,7 @@ const job = await client.getJob(single.id);
 check('single job completed', job.state === 'completed', job.state);
 for (let i = 0; i < 40 && !['discarded', 'completed'].includes((await client.getJob(failing.id)).state); i++) await sleep(250);
 const failedView = JSON.stringify(await client.getJob(failing.id));
-check('a FAIL without type is recorded as HandlerError', failedView.includes('"HandlerError"') && !failedView.includes('InternalServerError'), failedView.slice(0, 300));
+check('a thrown handler error (no type, its stack in details) is recorded as HandlerError', failedView.includes('"HandlerError"') && !failedView.includes('InternalServerError'), failedView.slice(0, 300));
 const p = await fetch(`${url}/ojs/v1/jobs/${single.id}/progress`, { headers: { Authorization: `Bearer ${auth}` } }).then(r => r.json());
 check('progress recorded through the SDK route', JSON.stringify(p).includes('"progress"'), JSON.stringify(p).slice(0, 200));
 await sleep(16000); // past one keep-alive (every 15 s), which must not reach the handlers
