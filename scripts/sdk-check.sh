@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the official OJS SDKs against the packaged jar: scripts/sdk/check.mjs (JavaScript SDK: chain, group and
-# batch workflows, a worker, progress through the SDK's route, queue and job event subscriptions) and
-# scripts/sdk/SdkCheck.java (Java SDK: chain, group and batch in the SDK's depends_on shape, enqueue, a worker).
+# batch workflows, a worker, progress through the SDK's route, queue and job event subscriptions, a unique job and
+# its duplicate refused, a thrown handler error recorded as HandlerError) and scripts/sdk/SdkCheck.java (Java SDK:
+# chain, group and batch in the SDK's depends_on shape, enqueue, a unique job and its duplicate refused, a worker).
 # Each prints PASS/FAIL lines and "RESULT passed=N failed=M"; the script then counts ERROR lines in the server log.
 # Not part of the test suite or CI: the SDKs are not published to a registry this build can reach. Build them
 # outside this checkout first:

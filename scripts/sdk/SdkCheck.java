@@ -4,7 +4,7 @@ import java.util.*;
 
 /**
  * The official OJS Java SDK against a running server (scripts/sdk-check.sh): workflows (chain, group, batch) as the
- * SDK sends them, enqueue, a worker. Usage: java -cp <SDK jar and its dependencies>:. SdkCheck <url> <token>
+ * SDK sends them, enqueue, unique jobs (created, then the duplicate refused), a worker. Usage: java -cp <SDK jar and its dependencies>:. SdkCheck <url> <token>
  */
 public class SdkCheck {
     static int failed = 0, passed = 0;
@@ -39,6 +39,21 @@ public class SdkCheck {
                     Workflow.step("j.step", Map.of(), q), Workflow.step("j.step", Map.of(), q)));
             check("batch created", batch.id() != null, batch.state());
         } catch (Exception e) { check("batch created", false, e); }
+        // unique jobs as the SDK sends them: {"key": ["order"], "period_ms": 60000, "on_conflict": "reject"}, on a
+        // queue no worker takes, so the first job still holds the key when the duplicate arrives
+        var policy = UniquePolicy.builder().key(List.of("order")).period(Duration.ofMinutes(1)).onConflict("reject")
+                .build();
+        long order = System.currentTimeMillis();
+        try {
+            var u1 = client.enqueue("j.unique", Map.of("order", order)).queue(q + "-u").unique(policy).send();
+            check("unique job created", u1.id() != null, u1.id());
+            try {
+                var dup = client.enqueue("j.unique", Map.of("order", order)).queue(q + "-u").unique(policy).send();
+                check("unique duplicate refused", false, "accepted as " + dup.id());
+            } catch (OJSError.OJSException e) {
+                check("unique duplicate refused with 409 duplicate", e.isDuplicate(), e.code() + " " + e.getMessage());
+            }
+        } catch (Exception e) { check("unique job created", false, e); }
         var job = client.enqueue("j.step", Map.of("x", 1));
         var single = client.enqueue("j.step", List.of(1)).queue(q).send();
         Map<String, String> want = new LinkedHashMap<>();

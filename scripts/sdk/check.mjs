@@ -1,5 +1,5 @@
 // The official OJS JavaScript SDK against a running server (scripts/sdk-check.sh): workflows, a worker,
-// progress reports and event subscriptions. Usage: OJS_JS_SDK=<built SDK dir> node check.mjs <url> <token>
+// progress reports, event subscriptions, unique jobs and the type of a FAIL without one. Usage: OJS_JS_SDK=<built SDK dir> node check.mjs <url> <token>
 const sdk = process.env.OJS_JS_SDK;
 const { OJSClient, OJSWorker, chain, group, batch, reportProgress, HttpTransport } = await import(`${sdk}/dist/esm/index.js`);
 const { subscribeQueue, subscribeJob } = await import(`${sdk}/dist/esm/subscribe.js`);
@@ -42,8 +42,24 @@ for (const [name, x, want] of [['chain', s, 'completed'], ['group', g, 'failed']
   const v = await client.getWorkflow(x.id);
   check(`${name} state ${want} (SDK reads .state)`, v.state === want, `state=${v.state} wrapped=${v.workflow?.state}`);
 }
+// unique jobs as the SDK sends them: {"key": ["order"], "period": "PT1M", "on_conflict": "reject"}, on a queue no
+// worker takes, so the first job still holds the key when the duplicate arrives
+const unique = { queue: `${q}-u`, unique: { key: ['order'], period: 'PT1M', onConflict: 'reject' } };
+const order = Date.now();
+try {
+  const u1 = await client.enqueue('sdk.unique', { order }, unique);
+  check('unique job created', typeof u1?.id === 'string', u1?.id);
+  try { const dup = await client.enqueue('sdk.unique', { order }, unique); check('unique duplicate refused', false, `accepted as ${dup?.id}`); }
+  catch (e) { check('unique duplicate refused with 409 duplicate', e.code === 'duplicate', `${e.name} ${e.code} ${e.message}`); }
+  const other = await client.enqueue('sdk.unique', { order: order + 1 }, unique);
+  check('another order is another key', typeof other?.id === 'string' && other.id !== u1.id);
+} catch (e) { check('unique job created', false, e.message); }
+const failing = await client.enqueue('sdk.fail', [0], { queue: q, retry: { maxAttempts: 1 } });
 const job = await client.getJob(single.id);
 check('single job completed', job.state === 'completed', job.state);
+for (let i = 0; i < 40 && !['discarded', 'completed'].includes((await client.getJob(failing.id)).state); i++) await sleep(250);
+const failedView = JSON.stringify(await client.getJob(failing.id));
+check('a thrown handler error (no type, its stack in details) is recorded as HandlerError', failedView.includes('"HandlerError"') && !failedView.includes('InternalServerError'), failedView.slice(0, 300));
 const p = await fetch(`${url}/ojs/v1/jobs/${single.id}/progress`, { headers: { Authorization: `Bearer ${auth}` } }).then(r => r.json());
 check('progress recorded through the SDK route', JSON.stringify(p).includes('"progress"'), JSON.stringify(p).slice(0, 200));
 await sleep(16000); // past one keep-alive (every 15 s), which must not reach the handlers

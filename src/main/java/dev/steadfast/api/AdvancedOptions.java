@@ -1,5 +1,6 @@
 package dev.steadfast.api;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.limits.QueueLimits;
@@ -8,6 +9,7 @@ import dev.steadfast.domain.retry.PolicyViolation;
 import dev.steadfast.domain.unique.OnConflict;
 import dev.steadfast.domain.unique.UniquePolicy;
 import dev.steadfast.domain.unique.UniquePolicy.Dimension;
+import dev.steadfast.domain.unique.UniqueRequest;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Iterator;
@@ -15,9 +17,10 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Reads the Level 4 enqueue options: {@code unique} (ojs-unique-jobs.md 2 and 13, plus the SDK fields {@code key}
- * and {@code period_ms}) and {@code rate_limit} (the binding's {@code RateLimitPolicy}, {@code max_per_second},
- * which configures the job's queue). Unknown fields and values are refused with 400 naming them, so a typo never
+ * Reads the Level 4 enqueue options: {@code unique} (ojs-unique-jobs.md 2 and 13, plus {@code key} as an array of
+ * args fields (ojs-json-format.md 3.5) or a string, and {@code period_ms}; {@link UniqueRequest} reconciles the
+ * shapes) and {@code rate_limit} (the binding's {@code RateLimitPolicy}, {@code max_per_second}, which configures
+ * the job's queue). Unknown fields and values are refused with 400 naming them, so a typo never
  * silently switches deduplication or a limit off (ojs-unique-jobs 2.2).
  */
 final class AdvancedOptions {
@@ -33,47 +36,63 @@ final class AdvancedOptions {
             return null;
         }
         onlyKnown(u, UNIQUE_FIELDS);
-        Set<Dimension> dims = EnumSet.noneOf(Dimension.class);
+        JsonNode key = u.raw("key");
+        if (key != null && !key.isTextual() && !key.isArray()) {
+            throw OjsException.invalidField(u.field("key"), "'" + u.field("key") + "' must be an array of args field"
+                    + " names (ojs-json-format 3.5) or a string (a key of your own), not " + Body.kind(key) + ".",
+                    "array of strings or string", Body.kind(key));
+        }
+        return new UniqueRequest(u.path(), key != null && key.isTextual() ? key.textValue() : null,
+                key != null && key.isArray() ? u.strings("key", false) : null, dimensions(u),
+                u.strings("args_keys", false), u.strings("meta_keys", false), period(u), u.integer("period_ms"),
+                states(u), onConflict(u)).policy();
+    }
+
+    /** {@code keys}: the dimensions, or null when absent. */
+    private static Set<Dimension> dimensions(Body u) {
         List<String> keys = u.strings("keys", false);
-        if (keys != null) {
-            for (String k : keys) {
-                dims.add(enumValue(u.field("keys"), k, Dimension.values(), Dimension::wire));
-            }
+        if (keys == null) {
+            return null;
         }
-        Duration period = null;
-        if (u.has("period")) {
-            String text = u.string("period", false);
-            try {
-                period = Iso8601Duration.parse(u.field("period"), text);
-            } catch (PolicyViolation e) {
-                throw OjsException.invalidField(u.field("period"), "'" + u.field("period")
-                        + "' must be an ISO 8601 duration such as PT1H.", "ISO 8601 duration", text);
-            }
-        } else if (u.has("period_ms")) {
-            Long ms = u.integer("period_ms");
-            if (ms < 1) {
-                throw OjsException.invalidField(u.field("period_ms"), "'" + u.field("period_ms")
-                        + "' must be a positive number of milliseconds.", "1 or more", String.valueOf(ms));
-            }
-            period = Duration.ofMillis(ms);
+        Set<Dimension> dims = EnumSet.noneOf(Dimension.class);
+        for (String k : keys) {
+            dims.add(enumValue(u.field("keys"), k, Dimension.values(), Dimension::wire));
         }
-        Set<JobState> states = null;
+        return dims;
+    }
+
+    private static Set<JobState> states(Body u) {
         List<String> st = u.strings("states", false);
-        if (st != null) {
-            states = EnumSet.noneOf(JobState.class);
-            for (String s : st) {
-                states.add(enumValue(u.field("states"), s, JobState.values(), JobState::wire));
-            }
+        if (st == null) {
+            return null;
         }
-        OnConflict onConflict = null;
+        Set<JobState> states = EnumSet.noneOf(JobState.class);
+        for (String s : st) {
+            states.add(enumValue(u.field("states"), s, JobState.values(), JobState::wire));
+        }
+        return states;
+    }
+
+    private static OnConflict onConflict(Body u) {
         String oc = u.string("on_conflict", false);
-        if (oc != null) {
-            onConflict = OnConflict.fromWire(oc).orElseThrow(() -> OjsException.invalidField(u.field("on_conflict"),
-                    "'" + u.field("on_conflict") + "' must be one of reject, replace, replace_except_schedule, ignore"
-                            + " (or use_existing).", "reject|replace|replace_except_schedule|ignore", oc));
+        return oc == null ? null : OnConflict.fromWire(oc).orElseThrow(() -> OjsException.invalidField(
+                u.field("on_conflict"), "'" + u.field("on_conflict") + "' must be one of reject, replace,"
+                        + " replace_except_schedule, ignore (or use_existing).",
+                "reject|replace|replace_except_schedule|ignore", oc));
+    }
+
+    /** {@code period}, an ISO 8601 duration, or null. */
+    private static Duration period(Body u) {
+        if (!u.has("period")) {
+            return null;
         }
-        return new UniquePolicy(dims, u.strings("args_keys", false), u.strings("meta_keys", false),
-                u.string("key", false), period, states, onConflict);
+        String text = u.string("period", false);
+        try {
+            return Iso8601Duration.parse(u.field("period"), text);
+        } catch (PolicyViolation e) {
+            throw OjsException.invalidField(u.field("period"), "'" + u.field("period")
+                    + "' must be an ISO 8601 duration such as PT1H.", "ISO 8601 duration", text);
+        }
     }
 
     /** {@code rate_limit: {"max_per_second": n}}: the job's queue starts at most n jobs in any one second. */

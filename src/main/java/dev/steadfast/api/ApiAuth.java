@@ -8,9 +8,20 @@ import io.quarkus.cache.CacheName;
 import io.quarkus.cache.CaffeineCache;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
+import io.vertx.core.net.SocketAddress;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.spi.Bean;
+import jakarta.enterprise.inject.spi.BeanManager;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Path;
+import java.lang.reflect.Method;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -29,6 +40,11 @@ import org.jboss.logging.Logger;
  * after access, see application.properties), so its SHA-256 is computed once, not on every request. Only matches
  * are remembered: an unknown token is hashed and compared again on each request, so it can neither fill the cache
  * nor ever be taken for a known one. The configured tokens change only with a restart, which empties the cache.
+ *
+ * <p>Every refusal is logged at WARN (ojs-security.md 11.1) with the status, the reason, the method, the route
+ * template ({@link RouteTemplates}, from the resources' {@code @Path}s) and the client's address, never the token
+ * or the header; at most {@code steadfast.auth.failure-log.lines} lines per {@code window} ({@link LogBudget}), so a
+ * flood of bad requests cannot flood the log: the next line logged says how many were left out.
  */
 @ApplicationScoped
 public class ApiAuth {
@@ -40,9 +56,23 @@ public class ApiAuth {
     private final boolean enabled;
     private final ApiTokens tokens;
     private final CaffeineCache known;
+    private final Clock clock;
+    private final BeanManager beans;
+    private final LogBudget failures;
+    private volatile RouteTemplates routes = new RouteTemplates(List.of());
 
-    public ApiAuth(SteadfastConfig config, @CacheName(TOKEN_CACHE) Cache known) {
+    /** Without a clock or beans: for tests of the configuration, which never check a request. */
+    ApiAuth(SteadfastConfig config, Cache known) {
+        this(config, known, Clock.systemUTC(), null);
+    }
+
+    @Inject
+    public ApiAuth(SteadfastConfig config, @CacheName(TOKEN_CACHE) Cache known, Clock clock, BeanManager beans) {
         this.known = known == null ? null : known.as(CaffeineCache.class); // null: tests that never check a token
+        this.clock = clock;
+        this.beans = beans;
+        this.failures = new LogBudget(config.auth().failureLog().lines(),
+                Math.max(1, config.auth().failureLog().window().toMillis()));
         this.enabled = config.auth().enabled();
         this.tokens = ApiTokens.parse(config.auth().tokens());
         if (enabled && tokens.isEmpty()) {
@@ -60,6 +90,7 @@ public class ApiAuth {
     void install(@Observes Router router) {
         if (enabled) {
             LOG.infof("API authentication on: %d token(s) configured", tokens.size());
+            routes = new RouteTemplates(resourceTemplates(beans));
             router.route().order(-999).handler(this::check);
         } else {
             LOG.warn("API authentication is OFF (steadfast.auth.enabled=false): anyone who reaches the port can use"
@@ -76,6 +107,7 @@ public class ApiAuth {
         }
         String header = rc.request().getHeader("Authorization");
         if (header == null || header.isBlank()) {
+            logFailure(rc, ErrorCode.UNAUTHENTICATED, "no Authorization header");
             refuse(rc, ErrorCode.UNAUTHENTICATED, REALM, "This endpoint requires a token: send Authorization: "
                     + "Bearer <token>.", Map.of("scheme", "Bearer"));
             return;
@@ -83,6 +115,8 @@ public class ApiAuth {
         String token = bearer(header);
         ApiTokens.Entry who = token == null ? null : identify(token);
         if (who == null) {
+            logFailure(rc, ErrorCode.UNAUTHENTICATED, token == null ? "Authorization is not 'Bearer <token>'"
+                    : "unknown token");
             refuse(rc, ErrorCode.UNAUTHENTICATED, REALM + ", error=\"invalid_token\"", token == null
                     ? "The Authorization header must be 'Bearer <token>'." : "The token is not valid.",
                     Map.of("scheme", "Bearer"));
@@ -94,6 +128,8 @@ public class ApiAuth {
             d.put("token", who.name());
             d.put("roles", who.roles().stream().map(Role::wire).sorted().toList());
             d.put("required_roles", allowed.stream().map(Role::wire).sorted().toList());
+            logFailure(rc, ErrorCode.PERMISSION_DENIED, "token '" + who.name() + "' " + d.get("roles")
+                    + " lacks a role of " + d.get("required_roles"));
             refuse(rc, ErrorCode.PERMISSION_DENIED, REALM + ", error=\"insufficient_scope\"",
                     "Token '" + who.name() + "' (" + who.roles().stream().map(Role::wire).sorted()
                             .collect(Collectors.joining(", ")) + ") may not " + method + " " + path + ".", d);
@@ -101,6 +137,41 @@ public class ApiAuth {
         }
         rc.put("steadfast.token", who.name());
         rc.next();
+    }
+
+    private void logFailure(RoutingContext rc, ErrorCode code, String reason) {
+        long skipped = failures.admit(clock.millis());
+        if (skipped == LogBudget.SKIP) {
+            return;
+        }
+        SocketAddress remote = rc.request().remoteAddress();
+        String more = skipped == 0 ? "" : "; " + skipped + " earlier failed authentication(s) were not logged (at most "
+                + failures.lines() + " lines per " + Duration.ofMillis(failures.windowMillis()) + ")";
+        LOG.warnf("failed authentication: %d %s (%s) on %s %s from %s%s", code.status(), code.wire(), reason,
+                rc.request().method().name(), routes.of(rc.normalizedPath()),
+                remote == null ? "unknown" : remote.hostAddress(), more);
+    }
+
+    /** The {@code @Path} templates of every resource bean (class path, and class path + method path). */
+    static List<String> resourceTemplates(BeanManager beans) {
+        List<String> out = new ArrayList<>();
+        if (beans == null) {
+            return out;
+        }
+        for (Bean<?> b : beans.getBeans(Object.class, Any.Literal.INSTANCE)) {
+            Path base = b.getBeanClass().getAnnotation(Path.class);
+            if (base == null) {
+                continue;
+            }
+            out.add(base.value());
+            for (Method m : b.getBeanClass().getDeclaredMethods()) {
+                Path sub = m.getAnnotation(Path.class);
+                if (sub != null) {
+                    out.add(base.value() + "/" + sub.value());
+                }
+            }
+        }
+        return out;
     }
 
     /** The configured token {@code token} is, or null: from the cache when it matched before. */

@@ -273,6 +273,11 @@ final class Body {
         return prefix + name;
     }
 
+    /** Where this object is in the request ({@code options.unique}), or "" for the body itself. */
+    String path() {
+        return prefix.isEmpty() ? "" : prefix.substring(0, prefix.length() - 1);
+    }
+
     private JsonNode value(String name, boolean required) {
         JsonNode v = root.get(name);
         if (v == null || v.isNull()) {

@@ -30,9 +30,7 @@ public class Manifest {
                 "per_job_keys", false));
         caps.put("schema_validation", false);
         caps.put("schema_registry", true);
-        caps.put("unique_jobs", Map.of("strength", "strong", "mechanism",
-                "PostgreSQL transaction-scoped advisory lock per SHA-256 uniqueness key, then lookup and insert in"
-                        + " the same transaction"));
+        caps.put("unique_jobs", uniqueJobs());
         caps.put("bulk_enqueue", Map.of("atomic", true, "partial", true, "max_batch_size", config.jobs().maxBatch()));
         caps.put("workflows", true);
         caps.put("pause_resume", true);
@@ -79,5 +77,21 @@ public class Manifest {
 
     public Map<String, Object> body() {
         return body;
+    }
+
+    /** The unique-policy shapes PUSH reads (AdvancedOptions, domain.unique.UniqueRequest) and how strong it is. */
+    private static Map<String, Object> uniqueJobs() {
+        Map<String, Object> u = new LinkedHashMap<>();
+        u.put("strength", "strong");
+        u.put("mechanism", "PostgreSQL transaction-scoped advisory lock per SHA-256 uniqueness key, then lookup and"
+                + " insert in the same transaction");
+        u.put("fields", List.of("keys", "args_keys", "meta_keys", "key", "period", "period_ms", "states",
+                "on_conflict"));
+        u.put("dimensions", List.of("type", "queue", "args", "meta"));
+        u.put("key_forms", Map.of("array", "fields of the first argument object (ojs-json-format 3.5)",
+                "string", "a key of the caller's own, with the type"));
+        u.put("on_conflict", List.of("reject", "replace", "replace_except_schedule", "ignore", "use_existing"));
+        u.put("default_dimensions", List.of("type"));
+        return u;
     }
 }

@@ -121,6 +121,21 @@ public interface SteadfastConfig {
          * {@code java scripts/MakeToken.java --role worker}.
          */
         java.util.Map<String, String> tokens();
+
+        /** The WARN lines about failed authentications (401 and 403 of the API). */
+        FailureLog failureLog();
+
+        /**
+         * A client can fail authentication as often as it likes, so its lines are budgeted: at most {@code lines}
+         * per {@code window}; the next line logged after a full window says how many were left out.
+         */
+        interface FailureLog {
+            @WithDefault("10")
+            int lines();
+
+            @WithDefault("1m")
+            Duration window();
+        }
     }
 
     interface Admin {

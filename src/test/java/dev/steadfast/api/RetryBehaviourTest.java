@@ -68,6 +68,24 @@ class RetryBehaviourTest {
         nack(retry, obj("code", "RETRY", "message", "again please")).then().body("state", equalTo("discarded"));
     }
 
+    /** What the JavaScript SDK 0.4.0 sends when a handler throws: no type, handler_error, the stack in details. */
+    @Test
+    void aFailWithoutTypeButWithAStackIsAHandlerError() {
+        String id = job("ht-q", obj("max_attempts", 3, "initial_interval", "PT1H", "max_interval", "PT2H"));
+        fetchOne("w", "ht-q");
+        nack(id, obj("code", "handler_error", "message", "Cannot read properties of undefined", "retryable", true,
+                "details", obj("stack", "TypeError: Cannot read properties of undefined\n    at handler (x.js:1)")))
+                .then().statusCode(200).body("state", equalTo("retryable"));
+        Map<String, Object> view = jobView(id);
+        assertEquals("HandlerError", ((Map<?, ?>) view.get("error")).get("type"), view::toString);
+        assertEquals("HandlerError", ((Map<?, ?>) ((List<?>) view.get("errors")).get(0)).get("type"));
+        String bare = job("ht-q", obj("max_attempts", 1));
+        fetchOne("w", "ht-q");
+        nack(bare, obj("message", "something odd")).then().statusCode(200);
+        assertEquals("InternalServerError", ((Map<?, ?>) jobView(bare).get("error")).get("type"),
+                "without a stack: what the conformance suite asks for");
+    }
+
     @Test
     void theHistoryKeepsTheMostRecentEntriesAndTruncatesBacktraces() {
         String id = job("hist-q", obj("max_attempts", 60, "initial_interval", "PT0.001S", "max_interval", "PT0.001S",

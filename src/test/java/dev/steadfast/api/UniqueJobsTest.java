@@ -163,6 +163,18 @@ class UniqueJobsTest {
             {obj("keys", arr("args"), "args_keys", arr("missing")), "options.unique.args_keys"},
             {obj("ttl", 5), "options.unique.ttl"},
             {"yes", "options.unique"},
+            {obj("key", 5), "options.unique.key"},
+            {obj("key", obj("f", 1)), "options.unique.key"},
+            {obj("key", arr()), "options.unique.key"},
+            {obj("key", arr(1)), "options.unique.key"},
+            {obj("key", arr("missing")), "options.unique.key"},
+            {obj("key", arr("id"), "args_keys", arr("id")), "options.unique.args_keys"},
+            {obj("key", "k", "keys", arr("args")), "options.unique.key"},
+            {obj("key", "k", "meta_keys", arr("t")), "options.unique.key"},
+            {obj("key", "", "period", "PT1M"), "options.unique.key"},
+            {obj("period", "PT1M", "period_ms", 60_000), "options.unique.period_ms"},
+            {obj("period_ms", "60000"), "options.unique.period_ms"},
+            {obj("period_ms", -1), "options.unique.period_ms"},
         };
         for (Object[] c : cases) {
             Map<String, Object> e = assertError(push(obj("type", "u.bad", "args", arr(obj("id", 1)),
@@ -170,6 +182,94 @@ class UniqueJobsTest {
             assertEquals(c[1], detailField(e), () -> "policy " + c[0]);
         }
         assertEquals(0, Api.fetchIds("w", 10, "uq-bad").size());
+    }
+
+    @Test
+    void anArrayKeyOnAnArgumentThatIsNotAnObjectIsRefusedNamingTheKey() {
+        Map<String, Object> e = assertError(push(uniqueJob("uq-bad2", "scalar", obj("key", arr("order")))), 400,
+                "invalid_request");
+        assertEquals("options.unique.key", detailField(e));
+        Map<String, Object> top = obj("type", "u.bad", "args", arr(obj("x", 1)), "unique", obj("key", arr("order")));
+        assertEquals("unique.key", detailField(assertError(push(top), 400, "invalid_request")));
+        assertEquals(0, Api.fetchIds("w", 10, "uq-bad2").size());
+    }
+
+    /** What @openjobspec/sdk 0.4.0 sends for {@code unique: {key: ['order'], period: 'PT1M', onConflict: 'reject'}}. */
+    @Test
+    void theJavaScriptSdkShapeIsCreatedThenItsDuplicateRefused() {
+        Map<String, Object> u = obj("key", arr("order"), "period", "PT1M", "on_conflict", "reject");
+        String first = enqueue(uniqueJob("uq-js", obj("order", 1, "note", "a"), u));
+        Map<String, Object> e = assertError(push(uniqueJob("uq-js", obj("order", 1, "note", "b"), u)), 409, "duplicate");
+        assertEquals(first, ((Map<?, ?>) e.get("details")).get("existing_job_id"));
+        assertNotEquals(first, enqueue(uniqueJob("uq-js", obj("order", 2, "note", "a"), u)), "another order");
+    }
+
+    /** What org.openjobspec:ojs-sdk 0.4.0 sends: {@code key}, {@code period_ms} and always {@code on_conflict}. */
+    @Test
+    void theJavaSdkShapeIsCreatedThenItsDuplicateRefused() {
+        Map<String, Object> u = obj("key", arr("order"), "period_ms", 60_000, "on_conflict", "reject");
+        String first = enqueue(uniqueJob("uq-java", obj("order", 7), u));
+        assertError(push(uniqueJob("uq-java", obj("order", 7), u)), 409, "duplicate");
+        enqueue(uniqueJob("uq-java", obj("order", 8), u));
+        Map<String, Object> typeOnly = obj("on_conflict", "reject"); // the Java SDK without key(...)
+        enqueue(obj("type", "u.java.any", "args", arr(obj("order", 1)), "options", obj("queue", "uq-java", "unique",
+                typeOnly)));
+        assertError(push(obj("type", "u.java.any", "args", arr(obj("order", 2)), "options", obj("queue", "uq-java",
+                "unique", typeOnly))), 409, "duplicate");
+        assertEquals("available", state(first));
+    }
+
+    @Test
+    void anArrayKeyFollowsEveryOnConflict() {
+        // one type and no queue dimension: each strategy below uses its own order, so its own key
+        Map<String, Object> ignore = obj("key", arr("order"), "on_conflict", "ignore");
+        String kept = enqueue(uniqueJob("uq-ak-i", obj("order", 1), ignore));
+        push(uniqueJob("uq-ak-i", obj("order", 1, "v", 2), ignore)).then().statusCode(200)
+                .body("job.id", equalTo(kept)).body("deduplicated", equalTo(true));
+        Map<String, Object> replace = obj("key", arr("order"), "on_conflict", "replace");
+        String old = enqueue(uniqueJob("uq-ak-r", obj("order", 2), replace));
+        String replacing = enqueue(uniqueJob("uq-ak-r", obj("order", 2, "v", 2), replace));
+        assertEquals("cancelled", state(old));
+        assertEquals("available", state(replacing));
+        Map<String, Object> res = obj("key", arr("order"), "on_conflict", "replace_except_schedule");
+        String at = java.time.Instant.now().plusSeconds(3600).truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                .toString();
+        Map<String, Object> scheduled = uniqueJob("uq-ak-s", obj("order", 3), res);
+        ((Map<String, Object>) scheduled.get("options")).put("scheduled_at", at);
+        String first = enqueue(scheduled);
+        Response r = push(uniqueJob("uq-ak-s", obj("order", 3, "v", 2), res));
+        r.then().statusCode(201).body("job.state", equalTo("scheduled"));
+        assertEquals("cancelled", state(first));
+        assertEquals(at.replace("Z", ".000Z"), Api.jobView(r.path("job.id")).get("scheduled_at"));
+        Map<String, Object> reject = obj("key", arr("order"));
+        enqueue(uniqueJob("uq-ak-x", obj("order", 4), reject));
+        assertError(push(uniqueJob("uq-ak-x", obj("order", 4), reject)), 409, "duplicate");
+    }
+
+    /** ojs-json-format.md 11.4: the policy at the envelope's top level, key as args fields, ignore. */
+    @Test
+    void theJsonFormatExampleAndTheUniqueJobsShapeShareOneKey() {
+        Map<String, Object> example = obj("type", "report.generate", "queue", "uq-rep",
+                "args", arr(obj("report_id", 42, "format", "pdf")), "unique", obj("key", arr("report_id"),
+                        "period", "PT1H", "on_conflict", "ignore", "states", arr("available", "active", "scheduled")));
+        Response created = push(example);
+        created.then().statusCode(201);
+        String id = created.path("job.id");
+        Map<String, Object> sameByArgsKeys = obj("type", "report.generate", "args", arr(obj("report_id", 42,
+                "format", "csv")), "options", obj("queue", "uq-rep", "unique", obj("keys", arr("type", "args"),
+                "args_keys", arr("report_id"), "on_conflict", "ignore")));
+        push(sameByArgsKeys).then().statusCode(200).body("job.id", equalTo(id));
+        push(example).then().statusCode(200).body("job.id", equalTo(id)).body("deduplicated", equalTo(true));
+    }
+
+    @Test
+    void theManifestNamesTheShapesItReads() {
+        Response m = request().get("/ojs/manifest");
+        assertEquals(List.of("keys", "args_keys", "meta_keys", "key", "period", "period_ms", "states", "on_conflict"),
+                m.path("capabilities.unique_jobs.fields"));
+        assertEquals(List.of("reject", "replace", "replace_except_schedule", "ignore", "use_existing"),
+                m.path("capabilities.unique_jobs.on_conflict"));
+        assertEquals("strong", m.path("unique_job_strength"));
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.domain.retry.HandlerCode;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -53,10 +54,27 @@ class FailureReportTest {
     }
 
     @Test
+    void anErrorWithoutTypeGetsANeutralNameNeverOneThatBlamesTheServer() {
+        // what @openjobspec/sdk 0.4.0 sends when a handler throws: no type, code handler_error, the stack in details
+        FailureReport js = FailureReport.of("handler_error", null, "Cannot read properties of undefined", true,
+                Map.of("stack", "TypeError: Cannot read properties of undefined\n    at handler"));
+        assertEquals("HandlerError", js.type(), "the handler threw: its stack says so");
+        assertEquals("HandlerError", FailureReport.of(null, null, "boom", null, Map.of("backtrace", List.of("a"))).type());
+        assertEquals("InternalServerError", FailureReport.of(null, null, "boom", null, null).type(),
+                "no stack: the name the conformance suite asks for");
+        assertEquals("InternalServerError", FailureReport.of("FAIL", null, "boom", null, Map.of()).type());
+        assertEquals("InvalidPayload", FailureReport.of("invalid_payload", null, "bad input", null, null).type());
+        assertEquals("Cancelled", FailureReport.of("cancelled", null, "stopped", null, null).type());
+        assertEquals("handler_not_found", FailureReport.of("handler_not_found", null, "no handler", null, null).type(),
+                "a code that is not an OJS code is the worker's own type");
+    }
+
+    @Test
     void missingFieldsGetDefaults() {
         FailureReport r = FailureReport.of(null, null, null, null, null);
         assertEquals("handler_error", r.code());
         assertEquals("", r.message());
         assertEquals(FailureReport.UNCLASSIFIED_TYPE, r.type());
+        assertEquals("InternalServerError", FailureReport.UNCLASSIFIED_TYPE);
     }
 }

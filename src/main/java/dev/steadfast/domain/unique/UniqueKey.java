@@ -12,10 +12,10 @@ import java.util.Map;
 
 /**
  * The uniqueness key of a job (ojs-unique-jobs.md section 4): SHA-256 over the canonical JSON of the fingerprinted
- * dimensions, lower-case hex. {@code type} is always included. {@code args_keys} select keys of the job's first
- * argument when it is an object (OJS args are an array; the keyword-arguments object is by convention its first
- * element); a named key that is absent is refused (2.2). A custom key (the SDK shape {@code unique.key}) is
- * fingerprinted as {@code {"key": ..., "type": ...}}.
+ * dimensions, lower-case hex. {@code type} is always included. Selected args fields ({@code args_keys}, or an array
+ * {@code key}) are keys of the job's first argument, which must be an object (OJS args are an array; the
+ * keyword-arguments object is by convention its first element); a named key that is absent is refused (2.2),
+ * naming the field that named it. A custom string key is fingerprinted as {@code {"key": ..., "type": ...}}.
  */
 public final class UniqueKey {
 
@@ -40,7 +40,7 @@ public final class UniqueKey {
             f.put("queue", queue);
         }
         if (policy.dimensions().contains(Dimension.ARGS)) {
-            f.put("args", policy.argsKeys() == null ? args : selectArgs(policy.argsKeys(), args));
+            f.put("args", policy.argsKeys() == null ? args : selectArgs(policy, args));
         }
         if (policy.dimensions().contains(Dimension.META)) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -52,17 +52,18 @@ public final class UniqueKey {
         return f;
     }
 
-    private static Map<String, Object> selectArgs(List<String> keys, List<?> args) {
+    private static Map<String, Object> selectArgs(UniquePolicy policy, List<?> args) {
+        String field = policy.argsField();
         Object first = args == null || args.isEmpty() ? null : args.get(0);
         if (!(first instanceof Map<?, ?> obj)) {
-            throw OjsException.invalidField("options.unique.args_keys", "'options.unique.args_keys' selects keys of"
-                    + " the job's first argument, which must then be an object.", "args[0] an object",
+            throw OjsException.invalidField(field, "'" + field + "' names fields of the job's first argument, which"
+                    + " must then be an object (e.g. args: [{\"order\": 1}]).", "args[0] an object",
                     first == null ? "no first argument" : "args[0] not an object");
         }
         Map<String, Object> out = new LinkedHashMap<>();
-        for (String k : keys) {
+        for (String k : policy.argsKeys()) {
             if (!obj.containsKey(k)) {
-                throw OjsException.invalidField("options.unique.args_keys", "'options.unique.args_keys' names '" + k
+                throw OjsException.invalidField(field, "'" + field + "' names '" + k
                         + "', which the job's first argument does not have (ojs-unique-jobs 2.2).", "a key of args[0]", k);
             }
             out.put(k, obj.get(k));

@@ -84,6 +84,25 @@ class UniqueKeyTest {
     }
 
     @Test
+    void anArrayKeyNamesArgsFieldsAndHashesAsTheSameArgsKeysDo() {
+        UniquePolicy byKey = new UniqueRequest("options.unique", null, List.of("report_id"), null, null, null, null,
+                null, null, null).policy();
+        UniquePolicy byArgsKeys = new UniquePolicy(EnumSet.of(Dimension.TYPE, Dimension.ARGS), List.of("report_id"),
+                null, null, null, null, null);
+        List<Object> args = List.of(Map.of("report_id", 42, "format", "pdf"));
+        assertEquals("{\"args\":{\"report_id\":42},\"type\":\"report.generate\"}",
+                CanonicalJson.write(UniqueKey.fingerprint(byKey, "report.generate", "reports", args, Map.of())));
+        assertEquals(UniqueKey.of(byArgsKeys, "report.generate", "q", args, Map.of()),
+                UniqueKey.of(byKey, "report.generate", "q", args, Map.of()), "ojs-json-format 11.4 = unique-jobs 2");
+        OjsException e = assertThrows(OjsException.class,
+                () -> UniqueKey.of(byKey, "report.generate", "q", List.of(Map.of("format", "pdf")), Map.of()));
+        assertEquals("options.unique.key", e.details().get("field"));
+        assertEquals("report_id", e.details().get("received"));
+        e = assertThrows(OjsException.class, () -> UniqueKey.of(byKey, "report.generate", "q", List.of(42), Map.of()));
+        assertEquals("options.unique.key", e.details().get("field"));
+    }
+
+    @Test
     void aCustomKeyReplacesTheDimensions() {
         UniquePolicy p = new UniquePolicy(EnumSet.of(Dimension.ARGS), null, null, "order-7", null, null, null);
         assertEquals(UniqueKey.of(p, "t", "q1", List.of(1), Map.of()), UniqueKey.of(p, "t", "q2", List.of(2), Map.of()));
