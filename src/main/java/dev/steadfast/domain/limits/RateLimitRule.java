@@ -26,6 +26,28 @@ public final class RateLimitRule {
         return n;
     }
 
+    /**
+     * Which limit holds the key at {@code now} (none when one more job may start): {@code strategy} is
+     * {@code concurrency}, {@code rate} or {@code throttle} (the first that holds, in that order), with its limit and
+     * the count that reached it (for the throttle, the start still inside its spacing).
+     */
+    public static Hold hold(RateLimitPolicy p, PartitionState s, long active, Instant now) {
+        if (p.concurrency() != null && active >= p.concurrency()) {
+            return new Hold("concurrency", p.concurrency(), active);
+        }
+        if (p.rate() != null && counted(p, s, now) >= p.rate().limit()) {
+            return new Hold("rate", p.rate().limit(), counted(p, s, now));
+        }
+        if (p.throttle() != null && !throttleAllows(p.throttle(), s.lastStart(), now)) {
+            return new Hold("throttle", p.throttle().limit(), p.throttle().limit() == 0 ? 0 : 1);
+        }
+        return null;
+    }
+
+    /** A limit that holds a key: ojs-rate-limiting 11.1's {@code strategy}, {@code limit} and {@code current}. */
+    public record Hold(String strategy, long limit, long current) {
+    }
+
     /** The partition after {@code started} of the key's jobs started at {@code now}. */
     public static PartitionState after(RateLimitPolicy p, PartitionState s, Instant now, int started) {
         if (started == 0) {

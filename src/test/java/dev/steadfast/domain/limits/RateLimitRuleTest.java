@@ -110,6 +110,26 @@ class RateLimitRuleTest {
     }
 
     @Test
+    void theHoldNamesTheLimitThatStopsTheKeyExactlyWhenNoneMayStart() {
+        RateLimitPolicy p = policy(2, new Window(3, Duration.ofMinutes(1)), new Window(1, Duration.ofSeconds(1)));
+        assertNull(RateLimitRule.hold(p, PartitionState.EMPTY, 0, T0));
+        assertEquals(new RateLimitRule.Hold("concurrency", 2, 2), RateLimitRule.hold(p, PartitionState.EMPTY, 2, T0));
+        PartitionState s = new PartitionState(List.of(T0, T0.plusSeconds(2), T0.plusSeconds(4)), T0.plusSeconds(4));
+        assertEquals(new RateLimitRule.Hold("rate", 3, 3), RateLimitRule.hold(p, s, 0, T0.plusSeconds(5)));
+        PartitionState t = new PartitionState(List.of(T0), T0);
+        assertEquals(new RateLimitRule.Hold("throttle", 1, 1), RateLimitRule.hold(p, t, 0, T0.plusMillis(500)));
+        assertNull(RateLimitRule.hold(p, t, 0, T0.plusSeconds(1)));
+        // the hold and the allowance agree on every instant of a minute
+        for (int ms = 0; ms < 70_000; ms += 250) {
+            Instant now = T0.plusMillis(ms);
+            for (int active = 0; active < 3; active++) {
+                assertEquals(RateLimitRule.allowance(p, s, active, now, 1) == 0,
+                        RateLimitRule.hold(p, s, active, now) != null, "at +" + ms + " ms, " + active + " active");
+            }
+        }
+    }
+
+    @Test
     void keysAndWindowsAreValidated() {
         assertThrows(OjsException.class, () -> new RateLimitPolicy("-starts-with-dash", 1, null, null));
         assertThrows(OjsException.class, () -> new RateLimitPolicy("has space", 1, null, null));
