@@ -80,6 +80,7 @@ class RateLimitStoreTest {
                         obj("queue", queue, "rate_limit", wire(p))));
             }
             Instant now = Instant.now().plusSeconds(1).truncatedTo(ChronoUnit.MICROS);
+            store.record(List.of(p), now).await().indefinitely(); // the key's row, even when no PUSH named it
             PartitionState before = remembered(p, now, random);
             write(p.key(), before);
 
