@@ -121,6 +121,11 @@ public class CronResource {
                         + " occurrence is a new job that runs when it fires.");
             }
         }
+        if (t.rateLimit() != null) {
+            String field = (template != null ? "job_template." : "") + "options.rate_limit";
+            throw new OjsException(dev.steadfast.domain.ErrorCode.UNSUPPORTED, "'" + field + "' with a key is not"
+                    + " supported in a cron template; push rate-limited jobs on their own.", Map.of("field", field));
+        }
         return new CronCommand(name, expression, b.string("timezone", false), b.string("overlap_policy", false),
                 b.bool("enabled"), b.string("description", false), t);
     }

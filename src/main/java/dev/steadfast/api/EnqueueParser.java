@@ -85,6 +85,7 @@ final class EnqueueParser {
         if (scheduledAt == null) {
             scheduledAt = opt.delayed(o);
         }
+        Body rateLimit = opt.object("rate_limit");
         Body retry = opt.object("retry");
         if (retry == null) {
             retry = opt.object("retry_policy");
@@ -95,7 +96,8 @@ final class EnqueueParser {
                 opt.strings("tags"), timeoutMs, opt.integer("visibility_timeout_ms"), scheduledAt,
                 opt.timestamp("expires_at"), Boolean.TRUE.equals(opt.bool("pending")),
                 retry == null ? null : map(m, retry.node()), AdvancedOptions.unique(opt.object("unique")),
-                AdvancedOptions.rateLimit(opt.object("rate_limit")));
+                AdvancedOptions.rateLimit(rateLimit), AdvancedOptions.queueWide(rateLimit) ? null
+                        : AdvancedOptions.keyed(rateLimit));
     }
 
     /**
@@ -167,7 +169,10 @@ final class EnqueueParser {
         }
     }
 
-    /** Attributes outside the envelope, kept verbatim; also {@code options.unique}, so INFO shows the policy. */
+    /**
+     * Attributes outside the envelope, kept verbatim; also {@code options.unique} and {@code options.rate_limit}, so
+     * INFO shows the policy.
+     */
     private static String extensions(ObjectMapper m, Body b, Body o) {
         ObjectNode ext = m.createObjectNode();
         for (Iterator<Map.Entry<String, JsonNode>> it = b.node().fields(); it.hasNext(); ) {
@@ -178,6 +183,9 @@ final class EnqueueParser {
         }
         if (o != null && o.raw("unique") != null) {
             ext.set("unique", o.raw("unique"));
+        }
+        if (o != null && o.raw("rate_limit") != null) {
+            ext.set("rate_limit", o.raw("rate_limit"));
         }
         return ext.isEmpty() ? null : Json.write(m, ext);
     }

@@ -24,9 +24,11 @@ public class JobResource {
     private final dev.steadfast.config.SteadfastConfig config;
     private final ObjectMapper json;
     private final java.time.Clock clock;
+    private final dev.steadfast.service.RateLimits rateLimits;
 
     public JobResource(JobService jobs, dev.steadfast.config.SteadfastConfig config, ObjectMapper json,
-                       java.time.Clock clock) {
+                       java.time.Clock clock, dev.steadfast.service.RateLimits rateLimits) {
+        this.rateLimits = rateLimits;
         this.jobs = jobs;
         this.config = config;
         this.json = json;
@@ -35,20 +37,27 @@ public class JobResource {
 
     /**
      * PUSH: 201 with the new job, or, when its unique policy says ignore and a job already holds the key, 200 with
-     * that job and {@code "deduplicated": true} (ojs-unique-jobs.md 5.4).
+     * that job and {@code "deduplicated": true} (ojs-unique-jobs.md 5.4). A created job with a rate limit key gets
+     * its key's X-RateLimit-* headers (ojs-rate-limiting.md 10.4): the job was accepted and waits for its key.
      */
     @POST
     public Uni<Response> push(String body) {
         return Uni.createFrom().item(() -> EnqueueParser.parse(json, Body.parse(json, body), clock.instant()))
-                .flatMap(c -> jobs.enqueue(c).map(outcome -> {
+                .flatMap(c -> jobs.enqueue(c).flatMap(outcome -> {
                     if (outcome instanceof PushOutcome.Deduplicated d) {
-                        return Responses.ok(json, Map.of("job", JobJson.view(json, d.existing()), "deduplicated", true));
+                        return Uni.createFrom().item(Responses.ok(json,
+                                Map.of("job", JobJson.view(json, d.existing()), "deduplicated", true)));
                     }
                     PushOutcome.Created created = (PushOutcome.Created) outcome;
                     JobRow row = created.job();
-                    return withPressure(Response.fromResponse(Responses.json(json, 201,
+                    Response.ResponseBuilder r = withPressure(Response.fromResponse(Responses.json(json, 201,
                             Map.of("job", JobJson.view(json, row))))
-                            .location(URI.create("/ojs/v1/jobs/" + row.id())), created.pressure()).build();
+                            .location(URI.create("/ojs/v1/jobs/" + row.id())), created.pressure());
+                    return c.rateLimit() == null ? Uni.createFrom().item(r.build())
+                            : rateLimits.inspect(c.rateLimit().key())
+                                    .map(s -> RateLimitResource.withHeaders(r, s).build())
+                                    // the job is in: a failed look at its key only costs the headers
+                                    .onFailure().recoverWithItem(e -> r.build());
                 }));
     }
 

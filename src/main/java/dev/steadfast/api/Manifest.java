@@ -26,8 +26,18 @@ public class Manifest {
         caps.put("delayed_jobs", true);
         caps.put("job_ttl", true);
         caps.put("priority_queues", true);
-        caps.put("rate_limiting", Map.of("scope", "queue", "window", "sliding", "concurrency", true,
-                "per_job_keys", false));
+        Map<String, Object> rate = new LinkedHashMap<>();
+        rate.put("scope", List.of("queue", "key"));
+        rate.put("window", "sliding");
+        rate.put("concurrency", true);
+        rate.put("throttle", true);
+        rate.put("per_job_keys", true);
+        rate.put("on_limit", List.of("wait"));
+        rate.put("enforcement", "claim time, in PostgreSQL: every instance sharing the database enforces the same"
+                + " limits (one row lock per key, taken with SKIP LOCKED)");
+        rate.put("inspect", "/ojs/v1/rate-limits/{key}");
+        rate.put("events", List.of("rate_limit.exceeded", "rate_limit.released"));
+        caps.put("rate_limiting", rate);
         caps.put("schema_validation", false);
         caps.put("schema_registry", true);
         caps.put("unique_jobs", uniqueJobs());
@@ -39,6 +49,7 @@ public class Manifest {
         endpoints.put("manifest", "/ojs/manifest");
         endpoints.put("health", "/ojs/v1/health");
         endpoints.put("schemas", "/ojs/v1/schemas");
+        endpoints.put("rate_limits", "/ojs/v1/rate-limits/{key}");
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("specversion", "1.0");
         m.put("ojs_version", "1.0");

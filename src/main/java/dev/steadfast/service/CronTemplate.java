@@ -73,7 +73,8 @@ final class CronTemplate {
                 o.has("priority") ? o.get("priority").asInt() : null, tags,
                 o.has("timeout_ms") ? o.get("timeout_ms").asLong() : null,
                 o.has("visibility_timeout_ms") ? o.get("visibility_timeout_ms").asLong() : defaultVisibilityMs,
-                null, null, held, o.has("retry") ? m.convertValue(o.get("retry"), Map.class) : null, null, null);
+                null, null, held, o.has("retry") ? m.convertValue(o.get("retry"), Map.class) : null, null, null,
+                null);
     }
 
     private static JsonNode tree(ObjectMapper m, String json) {

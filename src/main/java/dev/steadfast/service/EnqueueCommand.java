@@ -1,6 +1,7 @@
 package dev.steadfast.service;
 
 import dev.steadfast.domain.limits.QueueLimits;
+import dev.steadfast.domain.limits.RateLimitPolicy;
 import dev.steadfast.domain.unique.UniquePolicy;
 import java.time.Instant;
 import java.util.List;
@@ -16,9 +17,11 @@ import java.util.Map;
  * @param scheduledAt null to run now
  * @param unique      the job's deduplication policy, or null
  * @param queueLimits limits the PUSH sets on its queue (the binding's {@code rate_limit} option), or null
+ * @param rateLimit   the job's rate limit key and the limits the PUSH sets on it (ojs-rate-limiting.md 6), or null
  */
 public record EnqueueCommand(String id, String type, String queue, String argsJson, String metaJson,
                              String extensionsJson, Integer priority, List<String> tags, Long timeoutMs,
                              Long visibilityTimeoutMs, Instant scheduledAt, Instant expiresAt, boolean pending,
-                             Map<String, Object> retry, UniquePolicy unique, QueueLimits queueLimits) {
+                             Map<String, Object> retry, UniquePolicy unique, QueueLimits queueLimits,
+                             RateLimitPolicy rateLimit) {
 }

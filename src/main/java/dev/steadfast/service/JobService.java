@@ -47,10 +47,13 @@ public class JobService {
     private final UniqueEnqueue unique;
     private final QueueLimiter limiter;
     private final Backpressure backpressure;
+    private final RateLimits rateLimits;
 
     public JobService(JobStore store, Clock clock, SteadfastConfig config, RetryPolicies policies,
                       QueueRegistry queues, Telemetry telemetry, ObjectMapper json, WorkSignal signal,
-                      UniqueEnqueue unique, QueueLimiter limiter, Coalescers coalescers, Backpressure backpressure) {
+                      UniqueEnqueue unique, QueueLimiter limiter, Coalescers coalescers, Backpressure backpressure,
+                      RateLimits rateLimits) {
+        this.rateLimits = rateLimits;
         this.backpressure = backpressure;
         this.signal = signal;
         this.unique = unique;
@@ -80,8 +83,13 @@ public class JobService {
     private Uni<PushOutcome> enqueueAdmitted(EnqueueCommand c) {
         Uni<Void> limits = c.queueLimits() == null ? Uni.createFrom().voidItem()
                 : limiter.set(queueOf(c), c.queueLimits()).replaceWithVoid();
+        if (c.rateLimit() != null) {
+            // the key's row exists before its job does: a claim never meets a keyed job without its limits
+            limits = limits.flatMap(v -> rateLimits.record(List.of(c.rateLimit())));
+        }
         if (c.unique() == null) {
-            return limits.flatMap(v -> push(c)).map(PushOutcome.Created::new);
+            return limits.flatMap(v -> push(c)).map(j -> (PushOutcome) new PushOutcome.Created(j))
+                    .invoke(o -> keyed(c, o));
         }
         return limits.flatMap(v -> {
             Instant now = now(clock);
@@ -92,7 +100,14 @@ public class JobService {
                 throw r.error();
             }
             return out.get(0);
-        });
+        }).invoke(o -> keyed(c, o));
+    }
+
+    /** A created job with a rate limit key makes its queue take the keyed claim path on this instance at once. */
+    private void keyed(EnqueueCommand c, PushOutcome o) {
+        if (c.rateLimit() != null && o instanceof PushOutcome.Created cr) {
+            rateLimits.pushed(cr.job().queue());
+        }
     }
 
     /**
@@ -124,6 +139,7 @@ public class JobService {
         List<UniqueEnqueue.Candidate> candidates = new ArrayList<>(commands.size());
         Set<UUID> ids = new HashSet<>();
         Map<String, dev.steadfast.domain.limits.QueueLimits> limits = new LinkedHashMap<>();
+        List<dev.steadfast.domain.limits.RateLimitPolicy> keys = new ArrayList<>();
         for (int i = 0; i < commands.size(); i++) {
             EnqueueCommand c = commands.get(i);
             if (unreadable.containsKey(i)) {
@@ -139,6 +155,9 @@ public class JobService {
                 if (c.queueLimits() != null) {
                     limits.put(j.queue(), c.queueLimits());
                 }
+                if (c.rateLimit() != null) {
+                    keys.add(c.rateLimit());
+                }
                 candidates.add(new UniqueEnqueue.Candidate(j, c.unique(), null));
             } catch (OjsException e) {
                 if (atomic) {
@@ -151,7 +170,14 @@ public class JobService {
         for (Map.Entry<String, dev.steadfast.domain.limits.QueueLimits> e : limits.entrySet()) {
             setLimits = setLimits.flatMap(v -> limiter.set(e.getKey(), e.getValue()).replaceWithVoid());
         }
-        return setLimits.flatMap(v -> unique.push(candidates, atomic, now));
+        return setLimits.flatMap(v -> rateLimits.record(keys)).flatMap(v -> unique.push(candidates, atomic, now))
+                .invoke(out -> {
+                    for (int i = 0; i < out.size() && i < commands.size(); i++) {
+                        if (commands.get(i) != null) {
+                            keyed(commands.get(i), out.get(i));
+                        }
+                    }
+                });
     }
 
     private static String queueOf(EnqueueCommand c) {
@@ -184,7 +210,7 @@ public class JobService {
     }
 
     private Uni<List<JobRow>> pushAllAdmitted(List<EnqueueCommand> commands) {
-        if (commands.stream().anyMatch(c -> c.unique() != null || c.queueLimits() != null)) {
+        if (commands.stream().anyMatch(c -> c.unique() != null || c.queueLimits() != null || c.rateLimit() != null)) {
             return pushBulkAdmitted(commands, Map.of(), true).map(outcomes -> outcomes.stream().map(o -> {
                 if (o instanceof PushOutcome.Refused r) {
                     throw r.error();
@@ -294,7 +320,7 @@ public class JobService {
         return new NewJob(id, type, queue, c.argsJson(), metaJson, c.extensionsJson(), priority, tags, state,
                 policy.maxAttempts(), policy.json(), timeout, visibility, runAt, c.scheduledAt(), c.expiresAt(), now,
                 now, c.unique() == null ? null : uniqueKey(c.unique(), type, queue, c.argsJson(), metaJson),
-                c.id() != null);
+                c.id() != null, c.rateLimit() == null ? null : c.rateLimit().key());
     }
 
     /** The job's uniqueness key (ojs-unique-jobs.md 4); args and meta are decoded only for jobs with a policy. */

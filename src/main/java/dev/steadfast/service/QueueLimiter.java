@@ -6,6 +6,8 @@ import dev.steadfast.domain.limits.QueueLimits;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.QueueLimitStore;
+import dev.steadfast.store.RateLimitOutcomes;
+import dev.steadfast.store.RateLimitStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -21,7 +23,9 @@ import java.util.Set;
  * unlimited queues skips every queue whose row says limited, and a limited queue is claimed under its row's lock
  * ({@link QueueLimitStore}), so a stale memory can delay a queue's jobs by up to that interval but never deliver
  * past a limit. The queues of one FETCH are taken in the worker's order: consecutive unlimited queues share one
- * claim statement, each limited queue gets its own transaction.
+ * claim statement, each limited queue gets its own transaction. Per-key limits (ojs-rate-limiting.md 6) choose the
+ * path the same way: queues holding jobs with a rate limit key ({@link RateLimits}) are claimed through
+ * {@link RateLimitStore}, every other queue by the plain statement, which passes keyed jobs over.
  */
 @ApplicationScoped
 public class QueueLimiter {
@@ -32,40 +36,65 @@ public class QueueLimiter {
     private final JobStore jobs;
     private final Clock clock;
     private final RefreshedSnapshot<Set<String>> limited;
+    private final RateLimits keys;
+    private final RateLimitStore keyedStore;
 
-    public QueueLimiter(QueueLimitStore limits, JobStore jobs, Clock clock) {
+    public QueueLimiter(QueueLimitStore limits, JobStore jobs, Clock clock, RateLimits keys,
+                        RateLimitStore keyedStore) {
+        this.keys = keys;
+        this.keyedStore = keyedStore;
         this.limits = limits;
         this.jobs = jobs;
         this.clock = clock;
         this.limited = new RefreshedSnapshot<>(REFRESH, () -> limits.limitedQueues().map(Set::copyOf));
     }
 
-    /** Claims up to {@code count} jobs from {@code queues}, earlier queues first, within every queue's limits. */
+    /**
+     * Claims up to {@code count} jobs from {@code queues}, earlier queues first, within every queue's limits and
+     * every rate limit key's ({@link RateLimits}): a FETCH whose queues are neither limited nor hold keyed jobs is
+     * the one plain claim statement, as before either existed.
+     */
     public Uni<List<JobRow>> claim(List<String> queues, int count, String workerId, Long visibilityMs, Instant now) {
-        return limitedQueues(now).flatMap(set -> {
-            if (queues.stream().noneMatch(set::contains)) {
+        return limitedQueues(now).flatMap(set -> keys.keyedQueues(now).flatMap(keyed -> {
+            if (queues.stream().noneMatch(q -> set.contains(q) || keyed.contains(q))) {
                 return jobs.claim(queues, count, workerId, visibilityMs, now);
             }
-            return claimInOrder(queues, 0, set, count, workerId, visibilityMs, now, new ArrayList<>());
-        });
+            RateLimitOutcomes out = new RateLimitOutcomes();
+            return claimInOrder(queues, 0, set, keyed, count, workerId, visibilityMs, now, new ArrayList<>(), out)
+                    .invoke(jobs -> keys.observe(out, now));
+        }));
     }
 
-    private Uni<List<JobRow>> claimInOrder(List<String> queues, int from, Set<String> set, int count, String workerId,
-                                           Long vis, Instant now, List<JobRow> got) {
+    /**
+     * Takes the queues in the worker's order: a run of consecutive plain queues shares one claim statement, so does
+     * a run of queues holding keyed jobs (RateLimitStore's transaction), and each limited queue gets its own.
+     */
+    private Uni<List<JobRow>> claimInOrder(List<String> queues, int from, Set<String> set, Set<String> keyed,
+                                           int count, String workerId, Long vis, Instant now, List<JobRow> got,
+                                           RateLimitOutcomes out) {
         if (from >= queues.size() || got.size() >= count) {
             return Uni.createFrom().item(got);
         }
-        int to = from;
-        while (to < queues.size() && !set.contains(queues.get(to))) {
-            to++;
+        int left = count - got.size();
+        String first = queues.get(from);
+        Uni<List<JobRow>> step;
+        int next;
+        if (set.contains(first)) {
+            next = from + 1;
+            step = limits.claim(first, left, workerId, vis, now, keyed.contains(first) ? out : null);
+        } else {
+            boolean k = keyed.contains(first);
+            int to = from;
+            while (to < queues.size() && !set.contains(queues.get(to)) && keyed.contains(queues.get(to)) == k) {
+                to++;
+            }
+            next = to;
+            step = k ? keyedStore.claim(queues.subList(from, to), left, workerId, vis, now, out)
+                    : jobs.claim(queues.subList(from, to), left, workerId, vis, now);
         }
-        int next = to == from ? from + 1 : to;
-        Uni<List<JobRow>> step = to == from
-                ? limits.claim(queues.get(from), count - got.size(), workerId, vis, now)
-                : jobs.claim(queues.subList(from, to), count - got.size(), workerId, vis, now);
         return step.flatMap(rows -> {
             got.addAll(rows);
-            return claimInOrder(queues, next, set, count, workerId, vis, now, got);
+            return claimInOrder(queues, next, set, keyed, count, workerId, vis, now, got, out);
         });
     }
 
@@ -98,5 +127,6 @@ public class QueueLimiter {
     /** Forgets what this instance remembers (the reset hook empties the table). */
     public void forget() {
         limited.forget();
+        keys.forget();
     }
 }

@@ -23,6 +23,7 @@ import java.util.Map;
  *       {@code _cancelled_total}, {@code _dead_letter_retried_total}</li>
  *   <li>{@code steadfast_job_duration_seconds} (fetch to ack or fail, tag {@code outcome}) and
  *       {@code steadfast_job_wait_seconds} (available to fetched: enqueue-to-start latency)</li>
+ *   <li>{@code steadfast_rate_limit_exceeded_total} by strategy (rate_limit.exceeded events)</li>
  * </ul>
  * and, when the {@code dev.steadfast.jobs} log category is on, written as a log line ({@link JobLog}).
  */
@@ -187,6 +188,27 @@ public class Telemetry {
         data.put("job_id", id);
         data.put("priority", priority);
         events.emit("job.enqueued", now, id, type, queue, data);
+    }
+
+    /**
+     * rate_limit.exceeded (ojs-rate-limiting 11.1): a limit holds {@code key}, whose waiting jobs include one of
+     * {@code jobType} in {@code queue}; the key is the event's subject. Counted as
+     * {@code steadfast_rate_limit_exceeded_total} by strategy (not by key: keys are unbounded).
+     */
+    public void rateLimitExceeded(String key, String strategy, long limit, long current, String queue,
+                                  String jobType, Instant now) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("key", key);
+        data.put("strategy", strategy);
+        data.put("limit", limit);
+        data.put("current", current);
+        events.emit("rate_limit.exceeded", now, key, jobType, queue, data);
+        meters.counter("steadfast.rate_limit.exceeded", "strategy", strategy).increment();
+    }
+
+    /** rate_limit.released: {@code job} is the first of the held key's jobs to start again. */
+    public void rateLimitReleased(String key, String strategy, JobRow job, Instant now) {
+        emit("rate_limit.released", job, now, Map.of("key", key, "strategy", strategy, "job_id", job.id().toString()));
     }
 
     private void emit(String type, JobRow row, Instant now, Map<String, Object> data) {

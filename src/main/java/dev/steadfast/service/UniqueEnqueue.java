@@ -209,7 +209,7 @@ public class UniqueEnqueue {
         return new NewJob(j.id(), j.type(), j.queue(), j.argsJson(), j.metaJson(), j.extensionsJson(), j.priority(),
                 j.tags(), due ? JobState.AVAILABLE : JobState.SCHEDULED, j.maxAttempts(), j.retryPolicyJson(),
                 j.timeoutMs(), j.visibilityTimeoutMs(), runAt, runAt, j.expiresAt(), j.createdAt(),
-                due ? runAt : j.enqueuedAt(), j.uniqueKey(), j.clientId());
+                due ? runAt : j.enqueuedAt(), j.uniqueKey(), j.clientId(), j.rateLimitKey());
     }
 
     static OjsException duplicate(UniqueHolder h, String key) {

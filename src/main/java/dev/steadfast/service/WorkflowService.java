@@ -163,7 +163,7 @@ public class WorkflowService {
     private void add(Tree t, UUID workflowId, EnqueueCommand c, Duration delay, boolean waits, MemberRole role,
                      int position, String where, String stepKey) {
         Instant now = t.now();
-        if (c.unique() != null || c.queueLimits() != null) {
+        if (c.unique() != null || c.queueLimits() != null || c.rateLimit() != null) {
             String option = c.unique() != null ? "unique" : "rate_limit";
             throw new OjsException(ErrorCode.UNSUPPORTED, "Workflow validation failed: " + where + ": '" + option
                     + "' is not supported on a workflow's jobs; push such a job on its own.",
@@ -171,7 +171,8 @@ public class WorkflowService {
         }
         EnqueueCommand withWorkflow = new EnqueueCommand(c.id(), c.type(), c.queue(), c.argsJson(), c.metaJson(),
                 extensions(c.extensionsJson(), workflowId), c.priority(), c.tags(), c.timeoutMs(),
-                c.visibilityTimeoutMs(), c.scheduledAt(), c.expiresAt(), waits || c.pending(), c.retry(), null, null);
+                c.visibilityTimeoutMs(), c.scheduledAt(), c.expiresAt(), waits || c.pending(), c.retry(), null, null,
+                null);
         NewJob j;
         try {
             j = jobs.prepare(withWorkflow, now);

@@ -16,22 +16,24 @@ final class JobSql {
      * Tags travel as one JSON array text per job because PostgreSQL arrays cannot be ragged. unique_key is NULL
      * for a job without a unique policy (such a job never enters jobs_unique_key_idx). An id the client chose ($20
      * true) must not be taken by a finished job either: the history's id index is probed for those only (the server's
-     * own UUIDv7 ids cannot collide), so a bulk PUSH without client ids pays nothing for it.
+     * own UUIDv7 ids cannot collide), so a bulk PUSH without client ids pays nothing for it. rate_limit_key is
+     * NULL for a job without a keyed rate limit (V21: it never enters the keyed indexes).
      */
     static final String INSERT_JOBS = """
             INSERT INTO jobs (id, type, queue, args, meta, extensions, priority, tags, state, max_attempts,
                               retry_policy, timeout_ms, visibility_timeout_ms, run_at, scheduled_at, expires_at,
-                              created_at, enqueued_at, unique_key)
+                              created_at, enqueued_at, unique_key, rate_limit_key)
             SELECT u.id, u.type, u.queue, u.args::jsonb, u.meta::jsonb, u.ext::jsonb, u.priority,
                    ARRAY(SELECT jsonb_array_elements_text(u.tags::jsonb)), u.state, u.max_attempts,
                    u.retry::jsonb, u.timeout_ms, u.vis_ms, u.run_at, u.scheduled_at, u.expires_at,
-                   u.created_at, u.enqueued_at, u.unique_key
+                   u.created_at, u.enqueued_at, u.unique_key, u.rate_limit_key
             FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int4[],
                         $8::text[], $9::text[], $10::int4[], $11::text[], $12::int8[], $13::int8[],
                         $14::timestamptz[], $15::timestamptz[], $16::timestamptz[], $17::timestamptz[],
-                        $18::timestamptz[], $19::text[], $20::bool[])
+                        $18::timestamptz[], $19::text[], $20::bool[], $21::text[])
                  AS u(id, type, queue, args, meta, ext, priority, tags, state, max_attempts, retry, timeout_ms,
-                      vis_ms, run_at, scheduled_at, expires_at, created_at, enqueued_at, unique_key, client_id)
+                      vis_ms, run_at, scheduled_at, expires_at, created_at, enqueued_at, unique_key, client_id,
+                      rate_limit_key)
             WHERE NOT (u.client_id AND EXISTS (SELECT 1 FROM job_history h WHERE h.id = u.id))
             ON CONFLICT (id) DO NOTHING
             RETURNING id""";
@@ -56,7 +58,8 @@ final class JobSql {
      * needs (error history, last error, result); ord and the claim order let the caller restore the order, which
      * RETURNING does not keep. A job whose expires_at has passed is never handed out (the expiry reaper discards
      * it); the test reads a column of the row the scan visits anyway, so jobs without a deadline cost one
-     * comparison.
+     * comparison. A job with a rate limit key is left to CLAIM_KEYED (rate_limit_key IS NULL, again a column of the
+     * row the scan reads: a job without a key pays one null-bitmap test).
      */
     static final String CLAIM = claim("p.paused OR p.limited");
 
@@ -73,13 +76,18 @@ final class JobSql {
                 CROSS JOIN LATERAL (
                     SELECT id, priority, run_at FROM jobs
                     WHERE queue = r.q AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2
-                      AND (expires_at IS NULL OR expires_at > $2)
+                      AND (expires_at IS NULL OR expires_at > $2) AND rate_limit_key IS NULL
                       AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND (%s))
                     ORDER BY priority DESC, run_at, id
                     LIMIT $3
                     FOR UPDATE SKIP LOCKED) c
                 ORDER BY r.ord, c.priority DESC, c.run_at, c.id
                 LIMIT $3)
+            """.formatted(skipQueue) + START + JobRow.leanColumns("j");
+    }
+
+    /** The claim's write, shared by CLAIM and CLAIM_KEYED: the chosen rows ({@code next}) become active. */
+    private static final String START = """
             UPDATE jobs j SET state = 'active', attempt = j.attempt + 1, started_at = $2, lease_owner = $4,
                    lease_renewed_at = $2,
                    enqueued_at = j.run_at, run_at = NULL,
@@ -87,7 +95,58 @@ final class JobSql {
                    lease_expires_at = LEAST($2 + coalesce($5, j.visibility_timeout_ms) * interval '1 millisecond',
                                             $2 + j.timeout_ms * interval '1 millisecond')
             FROM next WHERE j.id = next.id
-            RETURNING next.ord,\s""".formatted(skipQueue) + JobRow.leanColumns("j");
+            RETURNING next.ord, j.rate_limit_key,\s""";
+
+    /**
+     * FETCH from queues that hold jobs with a rate limit key (RateLimitStore.claim), inside the transaction that
+     * holds the keys' rows: CLAIM's candidates without a key, plus, per allowed key ($6) and queue, that key's next
+     * jobs up to its allowance ($7, which the domain's RateLimitRule computed under the key's lock), through
+     * jobs_rate_limit_claim_idx. A key may have jobs in several of the queues, so the candidates are cut once more to
+     * each key's allowance in the worker's queue order; then the best $3 of all candidates start, in CLAIM's order,
+     * so a keyed job never jumps the priority order of the others (ojs-rate-limiting 8.2). A key the caller did not
+     * lock (held by another FETCH, or exhausted) is not in $6, so its jobs stay available (8.1). Rows locked but not
+     * chosen stay locked only until the transaction commits, as in CLAIM.
+     */
+    static final String CLAIM_KEYED = claimKeyed("p.paused OR p.limited");
+
+    /** CLAIM_KEYED inside a limited queue's transaction (QueueLimitStore.claim), like CLAIM_LIMITED. */
+    static final String CLAIM_KEYED_LIMITED = claimKeyed("p.paused");
+
+    private static String claimKeyed(String skipQueue) {
+        return """
+            WITH allowed AS (SELECT * FROM unnest($6::text[], $7::int4[]) AS a(k, n)),
+            plain AS (
+                SELECT c.id, c.priority, c.run_at, r.ord FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
+                CROSS JOIN LATERAL (
+                    SELECT id, priority, run_at FROM jobs
+                    WHERE queue = r.q AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2
+                      AND (expires_at IS NULL OR expires_at > $2) AND rate_limit_key IS NULL
+                      AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND (%1$s))
+                    ORDER BY priority DESC, run_at, id
+                    LIMIT $3
+                    FOR UPDATE SKIP LOCKED) c),
+            keyed AS (
+                SELECT c.id, c.priority, c.run_at, r.ord, a.k FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
+                CROSS JOIN allowed a
+                CROSS JOIN LATERAL (
+                    SELECT id, priority, run_at FROM jobs
+                    WHERE rate_limit_key = a.k AND queue = r.q AND state IN ('available', 'scheduled', 'retryable')
+                      AND run_at <= $2 AND (expires_at IS NULL OR expires_at > $2)
+                      AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND (%1$s))
+                    ORDER BY priority DESC, run_at, id
+                    LIMIT least(a.n, $3)
+                    FOR UPDATE SKIP LOCKED) c),
+            capped AS (
+                SELECT x.id, x.priority, x.run_at, x.ord FROM (
+                    SELECT keyed.*, row_number() OVER (PARTITION BY keyed.k
+                                                       ORDER BY keyed.ord, keyed.priority DESC, keyed.run_at, keyed.id) AS rn
+                    FROM keyed) x
+                JOIN allowed a ON a.k = x.k WHERE x.rn <= a.n),
+            next AS (
+                SELECT u.id, u.ord FROM (SELECT * FROM plain UNION ALL SELECT * FROM capped) u
+                ORDER BY u.ord, u.priority DESC, u.run_at, u.id
+                LIMIT $3)
+            """.formatted(skipQueue) + START + JobRow.leanColumns("j");
     }
 
     /**
@@ -198,7 +257,7 @@ final class JobSql {
 
     /** Empties every table: the conformance suite's reset hook. */
     static final String RESET = "TRUNCATE jobs, job_history, job_progress, queues, workers, cron_jobs, cron_runs, schemas,"
-            + " workflows, workflow_jobs";
+            + " workflows, workflow_jobs, rate_limits";
 
     /**
      * Unique PUSH, first statement of its transaction: one advisory lock per uniqueness key (UniqueKey.lockNumber),

@@ -72,7 +72,7 @@ public class JobStore {
         UUID[] ids = new UUID[n];
         String[] types = new String[n], queues = new String[n], args = new String[n], metas = new String[n],
                 exts = new String[n], tags = new String[n], states = new String[n], retries = new String[n],
-                uniqueKeys = new String[n];
+                uniqueKeys = new String[n], rateKeys = new String[n];
         Boolean[] clientIds = new Boolean[n];
         Integer[] priorities = new Integer[n], maxAttempts = new Integer[n];
         Long[] timeouts = new Long[n], vis = new Long[n];
@@ -100,9 +100,11 @@ public class JobStore {
             enqueued[i] = odt(j.enqueuedAt());
             uniqueKeys[i] = j.uniqueKey();
             clientIds[i] = j.clientId();
+            rateKeys[i] = j.rateLimitKey();
         }
         Tuple t = Tuple.from(Arrays.asList(ids, types, queues, args, metas, exts, priorities, tags, states,
-                maxAttempts, retries, timeouts, vis, runAt, sched, expires, created, enqueued, uniqueKeys, clientIds));
+                maxAttempts, retries, timeouts, vis, runAt, sched, expires, created, enqueued, uniqueKeys, clientIds,
+                rateKeys));
         return client.preparedQuery(JobSql.INSERT_JOBS).execute(t).map(rows -> {
             Set<UUID> inserted = new HashSet<>(rows.rowCount());
             for (Row r : rows) {
@@ -128,20 +130,23 @@ public class JobStore {
     static Uni<List<JobRow>> claim(io.vertx.mutiny.sqlclient.SqlClient client, String sql, List<String> queues,
                                    int count, String workerId, Long visibilityMs, Instant now) {
         Tuple t = Tuple.tuple(Arrays.asList(queues.toArray(String[]::new), odt(now), count, workerId, visibilityMs));
-        return client.preparedQuery(sql).execute(t).map(rows -> {
-            List<JobRow> out = new ArrayList<>(rows.rowCount());
-            java.util.Map<UUID, Long> ord = new java.util.HashMap<>();
-            for (Row r : rows) {
-                JobRow j = JobRow.from(r);
-                ord.put(j.id(), r.getLong("ord"));
-                out.add(j);
-            }
-            // RETURNING has no order: restore it (queue order, priority, then when each became available).
-            out.sort(java.util.Comparator.<JobRow>comparingLong(j -> ord.get(j.id()))
-                    .thenComparing(JobRow::priority, java.util.Comparator.reverseOrder())
-                    .thenComparing(JobRow::enqueuedAt).thenComparing(JobRow::id));
-            return out;
-        });
+        return client.preparedQuery(sql).execute(t).map(JobStore::claimed);
+    }
+
+    /** The jobs a claim statement started, in claim order. */
+    static List<JobRow> claimed(RowSet<Row> rows) {
+        List<JobRow> out = new ArrayList<>(rows.rowCount());
+        java.util.Map<UUID, Long> ord = new java.util.HashMap<>();
+        for (Row r : rows) {
+            JobRow j = JobRow.from(r);
+            ord.put(j.id(), r.getLong("ord"));
+            out.add(j);
+        }
+        // RETURNING has no order: restore it (queue order, priority, then when each became available).
+        out.sort(java.util.Comparator.<JobRow>comparingLong(j -> ord.get(j.id()))
+                .thenComparing(JobRow::priority, java.util.Comparator.reverseOrder())
+                .thenComparing(JobRow::enqueuedAt).thenComparing(JobRow::id));
+        return out;
     }
 
     /** Completes the jobs whose lease allows it; the others are left out of the answer. */

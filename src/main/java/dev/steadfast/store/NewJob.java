@@ -13,10 +13,11 @@ import java.util.UUID;
  * @param uniqueKey  the uniqueness key (ojs-unique-jobs.md 4), or null for a job without a unique policy
  * @param clientId   whether the client chose the id (then a finished job may hold it already; the server's own ids
  *                   are new UUIDv7s)
+ * @param rateLimitKey the job's rate limit key (ojs-rate-limiting.md 6), or null for a job without one
  */
 public record NewJob(UUID id, String type, String queue, String argsJson, String metaJson, String extensionsJson,
                      int priority, List<String> tags, JobState state, int maxAttempts, String retryPolicyJson,
                      Long timeoutMs, long visibilityTimeoutMs, Instant runAt, Instant scheduledAt,
                      Instant expiresAt, Instant createdAt, Instant enqueuedAt, String uniqueKey,
-                     boolean clientId) {
+                     boolean clientId, String rateLimitKey) {
 }

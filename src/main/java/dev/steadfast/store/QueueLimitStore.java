@@ -74,8 +74,13 @@ public class QueueLimitStore {
         });
     }
 
-    /** Claims from one limited queue as many jobs, up to {@code count}, as its limits allow at {@code now}. */
-    public Uni<List<JobRow>> claim(String queue, int count, String workerId, Long visibilityMs, Instant now) {
+    /**
+     * Claims from one limited queue as many jobs, up to {@code count}, as its limits allow at {@code now}.
+     * {@code keyed}: not null when the queue holds jobs with a rate limit key; the claim is then RateLimitStore's,
+     * within both the queue's allowance and each key's, and reports its keys' outcomes there.
+     */
+    public Uni<List<JobRow>> claim(String queue, int count, String workerId, Long visibilityMs, Instant now,
+                                   RateLimitOutcomes keyed) {
         return pool.withTransaction(conn -> conn.preparedQuery(LOCK_LIMITS).execute(Tuple.of(queue)).flatMap(rows -> {
             if (rows.rowCount() == 0) {
                 return Uni.createFrom().item(List.<JobRow>of());
@@ -94,7 +99,11 @@ public class QueueLimitStore {
                 if (n == 0) {
                     return Uni.createFrom().item(List.<JobRow>of());
                 }
-                return JobStore.claim(conn, JobSql.CLAIM_LIMITED, List.of(queue), n, workerId, visibilityMs, now)
+                Uni<List<JobRow>> claimed = keyed != null
+                        ? RateLimitStore.claim(conn, JobSql.CLAIM_KEYED_LIMITED, List.of(queue), n, workerId,
+                                visibilityMs, now, keyed)
+                        : JobStore.claim(conn, JobSql.CLAIM_LIMITED, List.of(queue), n, workerId, visibilityMs, now);
+                return claimed
                         .flatMap(jobs -> limits.rateLimit() == null || jobs.isEmpty() ? Uni.createFrom().item(jobs)
                                 : conn.preparedQuery(RECORD_STARTS).execute(Tuple.of(queue,
                                         Allowance.after(limits, starts, now, jobs.size()).stream().map(JobStore::odt)

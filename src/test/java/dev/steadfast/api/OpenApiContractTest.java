@@ -102,6 +102,7 @@ class OpenApiContractTest {
         workers();
         queues();
         schemas();
+        rateLimits();
         adminJobs();
         cron();
         events();
@@ -347,6 +348,17 @@ class OpenApiContractTest {
         expect(400, bad("PUT /ojs/v1/admin/queues/{name}/rate-limit", limits, obj("rate", obj("limit", -1))));
         expect(200, good("DELETE /ojs/v1/admin/queues/{name}/rate-limit", limits, null));
         expect(200, good("GET /ojs/v1/admin/queues/{name}/rate-limit", limits, null));
+    }
+
+    private void rateLimits() {
+        Response created = good("POST /ojs/v1/jobs", "/ojs/v1/jobs", obj("type", "oa.keyed", "args", arr(),
+                "options", obj("queue", "oa-keyed", "rate_limit", obj("key", "oa-key", "concurrency", 2,
+                        "rate", obj("limit", 10, "period", "PT1M"), "throttle", obj("limit", 5, "period", "PT1S")))));
+        assertEquals(201, created.statusCode(), created.asString());
+        assertEquals("10", created.header("X-RateLimit-Limit"), "the rate window's limit");
+        expect(200, good("GET /ojs/v1/rate-limits/{key}", "/ojs/v1/rate-limits/oa-key", null));
+        expect(404, bad("GET /ojs/v1/rate-limits/{key}", "/ojs/v1/rate-limits/oa-unknown-key", null));
+        expect(400, bad("GET /ojs/v1/rate-limits/{key}", "/ojs/v1/rate-limits/-oa", null));
     }
 
     private void schemas() {

@@ -106,6 +106,10 @@ class StateGuardsTest {
         assertWrites(Operation.FETCH, "JobSql.CLAIM", JobSql.CLAIM);
         assertGuard(Operation.FETCH, "JobSql.CLAIM_LIMITED", JobSql.CLAIM_LIMITED);
         assertWrites(Operation.FETCH, "JobSql.CLAIM_LIMITED", JobSql.CLAIM_LIMITED);
+        assertGuard(Operation.FETCH, "JobSql.CLAIM_KEYED", JobSql.CLAIM_KEYED);
+        assertWrites(Operation.FETCH, "JobSql.CLAIM_KEYED", JobSql.CLAIM_KEYED);
+        assertGuard(Operation.FETCH, "JobSql.CLAIM_KEYED_LIMITED", JobSql.CLAIM_KEYED_LIMITED);
+        assertWrites(Operation.FETCH, "JobSql.CLAIM_KEYED_LIMITED", JobSql.CLAIM_KEYED_LIMITED);
 
         assertGuard(Operation.ACK, "JobSql.COMPLETE", JobSql.COMPLETE);
         assertWrites(Operation.ACK, "JobSql.COMPLETE", JobSql.COMPLETE);
