@@ -198,7 +198,7 @@ final class JobSql {
 
     /** Empties every table: the conformance suite's reset hook. */
     static final String RESET = "TRUNCATE jobs, job_history, job_progress, queues, workers, cron_jobs, cron_runs, schemas,"
-            + " workflows, workflow_jobs";
+            + " schema_types, workflows, workflow_jobs";
 
     /**
      * Unique PUSH, first statement of its transaction: one advisory lock per uniqueness key (UniqueKey.lockNumber),
