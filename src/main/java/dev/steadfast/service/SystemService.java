@@ -17,9 +17,11 @@ public class SystemService {
     private final long startedNanos = System.nanoTime();
     private final QueueLimiter limiter;
     private final Backpressure backpressure;
+    private final ArgsValidation argsValidation;
 
     public SystemService(JobStore store, QueueRegistry queues, EventLog events, QueueLimiter limiter,
-                         Backpressure backpressure) {
+                         Backpressure backpressure, ArgsValidation argsValidation) {
+        this.argsValidation = argsValidation;
         this.limiter = limiter;
         this.backpressure = backpressure;
         this.store = store;
@@ -47,6 +49,7 @@ public class SystemService {
         return store.reset().invoke(() -> {
             queues.forget();
             limiter.forget();
+            argsValidation.forget();
             backpressure.forget();
             events.clear();
         });
