@@ -2,6 +2,7 @@ package dev.steadfast.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.OjsException;
+import dev.steadfast.service.ArgsValidation;
 import dev.steadfast.service.JobService;
 import dev.steadfast.service.PushOutcome;
 import dev.steadfast.store.JobRow;
@@ -24,9 +25,11 @@ public class JobResource {
     private final dev.steadfast.config.SteadfastConfig config;
     private final ObjectMapper json;
     private final java.time.Clock clock;
+    private final ArgsValidation argsValidation;
 
     public JobResource(JobService jobs, dev.steadfast.config.SteadfastConfig config, ObjectMapper json,
-                       java.time.Clock clock) {
+                       java.time.Clock clock, ArgsValidation argsValidation) {
+        this.argsValidation = argsValidation;
         this.jobs = jobs;
         this.config = config;
         this.json = json;
@@ -35,21 +38,33 @@ public class JobResource {
 
     /**
      * PUSH: 201 with the new job, or, when its unique policy says ignore and a job already holds the key, 200 with
-     * that job and {@code "deduplicated": true} (ojs-unique-jobs.md 5.4).
+     * that job and {@code "deduplicated": true} (ojs-unique-jobs.md 5.4). Args are first checked against their
+     * type's registered schema ({@link ArgsValidation}): 400 {@code schema_validation}, or {@code warnings}.
      */
     @POST
     public Uni<Response> push(String body) {
         return Uni.createFrom().item(() -> EnqueueParser.parse(json, Body.parse(json, body), clock.instant()))
-                .flatMap(c -> jobs.enqueue(c).map(outcome -> {
+                .flatMap(c -> argsValidation.check(c).flatMap(warnings -> jobs.enqueue(c).map(outcome -> {
                     if (outcome instanceof PushOutcome.Deduplicated d) {
-                        return Responses.ok(json, Map.of("job", JobJson.view(json, d.existing()), "deduplicated", true));
+                        return Responses.ok(json, withWarnings(Map.of("job", JobJson.view(json, d.existing()),
+                                "deduplicated", true), warnings));
                     }
                     PushOutcome.Created created = (PushOutcome.Created) outcome;
                     JobRow row = created.job();
                     return withPressure(Response.fromResponse(Responses.json(json, 201,
-                            Map.of("job", JobJson.view(json, row))))
+                            withWarnings(Map.of("job", JobJson.view(json, row)), warnings)))
                             .location(URI.create("/ojs/v1/jobs/" + row.id())), created.pressure()).build();
-                }));
+                })));
+    }
+
+    /** {@code body} with {@code "warnings"} when there are any (ojs-schema-registry.md 7.3, warn mode). */
+    private static Map<String, Object> withWarnings(Map<String, Object> body, java.util.List<String> warnings) {
+        if (warnings.isEmpty()) {
+            return body;
+        }
+        Map<String, Object> out = new java.util.LinkedHashMap<>(body);
+        out.put("warnings", warnings);
+        return out;
     }
 
     /** X-OJS-Queue-Pressure (ojs-backpressure.md 6) when a bounded queue is past its warning threshold. */
@@ -80,14 +95,25 @@ public class JobResource {
                 }
             }
             return commands;
-        }).flatMap(jobs::pushAll).map(rows -> {
-            java.util.List<Map<String, Object>> views = new java.util.ArrayList<>(rows.size());
-            rows.forEach(r -> views.add(JobJson.view(json, r)));
-            Map<String, Object> out = new java.util.LinkedHashMap<>();
-            out.put("jobs", views);
-            out.put("count", views.size());
-            return Responses.json(json, 201, out);
-        });
+        }).flatMap(commands -> argsValidation.checkEach(commands).flatMap(checked -> {
+            java.util.List<String> warnings = new java.util.ArrayList<>();
+            for (int i = 0; i < checked.size(); i++) {
+                if (checked.get(i).refusal() != null) {
+                    throw JobService.atIndex(checked.get(i).refusal(), i);
+                }
+                for (String w : checked.get(i).warnings()) {
+                    warnings.add("jobs[" + i + "]: " + w);
+                }
+            }
+            return jobs.pushAll(commands).map(rows -> {
+                java.util.List<Map<String, Object>> views = new java.util.ArrayList<>(rows.size());
+                rows.forEach(r -> views.add(JobJson.view(json, r)));
+                Map<String, Object> out = new java.util.LinkedHashMap<>();
+                out.put("jobs", views);
+                out.put("count", views.size());
+                return Responses.json(json, 201, withWarnings(out, warnings));
+            });
+        }));
     }
 
     private dev.steadfast.service.EnqueueCommand parseElement(com.fasterxml.jackson.databind.JsonNode node, int i,
@@ -141,11 +167,27 @@ public class JobResource {
                     commands.add(null);
                 }
             }
-            return jobs.pushBulk(commands, bad, atomic).map(this::bulkResponse);
+            return argsValidation.checkEach(commands).flatMap(checked -> {
+                java.util.Map<Integer, java.util.List<String>> warnings = new java.util.HashMap<>();
+                for (int i = 0; i < checked.size(); i++) {
+                    ArgsValidation.Outcome o = checked.get(i);
+                    if (o.refusal() != null) {
+                        if (atomic) {
+                            throw JobService.atIndex(o.refusal(), i);
+                        }
+                        bad.put(i, JobService.atIndex(o.refusal(), i));
+                        commands.set(i, null);
+                    } else if (!o.warnings().isEmpty()) {
+                        warnings.put(i, o.warnings());
+                    }
+                }
+                return jobs.pushBulk(commands, bad, atomic).map(outcomes -> bulkResponse(outcomes, warnings));
+            });
         });
     }
 
-    private Response bulkResponse(java.util.List<PushOutcome> outcomes) {
+    private Response bulkResponse(java.util.List<PushOutcome> outcomes,
+                                  java.util.Map<Integer, java.util.List<String>> warnings) {
         java.util.List<Map<String, Object>> items = new java.util.ArrayList<>(outcomes.size());
         int failed = 0;
         for (int i = 0; i < outcomes.size(); i++) {
@@ -155,6 +197,9 @@ public class JobResource {
             if (o instanceof PushOutcome.Created c) {
                 item.put("status", "created");
                 item.put("job", JobJson.view(json, c.job()));
+                if (warnings.containsKey(i)) {
+                    item.put("warnings", warnings.get(i));
+                }
             } else if (o instanceof PushOutcome.Deduplicated d) {
                 item.put("status", "duplicate");
                 item.put("job", JobJson.view(json, d.existing()));

@@ -14,7 +14,7 @@ public class Manifest {
     private final Map<String, Object> body;
 
     public Manifest(@ConfigProperty(name = "quarkus.application.version", defaultValue = "0.1.0") String version,
-                    SteadfastConfig config) {
+                    SteadfastConfig config, dev.steadfast.config.SchemaConfig schemaConfig) {
         Map<String, Object> impl = new LinkedHashMap<>();
         impl.put("name", "steadfast");
         impl.put("version", version);
@@ -28,8 +28,16 @@ public class Manifest {
         caps.put("priority_queues", true);
         caps.put("rate_limiting", Map.of("scope", "queue", "window", "sliding", "concurrency", true,
                 "per_job_keys", false));
-        caps.put("schema_validation", false);
-        caps.put("schema_registry", true);
+        // Args are checked on PUSH unless a type's mode (or the default) is off: the capability is there either way.
+        caps.put("schema_validation", true);
+        Map<String, Object> registry = new LinkedHashMap<>();
+        registry.put("dialect", "https://json-schema.org/draft/2020-12/schema");
+        registry.put("by", List.of("uri", "type_and_version"));
+        registry.put("default_validation", schemaConfig.validation().wire());
+        registry.put("validation_modes", List.of("strict", "warn", "off"));
+        registry.put("per_type_validation", true);
+        registry.put("breaking_change_detection", false);
+        caps.put("schema_registry", registry);
         caps.put("unique_jobs", Map.of("strength", "strong", "mechanism",
                 "PostgreSQL transaction-scoped advisory lock per SHA-256 uniqueness key, then lookup and insert in"
                         + " the same transaction"));
@@ -47,7 +55,7 @@ public class Manifest {
         m.put("implementation", impl);
         // Levels are cumulative (ojs-conformance.md 2): levels 0-4 pass.
         m.put("conformance_level", 4);
-        m.put("schema_validation", false);
+        m.put("schema_validation", true);
         m.put("unique_job_strength", "strong");
         m.put("protocols", List.of("http"));
         m.put("backend", "postgres");
