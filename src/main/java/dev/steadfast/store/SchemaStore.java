@@ -84,9 +84,9 @@ public class SchemaStore {
     /** Registers the schema, or answers the one that holds its URI or its type's version. */
     public Uni<Registered> insert(SchemaRow s) {
         SchemaVersion v = s.version();
-        Tuple insert = Tuple.of(s.uri(), s.type(), v.text(), v.major(), v.minor(), v.patch(), s.schemaJson(),
-                JobStore.odt(s.createdAt()));
-        insert.addArrayOfString(s.compatibleWith() == null ? null : s.compatibleWith().toArray(String[]::new));
+        Tuple insert = Tuple.of(s.uri(), s.type(), v.text(), v.major(), v.minor(), v.patch())
+                .addValue(s.schemaJson()).addValue(JobStore.odt(s.createdAt()))
+                .addArrayOfString(s.compatibleWith() == null ? null : s.compatibleWith().toArray(String[]::new));
         return pool.withTransaction(conn -> conn.preparedQuery(LOCK_TYPE).execute(Tuple.of(s.type()))
                 .flatMap(x -> conn.preparedQuery(INSERT).execute(insert))
                 .flatMap(rows -> rows.rowCount() == 1 ? Uni.createFrom().item(new Registered(true, null))

@@ -5,6 +5,7 @@ import static dev.steadfast.testsupport.Api.assertError;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.request;
 import static dev.steadfast.testsupport.Api.send;
+import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
@@ -46,7 +47,7 @@ class SchemaApiTest {
     void registerListGetAndDeleteByUri() {
         Object schema = obj("$schema", "https://json-schema.org/draft/2020-12/schema", "type", "array");
         send(obj("uri", URI, "type", "email.send", "version", 1, "schema", schema)).post("/ojs/v1/schemas").then()
-                .statusCode(201).header("Location", "/ojs/v1/schemas/" + ENCODED)
+                .statusCode(201).header("Location", endsWith("/ojs/v1/schemas/" + ENCODED))
                 .body("schema.uri", equalTo(URI)).body("schema.version", equalTo(1))
                 .body("schema.job_type", equalTo("email.send"));
         assertError(send(obj("uri", URI, "type", "email.send", "version", 2, "schema", schema))
