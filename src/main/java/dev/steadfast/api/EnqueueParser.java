@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.TraceContext;
+import dev.steadfast.domain.schema.SchemaVersion;
+import dev.steadfast.domain.schema.VersionedType;
 import dev.steadfast.service.EnqueueCommand;
 import dev.steadfast.service.Json;
 import java.time.Duration;
@@ -18,7 +20,9 @@ import java.util.Set;
  * shape) and, failing that, from the envelope's own top-level attributes (the core spec's shape).
  * {@code options.metadata} is merged into {@code meta}; {@code options.delay_until} is an alias of
  * {@code scheduled_at}. System-managed attributes a client sends are ignored (ojs-core.md 5.3); any other
- * attribute the server does not know is kept and returned with the job (ojs-core.md 5.5).
+ * attribute the server does not know is kept and returned with the job (ojs-core.md 5.5). A job's {@code version}
+ * (ojs-job-versioning.md 5) is such an attribute, checked to be a version ({@code SchemaVersion}); a type written
+ * {@code name@version} is the type {@code name} with that version, unless the job has a {@code version} field.
  *
  * <p>A job created by a request that carries a valid W3C {@code traceparent} header gets that trace context in its
  * {@code meta} ({@code traceparent}, and {@code tracestate} when valid), unless its own meta already names a
@@ -50,7 +54,13 @@ final class EnqueueParser {
 
     private static EnqueueCommand parse(ObjectMapper m, Body b, Instant now, TraceContext trace) {
         String id = b.string("id", false);
-        String type = b.string("type", true);
+        VersionedType typed = VersionedType.split(b.string("type", true));
+        String type = typed.type();
+        JsonNode version = b.raw("version");
+        if (version != null) { // ojs-job-versioning.md 5.2: kept as written, answered with the job
+            SchemaVersion.of(b.field("version"), version.isIntegralNumber() ? (Object) version.longValue()
+                    : version.isTextual() ? version.textValue() : version);
+        }
         JsonNode args = b.array("args", true);
         Body meta = b.object("meta");
         Body o = b.object("options");
@@ -91,7 +101,7 @@ final class EnqueueParser {
             retry = opt.object("retry_policy");
         }
         return new EnqueueCommand(id, type, opt.string("queue"), Json.write(m, args), Json.write(m, metaNode),
-                extensions(m, b, o),
+                extensions(m, b, o, version == null ? typed.version() : null),
                 priority == null ? null : (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, priority)),
                 opt.strings("tags"), timeoutMs, opt.integer("visibility_timeout_ms"), scheduledAt,
                 opt.timestamp("expires_at"), Boolean.TRUE.equals(opt.bool("pending")),
@@ -171,9 +181,10 @@ final class EnqueueParser {
 
     /**
      * Attributes outside the envelope, kept verbatim; also {@code options.unique} and {@code options.rate_limit}, so
-     * INFO shows the policy.
+     * INFO shows the policy, and the version written in the type ({@code typeVersion}, null when none or when the
+     * job has a version field).
      */
-    private static String extensions(ObjectMapper m, Body b, Body o) {
+    private static String extensions(ObjectMapper m, Body b, Body o, SchemaVersion typeVersion) {
         ObjectNode ext = m.createObjectNode();
         for (Iterator<Map.Entry<String, JsonNode>> it = b.node().fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
@@ -186,6 +197,9 @@ final class EnqueueParser {
         }
         if (o != null && o.raw("rate_limit") != null) {
             ext.set("rate_limit", o.raw("rate_limit"));
+        }
+        if (typeVersion != null) {
+            ext.set("version", m.valueToTree(typeVersion.wire()));
         }
         return ext.isEmpty() ? null : Json.write(m, ext);
     }

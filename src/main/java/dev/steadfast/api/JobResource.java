@@ -2,6 +2,7 @@ package dev.steadfast.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.OjsException;
+import dev.steadfast.service.ArgsValidation;
 import dev.steadfast.service.JobService;
 import dev.steadfast.service.PushOutcome;
 import dev.steadfast.store.JobRow;
@@ -25,10 +26,13 @@ public class JobResource {
     private final ObjectMapper json;
     private final java.time.Clock clock;
     private final dev.steadfast.service.RateLimits rateLimits;
+    private final ArgsValidation argsValidation;
 
     public JobResource(JobService jobs, dev.steadfast.config.SteadfastConfig config, ObjectMapper json,
-                       java.time.Clock clock, dev.steadfast.service.RateLimits rateLimits) {
+                       java.time.Clock clock, dev.steadfast.service.RateLimits rateLimits,
+                       ArgsValidation argsValidation) {
         this.rateLimits = rateLimits;
+        this.argsValidation = argsValidation;
         this.jobs = jobs;
         this.config = config;
         this.json = json;
@@ -38,27 +42,39 @@ public class JobResource {
     /**
      * PUSH: 201 with the new job, or, when its unique policy says ignore and a job already holds the key, 200 with
      * that job and {@code "deduplicated": true} (ojs-unique-jobs.md 5.4). A created job with a rate limit key gets
-     * its key's X-RateLimit-* headers (ojs-rate-limiting.md 10.4): the job was accepted and waits for its key.
+     * its key's X-RateLimit-* headers (ojs-rate-limiting.md 10.4): the job was accepted and waits for its key. Args
+     * are first checked against their type's registered schema ({@link ArgsValidation}): 400
+     * {@code schema_validation}, or {@code warnings}.
      */
     @POST
     public Uni<Response> push(String body) {
         return Uni.createFrom().item(() -> EnqueueParser.parse(json, Body.parse(json, body), clock.instant()))
-                .flatMap(c -> jobs.enqueue(c).flatMap(outcome -> {
+                .flatMap(c -> argsValidation.check(c).flatMap(warnings -> jobs.enqueue(c).flatMap(outcome -> {
                     if (outcome instanceof PushOutcome.Deduplicated d) {
-                        return Uni.createFrom().item(Responses.ok(json,
-                                Map.of("job", JobJson.view(json, d.existing()), "deduplicated", true)));
+                        return Uni.createFrom().item(Responses.ok(json, withWarnings(Map.of("job",
+                                JobJson.view(json, d.existing()), "deduplicated", true), warnings)));
                     }
                     PushOutcome.Created created = (PushOutcome.Created) outcome;
                     JobRow row = created.job();
                     Response.ResponseBuilder r = withPressure(Response.fromResponse(Responses.json(json, 201,
-                            Map.of("job", JobJson.view(json, row))))
+                            withWarnings(Map.of("job", JobJson.view(json, row)), warnings)))
                             .location(URI.create("/ojs/v1/jobs/" + row.id())), created.pressure());
                     return c.rateLimit() == null ? Uni.createFrom().item(r.build())
                             : rateLimits.inspect(c.rateLimit().key())
                                     .map(s -> RateLimitResource.withHeaders(r, s).build())
                                     // the job is in: a failed look at its key only costs the headers
                                     .onFailure().recoverWithItem(e -> r.build());
-                }));
+                })));
+    }
+
+    /** {@code body} with {@code "warnings"} when there are any (ojs-schema-registry.md 7.3, warn mode). */
+    private static Map<String, Object> withWarnings(Map<String, Object> body, java.util.List<String> warnings) {
+        if (warnings.isEmpty()) {
+            return body;
+        }
+        Map<String, Object> out = new java.util.LinkedHashMap<>(body);
+        out.put("warnings", warnings);
+        return out;
     }
 
     /** X-OJS-Queue-Pressure (ojs-backpressure.md 6) when a bounded queue is past its warning threshold. */
@@ -89,14 +105,25 @@ public class JobResource {
                 }
             }
             return commands;
-        }).flatMap(jobs::pushAll).map(rows -> {
-            java.util.List<Map<String, Object>> views = new java.util.ArrayList<>(rows.size());
-            rows.forEach(r -> views.add(JobJson.view(json, r)));
-            Map<String, Object> out = new java.util.LinkedHashMap<>();
-            out.put("jobs", views);
-            out.put("count", views.size());
-            return Responses.json(json, 201, out);
-        });
+        }).flatMap(commands -> argsValidation.checkEach(commands).flatMap(checked -> {
+            java.util.List<String> warnings = new java.util.ArrayList<>();
+            for (int i = 0; i < checked.size(); i++) {
+                if (checked.get(i).refusal() != null) {
+                    throw JobService.atIndex(checked.get(i).refusal(), i);
+                }
+                for (String w : checked.get(i).warnings()) {
+                    warnings.add("jobs[" + i + "]: " + w);
+                }
+            }
+            return jobs.pushAll(commands).map(rows -> {
+                java.util.List<Map<String, Object>> views = new java.util.ArrayList<>(rows.size());
+                rows.forEach(r -> views.add(JobJson.view(json, r)));
+                Map<String, Object> out = new java.util.LinkedHashMap<>();
+                out.put("jobs", views);
+                out.put("count", views.size());
+                return Responses.json(json, 201, withWarnings(out, warnings));
+            });
+        }));
     }
 
     private dev.steadfast.service.EnqueueCommand parseElement(com.fasterxml.jackson.databind.JsonNode node, int i,
@@ -150,11 +177,27 @@ public class JobResource {
                     commands.add(null);
                 }
             }
-            return jobs.pushBulk(commands, bad, atomic).map(this::bulkResponse);
+            return argsValidation.checkEach(commands).flatMap(checked -> {
+                java.util.Map<Integer, java.util.List<String>> warnings = new java.util.HashMap<>();
+                for (int i = 0; i < checked.size(); i++) {
+                    ArgsValidation.Outcome o = checked.get(i);
+                    if (o.refusal() != null) {
+                        if (atomic) {
+                            throw JobService.atIndex(o.refusal(), i);
+                        }
+                        bad.put(i, JobService.atIndex(o.refusal(), i));
+                        commands.set(i, null);
+                    } else if (!o.warnings().isEmpty()) {
+                        warnings.put(i, o.warnings());
+                    }
+                }
+                return jobs.pushBulk(commands, bad, atomic).map(outcomes -> bulkResponse(outcomes, warnings));
+            });
         });
     }
 
-    private Response bulkResponse(java.util.List<PushOutcome> outcomes) {
+    private Response bulkResponse(java.util.List<PushOutcome> outcomes,
+                                  java.util.Map<Integer, java.util.List<String>> warnings) {
         java.util.List<Map<String, Object>> items = new java.util.ArrayList<>(outcomes.size());
         int failed = 0;
         for (int i = 0; i < outcomes.size(); i++) {
@@ -164,6 +207,9 @@ public class JobResource {
             if (o instanceof PushOutcome.Created c) {
                 item.put("status", "created");
                 item.put("job", JobJson.view(json, c.job()));
+                if (warnings.containsKey(i)) {
+                    item.put("warnings", warnings.get(i));
+                }
             } else if (o instanceof PushOutcome.Deduplicated d) {
                 item.put("status", "duplicate");
                 item.put("job", JobJson.view(json, d.existing()));

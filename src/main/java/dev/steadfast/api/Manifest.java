@@ -14,7 +14,7 @@ public class Manifest {
     private final Map<String, Object> body;
 
     public Manifest(@ConfigProperty(name = "quarkus.application.version", defaultValue = "0.1.0") String version,
-                    SteadfastConfig config) {
+                    SteadfastConfig config, dev.steadfast.config.SchemaConfig schemaConfig) {
         Map<String, Object> impl = new LinkedHashMap<>();
         impl.put("name", "steadfast");
         impl.put("version", version);
@@ -38,8 +38,16 @@ public class Manifest {
         rate.put("inspect", "/ojs/v1/rate-limits/{key}");
         rate.put("events", List.of("rate_limit.exceeded", "rate_limit.released"));
         caps.put("rate_limiting", rate);
-        caps.put("schema_validation", false);
-        caps.put("schema_registry", true);
+        // Args are checked on PUSH unless a type's mode (or the default) is off: the capability is there either way.
+        caps.put("schema_validation", true);
+        Map<String, Object> registry = new LinkedHashMap<>();
+        registry.put("dialect", "https://json-schema.org/draft/2020-12/schema");
+        registry.put("by", List.of("uri", "type_and_version"));
+        registry.put("default_validation", schemaConfig.validation().wire());
+        registry.put("validation_modes", List.of("strict", "warn", "off"));
+        registry.put("per_type_validation", true);
+        registry.put("breaking_change_detection", false);
+        caps.put("schema_registry", registry);
         caps.put("unique_jobs", uniqueJobs());
         caps.put("bulk_enqueue", Map.of("atomic", true, "partial", true, "max_batch_size", config.jobs().maxBatch()));
         caps.put("workflows", true);
@@ -56,7 +64,7 @@ public class Manifest {
         m.put("implementation", impl);
         // Levels are cumulative (ojs-conformance.md 2): levels 0-4 pass.
         m.put("conformance_level", 4);
-        m.put("schema_validation", false);
+        m.put("schema_validation", true);
         m.put("unique_job_strength", "strong");
         m.put("protocols", List.of("http"));
         m.put("backend", "postgres");

@@ -1,13 +1,9 @@
 package dev.steadfast.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.util.RawValue;
-import dev.steadfast.domain.JobRules;
 import dev.steadfast.domain.OjsException;
-import dev.steadfast.service.Json;
+import dev.steadfast.domain.schema.SchemaVersion;
 import dev.steadfast.service.SchemaService;
-import dev.steadfast.service.Timestamps;
-import dev.steadfast.store.SchemaStore.SchemaRow;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -25,9 +21,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The schema registry (ojs-http-binding.md section 15): list, register, get and delete JSON Schemas by URI (the
- * path's {@code :uri} URL-encoded). Registered schemas are stored and served; jobs are not validated against
- * them (the manifest says {@code schema_validation: false}).
+ * The schema registry as the binding (ojs-http-binding.md 15: by URI, the path's {@code :uri} URL-encoded) and the
+ * registry extension (ojs-schema-registry.md 10: by job type and version) draw it, in one: a schema registered
+ * either way is read either way. {@code GET /{uri}} answers the schema registered under that URI or, when none is,
+ * the latest version of the type of that name. Job args are checked against registered schemas on PUSH
+ * ({@code ArgsValidation}).
  */
 @Path("/ojs/v1/schemas")
 public class SchemaResource {
@@ -46,7 +44,7 @@ public class SchemaResource {
         int o = Params.integer("offset", offset, 0, 0, Integer.MAX_VALUE);
         return schemas.list(l, o).map(page -> {
             List<Map<String, Object>> out = new ArrayList<>(page.schemas().size());
-            page.schemas().forEach(s -> out.add(view(s)));
+            page.schemas().forEach(s -> out.add(SchemaJson.view(s)));
             Map<String, Object> p = new LinkedHashMap<>();
             p.put("total", page.total());
             p.put("limit", l);
@@ -56,39 +54,36 @@ public class SchemaResource {
         });
     }
 
+    /**
+     * Register: {@code type} (or {@code job_type}), {@code version} (1 when absent), {@code schema}, and
+     * optionally {@code uri} (else {@code urn:ojs:schema:<type>:v<version>}) and {@code compatible_with}.
+     */
     @POST
     public Uni<Response> register(String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
-            String uri = b.string("uri", true);
-            if (uri.isBlank() || uri.length() > 1024) {
-                throw OjsException.invalidField("uri", "'uri' must be 1 to 1024 characters.", "1 to 1024 characters",
-                        uri.length() + " characters");
+            String uri = SchemaJson.uri(b);
+            String type = b.string("type", false);
+            String jobType = b.string("job_type", false);
+            if (type != null && jobType != null && !type.equals(jobType)) {
+                throw OjsException.invalidField("job_type", "'type' and 'job_type' name the same thing; they differ.",
+                        type, jobType);
             }
-            String type = JobRules.checkType(b.string("type", true));
-            Long version = b.integer("version");
-            if (version != null && (version < 1 || version > Integer.MAX_VALUE)) {
-                throw OjsException.invalidField("version", "'version' must be a positive whole number.", "1 or more",
-                        String.valueOf(version));
-            }
-            Body schema = b.object("schema");
-            if (schema == null) {
-                throw OjsException.invalidField("schema", "The 'schema' field is required: a JSON Schema object.",
-                        "object", "missing");
-            }
-            if (schema.has("$schema") && !schema.string("$schema", false).contains("2020-12")) {
-                throw new OjsException(dev.steadfast.domain.ErrorCode.INVALID_REQUEST,
-                        "The provided JSON Schema is not draft 2020-12.",
-                        Map.of("schema_error", "$schema must reference draft 2020-12"));
-            }
-            return schemas.register(uri, type, version == null ? 1 : version.intValue(), Json.write(json, schema.node()));
-        }).map(s -> Response.fromResponse(Responses.json(json, 201, Map.of("schema", view(s))))
-                .location(URI.create("/ojs/v1/schemas/" + URLEncoder.encode(s.uri(), StandardCharsets.UTF_8))).build());
+            String t = type != null ? type : jobType != null ? jobType : b.string("type", true); // 400 when neither
+            SchemaVersion version = SchemaJson.bodyVersion(b, "version", SchemaVersion.parse("version", "1"));
+            return schemas.register(uri, t, version, b.raw("schema"), SchemaJson.compatibleWith(b), false);
+        }).map(r -> Response.fromResponse(Responses.json(json, 201, Map.of("schema", SchemaJson.view(r.schema()))))
+                .location(location(r.schema().uri())).build());
     }
 
+    static URI location(String uri) {
+        return URI.create("/ojs/v1/schemas/" + URLEncoder.encode(uri, StandardCharsets.UTF_8));
+    }
+
+    /** The schema under this URI, else the latest version of the type of this name (ojs-schema-registry.md 4.2). */
     @GET
     @Path("/{uri}")
     public Uni<Response> get(@PathParam("uri") String uri) {
-        return schemas.get(uri).map(s -> Responses.ok(json, Map.of("schema", view(s))));
+        return schemas.byUriOrType(uri).map(s -> Responses.ok(json, Map.of("schema", SchemaJson.view(s))));
     }
 
     @DELETE
@@ -97,15 +92,18 @@ public class SchemaResource {
         return schemas.delete(uri).map(v -> Responses.ok(json, Map.of("deleted", true, "uri", uri)));
     }
 
-    private static Map<String, Object> view(SchemaRow s) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("uri", s.uri());
-        v.put("type", s.type());
-        v.put("version", s.version());
-        if (s.schemaJson() != null) {
-            v.put("schema", new RawValue(s.schemaJson()));
-        }
-        v.put("created_at", Timestamps.format(s.createdAt()));
-        return v;
+    /** A type's versions, newest first; an empty list when it has none (ojs-schema-registry.md 4.3). */
+    @GET
+    @Path("/{type}/versions")
+    public Uni<Response> versions(@PathParam("type") String type) {
+        return schemas.versions(type).map(rows -> Responses.ok(json, SchemaJson.versions(type, rows)));
+    }
+
+    /** Deletes a type's version (ojs-schema-registry.md 4.4). */
+    @DELETE
+    @Path("/{type}/{version}")
+    public Uni<Response> deleteVersion(@PathParam("type") String type, @PathParam("version") String version) {
+        return Uni.createFrom().item(() -> SchemaJson.pathVersion(version)).flatMap(v -> schemas.delete(type, v)
+                .map(x -> Responses.ok(json, SchemaJson.deleted(type, v))));
     }
 }

@@ -8,6 +8,8 @@ public enum ErrorCode {
     INVALID_REQUEST(400, "invalid_request", false,
             "Check the request against the OJS HTTP binding; details name the offending field."),
     INVALID_PAYLOAD(400, "invalid_payload", false, "The body must be a single valid JSON object."),
+    SCHEMA_VALIDATION(400, "schema_validation", false, "The job's args do not match the JSON Schema registered for"
+            + " its type (details.validation_errors, details.schema); fix the args or the schema."),
     VALIDATION_ERROR(422, "validation_error", false,
             "The request is well-formed but a value is not acceptable; details name the field."),
     UNAUTHENTICATED(401, "unauthenticated", false,

@@ -17,12 +17,14 @@ public class SystemService {
     private final long startedNanos = System.nanoTime();
     private final QueueLimiter limiter;
     private final Backpressure backpressure;
+    private final ArgsValidation argsValidation;
 
     private final StatsService stats;
 
     public SystemService(JobStore store, QueueRegistry queues, EventLog events, QueueLimiter limiter,
-                         Backpressure backpressure, StatsService stats) {
+                         Backpressure backpressure, StatsService stats, ArgsValidation argsValidation) {
         this.stats = stats;
+        this.argsValidation = argsValidation;
         this.limiter = limiter;
         this.backpressure = backpressure;
         this.store = store;
@@ -50,6 +52,7 @@ public class SystemService {
         return store.reset().invoke(() -> {
             queues.forget();
             limiter.forget();
+            argsValidation.forget();
             backpressure.forget();
             events.clear();
             stats.forget();

@@ -257,7 +257,7 @@ final class JobSql {
 
     /** Empties every table: the conformance suite's reset hook. */
     static final String RESET = "TRUNCATE jobs, job_history, job_progress, queues, workers, cron_jobs, cron_runs, schemas,"
-            + " workflows, workflow_jobs, rate_limits";
+            + " schema_types, workflows, workflow_jobs, rate_limits";
 
     /**
      * Unique PUSH, first statement of its transaction: one advisory lock per uniqueness key (UniqueKey.lockNumber),

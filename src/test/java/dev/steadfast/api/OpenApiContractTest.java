@@ -375,6 +375,29 @@ class OpenApiContractTest {
         expect(200, good("DELETE /ojs/v1/schemas/{uri}", path, null));
         expect(404, bad("GET /ojs/v1/schemas/{uri}", path, null));
         expect(404, bad("DELETE /ojs/v1/schemas/{uri}", path, null));
+        // by type and version (ojs-schema-registry.md, ojs-job-versioning.md 11)
+        Map<String, Object> v1 = obj("schema", obj("type", "array", "items", obj("type", "string")));
+        expect(201, good("PUT /ojs/v1/admin/schemas/{type}/{version}", "/ojs/v1/admin/schemas/oa.typed/1", v1));
+        expect(200, good("PUT /ojs/v1/admin/schemas/{type}/{version}", "/ojs/v1/admin/schemas/oa.typed/1", v1));
+        expect(409, bad("PUT /ojs/v1/admin/schemas/{type}/{version}", "/ojs/v1/admin/schemas/oa.typed/1",
+                obj("schema", obj("type", "array", "minItems", 1))));
+        expect(201, good("POST /ojs/v1/schemas", "/ojs/v1/schemas", obj("job_type", "oa.typed", "version", "2.0.0",
+                "schema", obj("type", "array"))));
+        expect(200, good("GET /ojs/v1/admin/schemas/{type}/{version}", "/ojs/v1/admin/schemas/oa.typed/1", null));
+        expect(404, bad("GET /ojs/v1/admin/schemas/{type}/{version}", "/ojs/v1/admin/schemas/oa.typed/3", null));
+        expect(200, good("GET /ojs/v1/admin/schemas/{type}", "/ojs/v1/admin/schemas/oa.typed", null));
+        expect(404, bad("GET /ojs/v1/admin/schemas/{type}", "/ojs/v1/admin/schemas/oa.none", null));
+        expect(200, good("GET /ojs/v1/admin/schemas/{type}/versions", "/ojs/v1/admin/schemas/oa.typed/versions", null));
+        expect(200, good("GET /ojs/v1/schemas/{type}/versions", "/ojs/v1/schemas/oa.typed/versions", null));
+        expect(200, good("GET /ojs/v1/schemas/{uri}", "/ojs/v1/schemas/oa.typed", null));
+        expect(200, good("PUT /ojs/v1/admin/schemas/{type}/validation", "/ojs/v1/admin/schemas/oa.typed/validation",
+                obj("mode", "strict")));
+        expect(200, good("GET /ojs/v1/admin/schemas/{type}/validation", "/ojs/v1/admin/schemas/oa.typed/validation",
+                null));
+        expect(200, good("DELETE /ojs/v1/schemas/{type}/{version}", "/ojs/v1/schemas/oa.typed/2.0", null));
+        expect(404, bad("DELETE /ojs/v1/schemas/{type}/{version}", "/ojs/v1/schemas/oa.typed/2.0", null));
+        expect(200, good("DELETE /ojs/v1/admin/schemas/{type}/{version}", "/ojs/v1/admin/schemas/oa.typed/1", null));
+        expect(404, bad("DELETE /ojs/v1/admin/schemas/{type}/{version}", "/ojs/v1/admin/schemas/oa.typed/1", null));
     }
 
     private void adminJobs() {
