@@ -128,9 +128,18 @@ LEFT JOIN LATERAL (
 ) e ON t.failures > 0;
 
 INSERT INTO jobs SELECT * FROM seed_jobs WHERE state NOT IN ('completed', 'cancelled', 'discarded');
-INSERT INTO job_history
-SELECT s.*, CASE s.state WHEN 'completed' THEN s.completed_at WHEN 'cancelled' THEN s.cancelled_at ELSE s.discarded_at END
-FROM seed_jobs s WHERE s.state IN ('completed', 'cancelled', 'discarded');
+-- by column name: job_history has finished_at after the columns it shares with jobs, and later columns after it
+DO $$
+DECLARE
+    cols text;
+BEGIN
+    SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) INTO cols
+    FROM pg_attribute WHERE attrelid = 'seed_jobs'::regclass AND attnum > 0 AND NOT attisdropped;
+    EXECUTE format('INSERT INTO job_history (%s, finished_at) SELECT %s, CASE state WHEN ''completed'' THEN completed_at'
+                   ' WHEN ''cancelled'' THEN cancelled_at ELSE discarded_at END FROM seed_jobs'
+                   ' WHERE state IN (''completed'', ''cancelled'', ''discarded'')', cols, cols);
+END
+$$;
 DROP TABLE seed_jobs;
 
 INSERT INTO workers (id, first_seen, last_seen, hostname, queues, active_jobs)
