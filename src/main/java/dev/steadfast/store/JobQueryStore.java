@@ -56,11 +56,15 @@ public class JobQueryStore {
      * after the (afterAt, afterId) cursor in that order when one is given.
      */
     public Uni<List<JobSummary>> list(JobFilter f, boolean ascending, Instant afterAt, UUID afterId, int limit) {
-        return list(f, ascending, afterAt, afterId, limit, SEARCH_CAP);
+        return list(f, ascending, afterAt, afterId, limit, SEARCH_CAP, MERGED_SEARCH_MS);
     }
 
-    /** {@link #list} with another cap for text searches (tests). */
-    Uni<List<JobSummary>> list(JobFilter f, boolean ascending, Instant afterAt, UUID afterId, int limit, int cap) {
+    /**
+     * {@link #list} with another cap and another time for the one-statement text search (tests; 0: part by part
+     * at once).
+     */
+    Uni<List<JobSummary>> list(JobFilter f, boolean ascending, Instant afterAt, UUID afterId, int limit, int cap,
+                               int mergedMs) {
         List<Object> params = new ArrayList<>();
         List<String> where = new ArrayList<>();
         add(where, params, STATE, f.state() == null ? null : f.state().wire());
@@ -78,8 +82,18 @@ public class JobQueryStore {
         params.add(limit);
         Uni<List<JobSummary>> found;
         if (f.text() != null) {
-            found = pool.withTransaction(conn -> conn.query(TIME_LIMIT).execute()
+            Uni<List<JobSummary>> byParts = pool.withTransaction(conn -> conn.query(TIME_LIMIT).execute()
                     .flatMap(v -> new TextSearch(conn, where, params, f.state(), ascending, limit, cap).run()));
+            if (mergedMs <= 0) {
+                found = byParts;
+            } else {
+                String sql = listing(where, f.state(), ascending, params.size());
+                found = pool.withTransaction(conn -> conn.query("SET LOCAL statement_timeout = " + mergedMs
+                                        + "; SET LOCAL plan_cache_mode = force_custom_plan").execute()
+                                .flatMap(v -> conn.preparedQuery(sql).execute(Tuple.tuple(params))))
+                        .map(JobQueryStore::summaries)
+                        .onFailure(JobQueryStore::timedOut).recoverWithUni(() -> byParts);
+            }
         } else {
             String sql = listing(where, f.state(), ascending, params.size());
             found = pool.withTransaction(conn -> conn.query(TIME_LIMIT).execute()
@@ -97,6 +111,14 @@ public class JobQueryStore {
         }
         return out;
     }
+
+    /**
+     * A text search first runs as one statement ({@link #listing}) for at most this long: a word common in every
+     * part is found at once in (created_at, id) order (about 300 ms at 1,000,000 seeded jobs, where the part by part
+     * search reads 2,000 heavy rows per part: 2.1 s). Past it, the search goes part by part ({@link TextSearch}),
+     * which a word missing from a large part needs.
+     */
+    static final int MERGED_SEARCH_MS = 500;
 
     /**
      * Matches a text search reads through the trigram indexes before it gives up on them for a part (see

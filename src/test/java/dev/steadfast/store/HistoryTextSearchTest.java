@@ -24,7 +24,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Text search part by part (JobQueryStore.TextSearch) against one plain statement over all_jobs, the reference: the
+ * Text search, as one statement first and part by part (JobQueryStore.TextSearch; the smaller cap runs it alone),
+ * against one plain statement over all_jobs, the reference: the
  * same pages in both directions, whether a part's matches fit under the cap (read through the trigram index) or not
  * (read in (created_at, id) order), with matches live, dead-lettered and spread over several day partitions, one
  * day without any.
@@ -96,7 +97,8 @@ class HistoryTextSearchTest {
         Instant afterAt = null;
         UUID afterId = null;
         while (true) {
-            List<JobSummary> page = query.list(f, ascending, afterAt, afterId, size, cap).await().indefinitely();
+            List<JobSummary> page = query.list(f, ascending, afterAt, afterId, size, cap,
+                    cap == JobQueryStore.SEARCH_CAP ? JobQueryStore.MERGED_SEARCH_MS : 0).await().indefinitely();
             page.forEach(j -> out.add(j.id().toString()));
             if (page.size() < size) {
                 return out;
