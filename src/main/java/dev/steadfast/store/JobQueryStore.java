@@ -56,15 +56,6 @@ public class JobQueryStore {
      * after the (afterAt, afterId) cursor in that order when one is given.
      */
     public Uni<List<JobSummary>> list(JobFilter f, boolean ascending, Instant afterAt, UUID afterId, int limit) {
-        return list(f, ascending, afterAt, afterId, limit, SEARCH_CAP, MERGED_SEARCH_MS);
-    }
-
-    /**
-     * {@link #list} with another cap and another time for the one-statement text search (tests; 0: part by part
-     * at once).
-     */
-    Uni<List<JobSummary>> list(JobFilter f, boolean ascending, Instant afterAt, UUID afterId, int limit, int cap,
-                               int mergedMs) {
         List<Object> params = new ArrayList<>();
         List<String> where = new ArrayList<>();
         add(where, params, STATE, f.state() == null ? null : f.state().wire());
@@ -80,26 +71,13 @@ public class JobQueryStore {
             where.add((ascending ? AFTER_ASC : AFTER_DESC).formatted(params.size() - 1, params.size()));
         }
         params.add(limit);
-        Uni<List<JobSummary>> found;
-        if (f.text() != null) {
-            Uni<List<JobSummary>> byParts = pool.withTransaction(conn -> conn.query(TIME_LIMIT).execute()
-                    .flatMap(v -> new TextSearch(conn, where, params, f.state(), ascending, limit, cap).run()));
-            if (mergedMs <= 0) {
-                found = byParts;
-            } else {
-                String sql = listing(where, f.state(), ascending, params.size());
-                found = pool.withTransaction(conn -> conn.query("SET LOCAL statement_timeout = " + mergedMs
-                                        + "; SET LOCAL plan_cache_mode = force_custom_plan").execute()
-                                .flatMap(v -> conn.preparedQuery(sql).execute(Tuple.tuple(params))))
-                        .map(JobQueryStore::summaries)
-                        .onFailure(JobQueryStore::timedOut).recoverWithUni(() -> byParts);
-            }
-        } else {
-            String sql = listing(where, f.state(), ascending, params.size());
-            found = pool.withTransaction(conn -> conn.query(TIME_LIMIT).execute()
-                    .flatMap(v -> conn.preparedQuery(sql).execute(Tuple.tuple(params))))
-                    .map(JobQueryStore::summaries);
-        }
+        String sql = listing(where, f.state(), ascending, params.size());
+        // a text search plans with its pattern: a generic plan cannot tell a rare word (the trigram indexes) from a
+        // common one (the (created_at, id) order), and one chosen for the wrong kind ran out of time
+        String settings = f.text() == null ? TIME_LIMIT : TIME_LIMIT + "; SET LOCAL plan_cache_mode = force_custom_plan";
+        Uni<List<JobSummary>> found = pool.withTransaction(conn -> conn.query(settings).execute()
+                        .flatMap(v -> conn.preparedQuery(sql).execute(Tuple.tuple(params))))
+                .map(JobQueryStore::summaries);
         return found.onFailure(JobQueryStore::timedOut).transform(e -> OjsException.invalidField("q",
                 "The search took longer than 5 s; narrow it with a queue, type, state or time range."));
     }
@@ -110,151 +88,6 @@ public class JobQueryStore {
             out.add(summary(r));
         }
         return out;
-    }
-
-    /**
-     * A text search first runs as one statement ({@link #listing}) for at most this long: a word common in every
-     * part is found at once in (created_at, id) order (about 300 ms at 1,000,000 seeded jobs, where the part by part
-     * search reads 2,000 heavy rows per part: 2.1 s). Past it, the search goes part by part ({@link TextSearch}),
-     * which a word missing from a large part needs.
-     */
-    static final int MERGED_SEARCH_MS = 500;
-
-    /**
-     * Matches a text search reads through the trigram indexes before it gives up on them for a part (see
-     * {@link TextSearch}).
-     */
-    static final int SEARCH_CAP = 2000;
-
-    /**
-     * Instances' clocks may differ a little: a job another instance created "after" a day ended can have finished in
-     * it. A day is skipped only when the page is full of jobs created this much after it.
-     */
-    static final java.time.Duration CLOCK_MARGIN = java.time.Duration.ofHours(1);
-
-    /** The history's leaf partitions: dead letters, the default one, then the days (job_history_done_YYYYMMDD). */
-    static final String HISTORY_PARTS = """
-            SELECT c.relname FROM pg_partition_tree('job_history') t JOIN pg_class c ON c.oid = t.relid
-            WHERE t.isleaf ORDER BY c.relname = 'job_history_dead' DESC, c.relname = 'job_history_done_default' DESC,
-                     c.relname DESC""";
-
-    /** Plans for the capped read: only bitmap scans, i.e. the trigram index (with the others' bitmaps ANDed). */
-    static final String BITMAP_ONLY = "SET LOCAL enable_indexscan = off; SET LOCAL enable_seqscan = off";
-    /** Plans for the ordered read: an index in (created_at, id) order, stopping at the page size. */
-    static final String ORDERED = "SET LOCAL enable_indexscan = on; SET LOCAL enable_seqscan = on;"
-            + " SET LOCAL enable_bitmapscan = off";
-
-    /**
-     * A text search, part by part: live waiting and active jobs, dead letters, the default partition, then the
-     * history's day partitions newest first. One statement over the whole history would merge every partition's
-     * (created_at, id) index in order and filter it, which reads a partition without a match to its end (355,000
-     * rows and 1.1 s at 1,188,000 jobs of history), or it would sort every match of a common word (239,000 rows,
-     * 1.3 s). Instead each part is first read through its trigram index, at most {@link #SEARCH_CAP} matches: fewer
-     * than that are all its matches, sorted and cut at the page size. A part with more has them densely, so its
-     * (created_at, id) index read in order finds a page soon. Newest first, a day partition holds only jobs created
-     * before its day ended: once a page is full of jobs created after that, no older day can change it.
-     */
-    private static final class TextSearch {
-        private final io.vertx.mutiny.sqlclient.SqlConnection conn;
-        private final String rest;
-        private final Tuple params;
-        private final JobState state;
-        private final boolean ascending;
-        private final int limit;
-        private final int cap;
-        private final String order;
-        private final List<JobSummary> found = new ArrayList<>();
-
-        TextSearch(io.vertx.mutiny.sqlclient.SqlConnection conn, List<String> where, List<Object> params,
-                   JobState state, boolean ascending, int limit, int cap) {
-            this.conn = conn;
-            this.rest = " AND " + String.join(" AND ", where);
-            this.params = Tuple.tuple(params);
-            this.state = state;
-            this.ascending = ascending;
-            this.limit = limit;
-            this.cap = cap;
-            String dir = ascending ? "ASC" : "DESC";
-            this.order = " ORDER BY created_at " + dir + ", id " + dir + " LIMIT $" + params.size();
-        }
-
-        Uni<List<JobSummary>> run() {
-            List<String> live = new ArrayList<>();
-            if (state == null || (!state.terminal() && state != JobState.ACTIVE)) {
-                live.add("jobs WHERE " + WAITING);
-            }
-            if (state == null || state == JobState.ACTIVE) {
-                live.add("jobs WHERE state = 'active'");
-            }
-            Uni<Void> done = conn.query("SET LOCAL plan_cache_mode = force_custom_plan").execute().replaceWithVoid();
-            for (String part : live) {
-                done = done.flatMap(v -> part(part));
-            }
-            if (state != null && !state.terminal()) {
-                return done.map(v -> page());
-            }
-            return done.flatMap(v -> conn.query(HISTORY_PARTS).execute()).flatMap(rows -> {
-                List<String> parts = new ArrayList<>();
-                rows.forEach(r -> parts.add(r.getString(0)));
-                return history(parts, 0);
-            }).map(v -> page());
-        }
-
-        private Uni<Void> history(List<String> parts, int i) {
-            if (i == parts.size()) {
-                return Uni.createFrom().voidItem();
-            }
-            String name = parts.get(i);
-            if (!ascending && pageFull() && name.matches("job_history_done_[0-9]{8}")) {
-                java.time.LocalDate day = java.time.LocalDate.parse(name.substring(name.length() - 8),
-                        java.time.format.DateTimeFormatter.BASIC_ISO_DATE);
-                Instant dayEnd = day.plusDays(1).atStartOfDay(java.time.ZoneOffset.UTC).toInstant();
-                if (!found.get(limit - 1).createdAt().isBefore(dayEnd.plus(CLOCK_MARGIN))) {
-                    return Uni.createFrom().voidItem(); // this day and every older one hold only older jobs
-                }
-            }
-            return part("\"" + name + "\" WHERE true").flatMap(v -> history(parts, i + 1));
-        }
-
-        /** One part: its capped trigram read, then, when it had more matches than the cap, its ordered read. */
-        private Uni<Void> part(String from) {
-            String capped = "SELECT *, count(*) OVER () AS matches FROM (SELECT " + SUMMARY_COLUMNS + " FROM " + from
-                    + rest + " LIMIT " + cap + ") m" + order;
-            String ordered = "SELECT " + SUMMARY_COLUMNS + " FROM " + from + rest + order;
-            return conn.query(BITMAP_ONLY).execute()
-                    .flatMap(v -> conn.preparedQuery(capped).execute(params))
-                    .flatMap(rows -> {
-                        long matches = rows.size() == 0 ? 0 : rows.iterator().next().getLong("matches");
-                        if (matches < cap) {
-                            rows.forEach(r -> found.add(summary(r)));
-                            sortAndCut();
-                            return Uni.createFrom().voidItem();
-                        }
-                        return conn.query(ORDERED).execute().flatMap(v -> conn.preparedQuery(ordered).execute(params))
-                                .invoke(all -> {
-                                    all.forEach(r -> found.add(summary(r)));
-                                    sortAndCut();
-                                }).replaceWithVoid();
-                    });
-        }
-
-        private boolean pageFull() {
-            return found.size() >= limit;
-        }
-
-        private void sortAndCut() {
-            // ids as PostgreSQL orders uuids: bytewise, which is their lowercase hex text's order
-            java.util.Comparator<JobSummary> byKey = java.util.Comparator.comparing(JobSummary::createdAt)
-                    .thenComparing(j -> j.id().toString());
-            found.sort(ascending ? byKey : byKey.reversed());
-            while (found.size() > limit) {
-                found.remove(found.size() - 1);
-            }
-        }
-
-        private List<JobSummary> page() {
-            return List.copyOf(found);
-        }
     }
 
     /**
