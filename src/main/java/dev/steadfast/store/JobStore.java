@@ -295,7 +295,12 @@ public class JobStore {
     }
 
     public Uni<Void> reset() {
-        return pool.query(JobSql.RESET).execute().replaceWithVoid();
+        // TRUNCATE locks its tables one by one; a maintenance task that locks two of them the other way round (the
+        // cron firer releasing a held run: cron_runs, then jobs) can deadlock with it, and PostgreSQL may pick the
+        // reset as the victim: emptying the tables again is harmless, so it is retried
+        return pool.query(JobSql.RESET).execute().replaceWithVoid()
+                .onFailure(e -> e instanceof io.vertx.pgclient.PgException pg && "40P01".equals(pg.getSqlState()))
+                .retry().atMost(5);
     }
 
     /** Round-trips a trivial query; the health check times it. */
