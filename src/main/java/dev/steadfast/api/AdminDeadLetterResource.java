@@ -65,7 +65,7 @@ public class AdminDeadLetterResource {
     @DELETE
     @Path("/{id}")
     public Uni<Response> delete(@PathParam("id") String id) {
-        return deadLetters.delete(JobResource.jobId(id)).map(v -> Response.noContent().build());
+        return deadLetters.delete(Params.jobId(id)).map(v -> Response.noContent().build());
     }
 
     @POST

@@ -45,7 +45,7 @@ public class AdminJobsResource {
     @GET
     @Path("/{id}")
     public Uni<Response> get(@PathParam("id") String id) {
-        return jobs.info(JobResource.jobId(id)).map(row -> Responses.ok(json, JobJson.view(json, row)));
+        return jobs.info(Params.jobId(id)).map(row -> Responses.ok(json, JobJson.view(json, row)));
     }
 
     /**
@@ -108,7 +108,7 @@ public class AdminJobsResource {
     @POST
     @Path("/{id}/cancel")
     public Uni<Response> cancel(@PathParam("id") String id) {
-        return operator.cancel(JobResource.jobId(id), "admin-api").map(c -> {
+        return operator.cancel(Params.jobId(id), "admin-api").map(c -> {
             Map<String, Object> view = JobJson.view(json, c.job());
             view.put("previous_state", c.previousState().wire());
             return Responses.ok(json, Map.of("job", view));
@@ -118,14 +118,14 @@ public class AdminJobsResource {
     @POST
     @Path("/{id}/retry")
     public Uni<Response> retry(@PathParam("id") String id) {
-        return operator.retry(JobResource.jobId(id), "admin-api")
+        return operator.retry(Params.jobId(id), "admin-api")
                 .map(row -> Responses.ok(json, Map.of("job", JobJson.view(json, row))));
     }
 
     @DELETE
     @Path("/{id}")
     public Uni<Response> delete(@PathParam("id") String id) {
-        return operator.delete(JobResource.jobId(id), "admin-api").map(row -> {
+        return operator.delete(Params.jobId(id), "admin-api").map(row -> {
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("deleted", true);
             out.put("job_id", row.id().toString());

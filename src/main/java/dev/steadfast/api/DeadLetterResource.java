@@ -66,13 +66,13 @@ public class DeadLetterResource {
     @GET
     @Path("/{id}")
     public Uni<Response> get(@PathParam("id") String id) {
-        return deadLetters.get(JobResource.jobId(id)).map(j -> Responses.ok(json, Map.of("job", JobJson.view(json, j))));
+        return deadLetters.get(Params.jobId(id)).map(j -> Responses.ok(json, Map.of("job", JobJson.view(json, j))));
     }
 
     @POST
     @Path("/{id}/retry")
     public Uni<Response> retry(@PathParam("id") String id) {
-        return deadLetters.retry(JobResource.jobId(id)).map(j -> {
+        return deadLetters.retry(Params.jobId(id)).map(j -> {
             Map<String, Object> view = JobJson.view(json, j);
             view.put("re_enqueued_at", Timestamps.format(j.enqueuedAt()));
             return Responses.ok(json, Map.of("job", view));
@@ -82,7 +82,7 @@ public class DeadLetterResource {
     @DELETE
     @Path("/{id}")
     public Uni<Response> delete(@PathParam("id") String id) {
-        return deadLetters.delete(JobResource.jobId(id)).map(v -> {
+        return deadLetters.delete(Params.jobId(id)).map(v -> {
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("deleted", true);
             out.put("job_id", id);

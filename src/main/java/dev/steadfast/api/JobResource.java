@@ -101,7 +101,7 @@ public class JobResource {
                 try {
                     commands.add(parseElement(list.get(i), i, now));
                 } catch (OjsException e) {
-                    throw JobService.atIndex(e, i);
+                    throw e.atIndex(i);
                 }
             }
             return commands;
@@ -109,7 +109,7 @@ public class JobResource {
             java.util.List<String> warnings = new java.util.ArrayList<>();
             for (int i = 0; i < checked.size(); i++) {
                 if (checked.get(i).refusal() != null) {
-                    throw JobService.atIndex(checked.get(i).refusal(), i);
+                    throw checked.get(i).refusal().atIndex(i);
                 }
                 for (String w : checked.get(i).warnings()) {
                     warnings.add("jobs[" + i + "]: " + w);
@@ -171,9 +171,9 @@ public class JobResource {
                     commands.add(parseElement(list.get(i), i, now));
                 } catch (OjsException e) {
                     if (atomic) {
-                        throw JobService.atIndex(e, i);
+                        throw e.atIndex(i);
                     }
-                    bad.put(i, JobService.atIndex(e, i));
+                    bad.put(i, e.atIndex(i));
                     commands.add(null);
                 }
             }
@@ -183,9 +183,9 @@ public class JobResource {
                     ArgsValidation.Outcome o = checked.get(i);
                     if (o.refusal() != null) {
                         if (atomic) {
-                            throw JobService.atIndex(o.refusal(), i);
+                            throw o.refusal().atIndex(i);
                         }
-                        bad.put(i, JobService.atIndex(o.refusal(), i));
+                        bad.put(i, o.refusal().atIndex(i));
                         commands.set(i, null);
                     } else if (!o.warnings().isEmpty()) {
                         warnings.put(i, o.warnings());
@@ -238,13 +238,13 @@ public class JobResource {
     @GET
     @Path("/{id}")
     public Uni<Response> info(@PathParam("id") String id) {
-        return jobs.info(jobId(id)).map(row -> Responses.ok(json, Map.of("job", JobJson.view(json, row))));
+        return jobs.info(Params.jobId(id)).map(row -> Responses.ok(json, Map.of("job", JobJson.view(json, row))));
     }
 
     @DELETE
     @Path("/{id}")
     public Uni<Response> cancel(@PathParam("id") String id) {
-        return jobs.cancel(jobId(id)).map(c -> {
+        return jobs.cancel(Params.jobId(id)).map(c -> {
             Map<String, Object> view = JobJson.view(json, c.job());
             view.put("previous_state", c.previousState().wire());
             return Responses.ok(json, Map.of("job", view));
@@ -254,16 +254,11 @@ public class JobResource {
     @POST
     @Path("/{id}/activate")
     public Uni<Response> activate(@PathParam("id") String id) {
-        return jobs.activate(jobId(id)).map(row -> {
+        return jobs.activate(Params.jobId(id)).map(row -> {
             Map<String, Object> view = JobJson.view(json, row);
             view.put("previous_state", "pending");
             view.put("activated_at", view.get("enqueued_at"));
             return Responses.ok(json, Map.of("job", view));
         });
-    }
-
-    /** A job id from a path: anything that is not a UUID cannot name a job, so it is simply not found. */
-    static UUID jobId(String id) {
-        return Params.uuid(id).orElseThrow(() -> OjsException.notFound("job", id));
     }
 }

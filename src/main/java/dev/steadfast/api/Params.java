@@ -64,4 +64,9 @@ final class Params {
             return Optional.empty();
         }
     }
+
+    /** A job id from a path: anything that is not a UUID cannot name a job, so it is simply not found. */
+    static UUID jobId(String id) {
+        return uuid(id).orElseThrow(() -> OjsException.notFound("job", id));
+    }
 }

@@ -39,13 +39,13 @@ public class ProgressResource {
     @PUT
     public Uni<Response> report(@PathParam("id") String id, String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b ->
-                progress.report(JobResource.jobId(id), WorkerResource.optionalWorkerId(b), report(b, "progress", 1.0)))
+                progress.report(Params.jobId(id), WorkerResource.optionalWorkerId(b), report(b, "progress", 1.0)))
                 .map(v -> Responses.ok(json, view(v)));
     }
 
     @GET
     public Uni<Response> get(@PathParam("id") String id) {
-        return progress.get(JobResource.jobId(id)).map(v -> Responses.ok(json, view(v)));
+        return progress.get(Params.jobId(id)).map(v -> Responses.ok(json, view(v)));
     }
 
     /** The report in {@code b}; {@code field} holds a number on a scale of 0 to {@code scale}. */

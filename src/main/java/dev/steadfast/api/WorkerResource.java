@@ -149,7 +149,7 @@ public class WorkerResource {
                 try {
                     valid.add(batchItem(items.get(i), worker));
                 } catch (OjsException e) {
-                    throw dev.steadfast.service.JobService.atIndex(e, i);
+                    throw e.atIndex(i);
                 }
             }
             List<Uni<Map<String, Object>>> answers = new ArrayList<>(valid.size());

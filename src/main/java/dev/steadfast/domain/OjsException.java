@@ -27,6 +27,13 @@ public final class OjsException extends RuntimeException {
         return details;
     }
 
+    /** This refusal about the job at {@code index} of a batch: the whole batch is refused. */
+    public OjsException atIndex(int index) {
+        Map<String, Object> d = new LinkedHashMap<>(details);
+        d.put("index", index);
+        return new OjsException(code, "Batch validation failed: job at index " + index + ": " + getMessage(), d);
+    }
+
     /** A request field with a bad value: 400 invalid_request naming the field. */
     public static OjsException invalidField(String field, String message) {
         return new OjsException(ErrorCode.INVALID_REQUEST, message, Map.of("field", field));

@@ -1,5 +1,6 @@
 package dev.steadfast.service;
 
+import dev.steadfast.domain.OperationTime;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
@@ -69,7 +70,7 @@ public class CronService {
 
     /** Registers a schedule; 409 duplicate when the name is taken (binding 13.2), 400 naming a bad field. */
     public Uni<CronRow> register(CronCommand c) {
-        Instant now = JobService.now(clock);
+        Instant now = OperationTime.of(clock);
         String name = CronRules.checkName(c.name());
         String tz = c.timezone() == null ? CronRules.DEFAULT_TIMEZONE : c.timezone();
         ZoneId zone = CronRules.checkTimezone(tz);
@@ -108,7 +109,7 @@ public class CronService {
      * held under the enqueue policy are released at once: nothing would release them later.
      */
     public Uni<CronRow> delete(String name) {
-        return get(name).flatMap(row -> store.delete(name, JobService.now(clock)).map(deleted -> {
+        return get(name).flatMap(row -> store.delete(name, OperationTime.of(clock)).map(deleted -> {
             if (!deleted) {
                 throw OjsException.notFound("cron_job", name);
             }
@@ -118,7 +119,7 @@ public class CronService {
 
     /** Pauses (no occurrence fires, next_run_at is null) or resumes (from the first occurrence after now). */
     public Uni<CronRow> setEnabled(String name, boolean enabled) {
-        Instant now = JobService.now(clock);
+        Instant now = OperationTime.of(clock);
         return get(name).flatMap(row -> {
             Instant next = enabled ? fireTimes(row.expression(), row.timezone()).nextAfter(now).orElse(null) : null;
             return store.setEnabled(name, enabled && next != null, next);

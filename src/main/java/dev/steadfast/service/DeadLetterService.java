@@ -1,5 +1,6 @@
 package dev.steadfast.service;
 
+import dev.steadfast.domain.OperationTime;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.store.DeadLetterFilter;
@@ -66,7 +67,7 @@ public class DeadLetterService {
     }
 
     public Uni<JobRow> retry(UUID id) {
-        Instant now = JobService.now(clock);
+        Instant now = OperationTime.of(clock);
         return store.retry(id, now).flatMap(o -> {
             if (o.isPresent()) {
                 telemetry.deadLetterRetried(o.get(), now);
@@ -102,7 +103,7 @@ public class DeadLetterService {
     /** Retries every dead letter matching {@code f}; refused without {@code confirm}. */
     public Uni<Bulk> retryAll(DeadLetterFilter f, boolean confirm) {
         requireConfirm(confirm, "retry");
-        Instant now = JobService.now(clock);
+        Instant now = OperationTime.of(clock);
         return store.count(f).flatMap(matched -> Batches.untilShort(() -> store.retryMatching(f, now, BULK_BATCH), BULK_BATCH)
                 .map(n -> new Bulk("retry", matched, n)));
     }

@@ -1,5 +1,6 @@
 package dev.steadfast.service;
 
+import dev.steadfast.domain.OperationTime;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobState;
@@ -79,7 +80,7 @@ public class FailureService {
     }
 
     private Uni<FailOutcome> record(FailCommand c, Uni<Attempt> attempt, boolean fromMemory) {
-        Instant now = JobService.now(clock);
+        Instant now = OperationTime.of(clock);
         return attempt.flatMap(a -> {
             FailureWrite w;
             try {
@@ -89,14 +90,14 @@ public class FailureService {
             }
             // The batched write skips workflow steps: a step's FAIL is written in its workflow's transaction.
             return writes.submit(w).flatMap(row -> row != null ? Uni.createFrom().item(row)
-                    : workflows.failStep(w, outcomes.historyKept(), JobService.now(clock)).map(o -> o.orElse(null)))
+                    : workflows.failStep(w, outcomes.historyKept(), OperationTime.of(clock)).map(o -> o.orElse(null)))
                     .flatMap(row -> {
                 if (row == null && fromMemory) {
                     held.forget(c.jobId());
                     return record(c, reads.submit(c.jobId()), false);
                 }
                 if (row == null) {
-                    return JobService.refusal(store, c.jobId(), Operation.FAIL, now)
+                    return Refusals.refusal(store, c.jobId(), Operation.FAIL, now)
                             .map(e -> (FailOutcome) new FailOutcome.Refused(c.jobId(), e));
                 }
                 held.forget(row.id());
@@ -148,7 +149,7 @@ public class FailureService {
 
     /** Only the first write for a job in a batch can apply; a repeat answers as if it came after (refused). */
     private Uni<List<JobRow>> writeAll(List<FailureWrite> batch) {
-        Instant fence = JobService.now(clock);
+        Instant fence = OperationTime.of(clock);
         return Coalescer.firstOfEachKey(batch, FailureWrite::jobId, JobRow::id,
                 unique -> store.recordFailures(unique, outcomes.historyKept(), fence));
     }

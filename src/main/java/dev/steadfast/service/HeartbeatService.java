@@ -1,5 +1,6 @@
 package dev.steadfast.service;
 
+import dev.steadfast.domain.OperationTime;
 import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.store.WorkerStore;
 import io.smallrye.mutiny.Uni;
@@ -47,7 +48,7 @@ public class HeartbeatService {
      */
     public Uni<Beat> beat(String workerId, List<UUID> jobIds, Long visibilityMs, String hostname,
                           List<String> queues) {
-        Instant now = JobService.now(clock);
+        Instant now = OperationTime.of(clock);
         UUID[] ids = jobIds == null ? null : jobIds.toArray(UUID[]::new);
         return workers.beat(workerId, ids, visibilityMs, hostname,
                 queues == null ? null : queues.toArray(String[]::new), now).map(beat -> {
@@ -70,7 +71,7 @@ public class HeartbeatService {
 
     /** An operator's directive for a worker, delivered with its next heartbeat. */
     public Uni<Void> direct(String workerId, String directive) {
-        return workers.setDirective(workerId, directive, JobService.now(clock));
+        return workers.setDirective(workerId, directive, OperationTime.of(clock));
     }
 
     /** The known workers, most recently seen first (the console's workers page). */

@@ -1,5 +1,6 @@
 package dev.steadfast.service;
 
+import dev.steadfast.domain.OperationTime;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
@@ -19,7 +20,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -92,7 +92,7 @@ public class JobService {
                     .invoke(o -> keyed(c, o));
         }
         return limits.flatMap(v -> {
-            Instant now = now(clock);
+            Instant now = OperationTime.of(clock);
             NewJob job = prepare(c, now);
             return unique.push(List.of(new UniqueEnqueue.Candidate(job, c.unique(), null)), true, now);
         }).map(out -> {
@@ -135,7 +135,7 @@ public class JobService {
 
     private Uni<List<PushOutcome>> pushBulkAdmitted(List<EnqueueCommand> commands,
                                                     Map<Integer, OjsException> unreadable, boolean atomic) {
-        Instant now = now(clock);
+        Instant now = OperationTime.of(clock);
         List<UniqueEnqueue.Candidate> candidates = new ArrayList<>(commands.size());
         Set<UUID> ids = new HashSet<>();
         Map<String, dev.steadfast.domain.limits.QueueLimits> limits = new LinkedHashMap<>();
@@ -161,9 +161,9 @@ public class JobService {
                 candidates.add(new UniqueEnqueue.Candidate(j, c.unique(), null));
             } catch (OjsException e) {
                 if (atomic) {
-                    throw atIndex(e, i);
+                    throw e.atIndex(i);
                 }
-                candidates.add(new UniqueEnqueue.Candidate(null, null, atIndex(e, i)));
+                candidates.add(new UniqueEnqueue.Candidate(null, null, e.atIndex(i)));
             }
         }
         Uni<Void> setLimits = Uni.createFrom().voidItem();
@@ -186,7 +186,7 @@ public class JobService {
 
     /** Enqueues one job; 409 duplicate when its id is taken. */
     public Uni<JobRow> push(EnqueueCommand c) {
-        Instant now = now(clock);
+        Instant now = OperationTime.of(clock);
         NewJob job = prepare(c, now);
         return inserts.submit(job).map(inserted -> {
             if (!inserted) {
@@ -218,7 +218,7 @@ public class JobService {
                 return o instanceof PushOutcome.Created cr ? cr.job() : ((PushOutcome.Deduplicated) o).existing();
             }).toList());
         }
-        Instant now = now(clock);
+        Instant now = OperationTime.of(clock);
         List<NewJob> jobs = new ArrayList<>(commands.size());
         Set<UUID> ids = new HashSet<>();
         for (int i = 0; i < commands.size(); i++) {
@@ -226,11 +226,11 @@ public class JobService {
             try {
                 j = prepare(commands.get(i), now);
             } catch (OjsException e) {
-                throw atIndex(e, i);
+                throw e.atIndex(i);
             }
             if (!ids.add(j.id())) {
-                throw atIndex(new OjsException(ErrorCode.DUPLICATE, "The id '" + j.id()
-                        + "' appears twice in the batch.", Map.of("existing_job_id", j.id().toString())), i);
+                throw new OjsException(ErrorCode.DUPLICATE, "The id '" + j.id()
+                        + "' appears twice in the batch.", Map.of("existing_job_id", j.id().toString())).atIndex(i);
             }
             jobs.add(j);
         }
@@ -257,13 +257,6 @@ public class JobService {
 
     private void announce(JobRow row) {
         signal.announce(row);
-    }
-
-    /** {@code e} about the job at {@code index} of a batch: the whole batch is refused. */
-    public static OjsException atIndex(OjsException e, int index) {
-        Map<String, Object> d = new LinkedHashMap<>(e.details());
-        d.put("index", index);
-        return new OjsException(e.code(), "Batch validation failed: job at index " + index + ": " + e.getMessage(), d);
     }
 
     /**
@@ -365,14 +358,14 @@ public class JobService {
 
     /** ACTIVATE: a pending job becomes available; 404 when unknown, 409 when not pending. */
     public Uni<JobRow> activate(UUID id) {
-        Instant now = now(clock);
+        Instant now = OperationTime.of(clock);
         return store.activate(id, now).flatMap(o -> {
             if (o.isPresent()) {
                 telemetry.pushed(o.get(), now);
                 announce(o.get());
                 return Uni.createFrom().item(o.get());
             }
-            return explain(store, id, Operation.ACTIVATE, now).map(x -> (JobRow) null);
+            return Refusals.explain(store, id, Operation.ACTIVATE, now).map(x -> (JobRow) null);
         });
     }
 
@@ -388,56 +381,14 @@ public class JobService {
 
     /** CANCEL on behalf of {@code by} (an operator: "console:alice"), recorded in the job.cancelled event. */
     public Uni<JobStore.Cancelled> cancel(UUID id, String by) {
-        Instant now = now(clock);
+        Instant now = OperationTime.of(clock);
         return store.cancel(id, JobStateMachine.sourceNames(Operation.CANCEL), now).flatMap(o -> {
             if (o.isPresent()) {
                 telemetry.cancelled(o.get().job(), o.get().previousState(), by, now);
                 return Uni.createFrom().item(o.get());
             }
-            return explain(store, id, Operation.CANCEL, now).map(x -> (JobStore.Cancelled) null);
+            return Refusals.explain(store, id, Operation.CANCEL, now).map(x -> (JobStore.Cancelled) null);
         });
     }
 
-    /**
-     * Explains why a guarded transition wrote nothing: 404 when the job does not exist, 409 naming its state
-     * when the state machine refuses the operation, 409 when its lease ran out (at {@code now}, even if the lease
-     * reaper has not handled it yet), and a 409 about the lease holder otherwise.
-     */
-    static Uni<OjsException> refusal(JobStore store, UUID id, Operation op, Instant now) {
-        return store.stateOf(id).map(o -> {
-            if (o.isEmpty()) {
-                return OjsException.notFound("job", id.toString());
-            }
-            JobStore.StateAndOwner s = o.get();
-            try {
-                JobStateMachine.check(op, s.state(), id.toString());
-            } catch (OjsException e) {
-                return e;
-            }
-            Map<String, Object> d = new LinkedHashMap<>();
-            d.put("job_id", id.toString());
-            d.put("current_state", s.state().wire());
-            d.put("lease_owner", s.leaseOwner());
-            if (s.leaseExpiresAt() != null && !s.leaseExpiresAt().isAfter(now)) {
-                d.put("lease_expires_at", Timestamps.format(s.leaseExpiresAt()));
-                return new OjsException(ErrorCode.CONFLICT, "The job's lease ran out at "
-                        + Timestamps.format(s.leaseExpiresAt()) + "; the attempt counts as failed and the job will "
-                        + "be retried according to its policy.", d);
-            }
-            return new OjsException(ErrorCode.CONFLICT,
-                    "The job's lease is held by worker '" + s.leaseOwner() + "', not by the worker in the request.", d);
-        });
-    }
-
-    /** {@link #refusal} as a failure. */
-    static Uni<Void> explain(JobStore store, UUID id, Operation op, Instant now) {
-        return refusal(store, id, op, now).map(e -> {
-            throw e;
-        });
-    }
-
-    /** The operation's instant, at the database's microsecond precision. */
-    static Instant now(Clock clock) {
-        return clock.instant().truncatedTo(ChronoUnit.MICROS);
-    }
 }

@@ -1,5 +1,6 @@
 package dev.steadfast.service;
 
+import dev.steadfast.domain.OperationTime;
 import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.JobState;
@@ -71,7 +72,7 @@ public class OperatorService {
             Operation op = job.state() == JobState.CANCELLED || job.state() == JobState.DISCARDED
                     ? Operation.REVIVE : Operation.RETRY_NOW;
             JobStateMachine.check(op, job.state(), id.toString());
-            Instant now = JobService.now(clock);
+            Instant now = OperationTime.of(clock);
             String[] from = JobStateMachine.sourceNames(op);
             return (op == Operation.REVIVE ? store.revive(id, from, now) : store.makeAvailableNow(id, from, now))
                     .map(r -> {

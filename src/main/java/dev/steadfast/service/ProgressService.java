@@ -1,5 +1,6 @@
 package dev.steadfast.service;
 
+import dev.steadfast.domain.OperationTime;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.Progress;
 import dev.steadfast.store.ProgressStore;
@@ -35,7 +36,7 @@ public class ProgressService {
     }
 
     public Uni<View> report(UUID id, String workerId, Report r) {
-        Instant now = JobService.now(clock);
+        Instant now = OperationTime.of(clock);
         return store.report(id, workerId, now, (previous, attempt, run) -> new Progress(attempt, run,
                         Progress.merged(previous, attempt, run, r.value()), r.message(), r.dataJson(),
                         r.checkpointJson(), now))

@@ -1,5 +1,6 @@
 package dev.steadfast.service;
 
+import dev.steadfast.domain.OperationTime;
 import dev.steadfast.domain.JobRules;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.limits.QueueLimits;
@@ -106,7 +107,7 @@ public class QueueLimiter {
     /** Sets a queue's limits (all null: clears them); takes effect on this instance at once. */
     public Uni<QueueLimits> set(String queue, QueueLimits l) {
         JobRules.checkQueue(queue);
-        Instant now = JobService.now(clock);
+        Instant now = OperationTime.of(clock);
         return limits.set(queue, l, now).invoke(set -> limited.changed(before -> {
             java.util.Set<String> next = new java.util.HashSet<>(before);
             if (set.limited()) {

@@ -1,5 +1,6 @@
 package dev.steadfast.service;
 
+import dev.steadfast.domain.OperationTime;
 import dev.steadfast.domain.JobRules;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.store.QueueRow;
@@ -42,7 +43,7 @@ public class QueueService {
      */
     public Uni<Depth> depth(String name) {
         JobRules.checkQueue(name);
-        Instant now = JobService.now(clock);
+        Instant now = OperationTime.of(clock);
         return Uni.combine().all().unis(store.find(name), stats.countByState(name)).asTuple().map(t -> {
             StateCounts c = t.getItem2();
             long total = c.byState().values().stream().mapToLong(Long::longValue).sum();
@@ -56,7 +57,7 @@ public class QueueService {
     /** Pauses the queue (creating its row when the server has not seen it yet); 400 for a malformed name. */
     public Uni<QueueRow> pause(String name, String by) {
         JobRules.checkQueue(name);
-        Instant now = JobService.now(clock);
+        Instant now = OperationTime.of(clock);
         return store.pause(name, now).invoke(q -> {
             telemetry.queuePaused(name, by, now);
             LOG.infof("queue '%s' paused by %s", name, by);
@@ -66,7 +67,7 @@ public class QueueService {
     /** Resumes the queue; 404 when the server has never seen it. */
     public Uni<QueueRow> resume(String name, String by) {
         JobRules.checkQueue(name);
-        Instant now = JobService.now(clock);
+        Instant now = OperationTime.of(clock);
         return store.resume(name).map(o -> {
             QueueRow q = o.orElseThrow(() -> OjsException.notFound("queue", name));
             telemetry.queueResumed(name, by, now);
@@ -77,6 +78,6 @@ public class QueueService {
 
     /** The instant a resume answer reports (the binding's {@code resumed_at}). */
     public Instant now() {
-        return JobService.now(clock);
+        return OperationTime.of(clock);
     }
 }

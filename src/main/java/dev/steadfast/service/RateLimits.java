@@ -1,5 +1,6 @@
 package dev.steadfast.service;
 
+import dev.steadfast.domain.OperationTime;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.limits.RateLimitPolicy;
 import dev.steadfast.store.RateLimitOutcomes;
@@ -53,7 +54,7 @@ public class RateLimits {
             }
         }
         return byKey.isEmpty() ? Uni.createFrom().voidItem()
-                : store.record(byKey.values(), JobService.now(clock));
+                : store.record(byKey.values(), OperationTime.of(clock));
     }
 
     /** A keyed job went into {@code queue}: this instance's FETCH takes the keyed path there from now on. */
@@ -75,7 +76,7 @@ public class RateLimits {
 
     /** A key's partition now; 404 when no PUSH ever named the key. */
     public Uni<RateLimitStatus> inspect(String key) {
-        Instant now = JobService.now(clock);
+        Instant now = OperationTime.of(clock);
         return store.find(key).map(o -> RateLimitStatus.of(
                 o.orElseThrow(() -> OjsException.notFound("rate_limit", key)), now));
     }

@@ -1,5 +1,6 @@
 package dev.steadfast.service;
 
+import dev.steadfast.domain.OperationTime;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.ErrorCode;
@@ -60,7 +61,7 @@ public class SchemaService {
         JobRules.checkType(type);
         schemas.compile("schema", doc);
         String at = uri == null ? defaultUri(type, version) : uri;
-        SchemaRow row = new SchemaRow(at, type, version, Json.write(json, doc), JobService.now(clock), compatibleWith);
+        SchemaRow row = new SchemaRow(at, type, version, Json.write(json, doc), OperationTime.of(clock), compatibleWith);
         return store.insert(row).map(r -> {
             if (r.created()) {
                 validation.changed();
@@ -155,7 +156,7 @@ public class SchemaService {
     /** Sets {@code type}'s own mode; null returns it to the server's default. */
     public Uni<Mode> setMode(String type, ValidationMode mode) {
         JobRules.checkType(type);
-        return store.setMode(type, mode, JobService.now(clock)).map(v -> {
+        return store.setMode(type, mode, OperationTime.of(clock)).map(v -> {
             validation.changed();
             return new Mode(type, mode == null ? validation.defaultMode() : mode, mode != null);
         });

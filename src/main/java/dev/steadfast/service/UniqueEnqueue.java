@@ -89,7 +89,7 @@ public class UniqueEnqueue {
                                 + candidates.get(i).job().id() + "' already exists.",
                                 Map.of("existing_job_id", candidates.get(i).job().id().toString()));
                         if (atomic) {
-                            throw candidates.size() == 1 ? e : JobService.atIndex(e, i);
+                            throw candidates.size() == 1 ? e : e.atIndex(i);
                         }
                         plan.outcomes[i] = new PushOutcome.Refused(e);
                     }
@@ -122,7 +122,7 @@ public class UniqueEnqueue {
                 if (d instanceof UniqueDecision.Reject r) {
                     OjsException e = duplicate(r.holder(), job.uniqueKey());
                     if (atomic) {
-                        throw candidates.size() == 1 ? e : JobService.atIndex(e, i);
+                        throw candidates.size() == 1 ? e : e.atIndex(i);
                     }
                     plan.outcomes[i] = new PushOutcome.Refused(e);
                     continue;

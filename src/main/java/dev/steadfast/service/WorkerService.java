@@ -1,5 +1,6 @@
 package dev.steadfast.service;
 
+import dev.steadfast.domain.OperationTime;
 import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.store.Attempt;
@@ -60,7 +61,7 @@ public class WorkerService {
      * one for the same job answers as if it came after (the job is no longer active).
      */
     private Uni<List<Completion.Done>> completeAll(List<Completion> batch) {
-        Instant now = JobService.now(clock);
+        Instant now = OperationTime.of(clock);
         return Coalescer.firstOfEachKey(batch, Completion::jobId, Completion.Done::jobId,
                 unique -> store.complete(unique, now));
     }
@@ -91,7 +92,7 @@ public class WorkerService {
     }
 
     private Uni<List<JobRow>> claim(List<String> queues, int count, String workerId, Long visibilityMs) {
-        Instant now = JobService.now(clock);
+        Instant now = OperationTime.of(clock);
         // Expired leases are taken back beside the claim, not before it: the FETCH that happens to trigger it does
         // not wait for it, and what it frees is claimable by the next FETCH, within steadfast.fetch.reap-interval.
         expiry.reapIfDue(now).subscribe().with(n -> { }, e -> { });
@@ -112,7 +113,7 @@ public class WorkerService {
      * or lengthening its backoff (Kathikon's {:sleep, s}, Oban's and River's snooze).
      */
     public Uni<JobRow> snooze(UUID id, String workerId, Duration delay, Instant until) {
-        Instant now = JobService.now(clock);
+        Instant now = OperationTime.of(clock);
         return store.snooze(id, workerId, until != null ? until : now.plus(delay), now).flatMap(o -> {
             if (o.isPresent()) {
                 held.forget(id);
@@ -120,7 +121,7 @@ public class WorkerService {
                 signal.dueAt(o.get().queue(), o.get().runAt());
                 return Uni.createFrom().item(o.get());
             }
-            return JobService.explain(store, id, Operation.SNOOZE, now).map(v -> (JobRow) null);
+            return Refusals.explain(store, id, Operation.SNOOZE, now).map(v -> (JobRow) null);
         });
     }
 
@@ -148,7 +149,7 @@ public class WorkerService {
         return acks.submit(c).flatMap(d -> d != null ? Uni.createFrom().item(d)
                 : workflows.completeStep(c).map(o -> o.orElse(null))).flatMap(d -> {
             if (d == null) {
-                return JobService.refusal(store, c.jobId(), Operation.ACK, JobService.now(clock))
+                return Refusals.refusal(store, c.jobId(), Operation.ACK, OperationTime.of(clock))
                         .map(e -> new AckOutcome(c.jobId(), null, e));
             }
             held.forget(c.jobId());

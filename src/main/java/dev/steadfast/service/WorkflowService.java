@@ -1,5 +1,6 @@
 package dev.steadfast.service;
 
+import dev.steadfast.domain.OperationTime;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steadfast.config.SteadfastConfig;
@@ -82,7 +83,7 @@ public class WorkflowService {
      * callbacks): they are inserted now and a queue's depth counts them.
      */
     public Uni<WorkflowView> create(WorkflowCommand c) {
-        Instant now = JobService.now(clock);
+        Instant now = OperationTime.of(clock);
         int total = c.jobCount();
         String list = c.type() == WorkflowType.CHAIN ? "steps" : "jobs";
         if (c.steps().isEmpty() || total > maxJobs) {
@@ -208,7 +209,7 @@ public class WorkflowService {
 
     /** CANCEL: 404 when unknown, 409 when already terminal; members not yet started are cancelled. */
     public Uni<WorkflowView> cancel(UUID id) {
-        Instant now = JobService.now(clock);
+        Instant now = OperationTime.of(clock);
         return store.cancel(id, CANCELLABLE, now, WorkflowRules::advance).flatMap(o -> {
             WorkflowStore.Cancelled r = o.orElseThrow(() -> OjsException.notFound("workflow", id.toString()));
             WorkflowRow w = r.workflow();
@@ -222,13 +223,13 @@ public class WorkflowService {
 
     /** A worker's ACK of a workflow step, written and advanced in one transaction; empty when not applicable. */
     Uni<Optional<Completion.Done>> completeStep(Completion c) {
-        Instant now = JobService.now(clock);
+        Instant now = OperationTime.of(clock);
         return store.completeStep(c, now, WorkflowRules::advance).map(o -> o.map(this::woken));
     }
 
     /** A worker's FAIL of a workflow step, as {@link #completeStep}. */
     Uni<Optional<JobRow>> failStep(FailureWrite w, int keep, Instant fence) {
-        Instant now = JobService.now(clock);
+        Instant now = OperationTime.of(clock);
         return store.failStep(w, keep, fence, now, WorkflowRules::advance).map(o -> o.map(this::woken));
     }
 
@@ -247,7 +248,7 @@ public class WorkflowService {
      * operators): up to {@code limit} workflows, each in its own transaction; answers how many were looked at.
      */
     public Uni<Integer> advanceFinished(int limit) {
-        Instant now = JobService.now(clock);
+        Instant now = OperationTime.of(clock);
         return store.unaccounted(limit).flatMap(ids -> {
             Uni<Void> chain = Uni.createFrom().voidItem();
             for (UUID id : ids) {
