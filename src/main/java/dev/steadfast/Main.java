@@ -7,7 +7,7 @@ import io.quarkus.runtime.annotations.QuarkusMain;
  * Starts the server. Before Quarkus boots it switches off the HTTP layer's own URL check
  * ({@code vertx.disableURIValidation}), which answers a URL {@link java.net.URI} cannot parse (a raw {@code {}},
  * {@code []}, {@code \}, a bad percent-escape) with a bare 400: no body, no request id. Steadfast checks every
- * request line itself first ({@code api.RequestTarget}, run by {@code api.HttpFrame} for every path) and answers
+ * request line itself first ({@code http.RequestTarget}, run by {@code http.HttpFrame} for every path) and answers
  * the OJS error envelope, or the console's error page under /admin. The property is read once, when the HTTP
  * layer's classes load, so it must be set here; tests set it in the surefire configuration and quarkus:dev in
  * the quarkus-maven-plugin's jvmArgs.

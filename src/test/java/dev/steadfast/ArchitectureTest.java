@@ -6,15 +6,21 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * House rules checked on the sources: only store/ talks to the database; the domain is pure Java; console
- * templates never switch escaping off and every POST form in them carries the CSRF field.
+ * House rules checked on the sources: the top-level packages (features over domain/ and store/) depend on each
+ * other without cycles and hold at most 30 files each; only store/ talks to the database; the domain is pure
+ * Java; console templates never switch escaping off and every POST form in them carries the CSRF field.
  */
 class ArchitectureTest {
 
@@ -25,6 +31,86 @@ class ArchitectureTest {
         try (Stream<Path> s = Files.walk(root)) {
             return s.filter(p -> p.toString().endsWith(suffix)).sorted().toList();
         }
+    }
+
+    /** Which top-level package each top-level package refers to (imports and fully qualified names). */
+    static Map<String, Set<String>> packageGraph() throws IOException {
+        Pattern ref = Pattern.compile("\\bdev\\.steadfast\\.([a-z]\\w*)\\.");
+        Map<String, Set<String>> g = new TreeMap<>();
+        for (Path f : files(MAIN, ".java")) {
+            Path rel = MAIN.relativize(f);
+            if (rel.getNameCount() < 2) {
+                continue; // Main
+            }
+            String from = rel.getName(0).toString();
+            String src = Files.readString(f).replaceAll("(?s)/\\*.*?\\*/", " ").replaceAll("//[^\\n]*", " ")
+                    .replaceFirst("package [\\w.]+;", "");
+            Set<String> to = g.computeIfAbsent(from, k -> new TreeSet<>());
+            Matcher m = ref.matcher(src);
+            while (m.find()) {
+                if (!m.group(1).equals(from)) {
+                    to.add(m.group(1));
+                }
+            }
+        }
+        return g;
+    }
+
+    @Test
+    void featuresDependOnEachOtherWithoutCycles() throws IOException {
+        Map<String, Set<String>> g = packageGraph();
+        List<String> cycles = new ArrayList<>();
+        for (String start : g.keySet()) {
+            // a path from a package's dependencies back to itself is a cycle
+            Set<String> seen = new HashSet<>();
+            List<String> todo = new ArrayList<>(g.get(start));
+            while (!todo.isEmpty()) {
+                String p = todo.remove(todo.size() - 1);
+                if (p.equals(start)) {
+                    cycles.add(start + " reaches itself through " + g.get(start));
+                    break;
+                }
+                if (seen.add(p)) {
+                    todo.addAll(g.getOrDefault(p, Set.of()));
+                }
+            }
+        }
+        assertEquals(List.of(), cycles, "package graph: " + g);
+    }
+
+    @Test
+    void theCoreDependsOnNoFeature() throws IOException {
+        Map<String, Set<String>> g = packageGraph();
+        assertEquals(Set.of(), g.get("domain"));
+        assertEquals(Set.of("domain"), g.get("store"));
+        assertEquals(Set.of("domain"), g.get("config"));
+    }
+
+    @Test
+    void noPackageHoldsMoreThanThirtyFiles() throws IOException {
+        Map<Path, Integer> sizes = new TreeMap<>();
+        for (Path f : files(MAIN, ".java")) {
+            sizes.merge(f.getParent(), 1, Integer::sum);
+        }
+        List<String> offenders = new ArrayList<>();
+        sizes.forEach((dir, n) -> {
+            if (n > 30) {
+                offenders.add(dir + ": " + n);
+            }
+        });
+        assertEquals(List.of(), offenders);
+    }
+
+    @Test
+    void mainCodeNeverImportsTestCode() throws IOException {
+        List<String> offenders = new ArrayList<>();
+        for (Path f : files(MAIN, ".java")) {
+            String src = Files.readString(f);
+            if (src.contains("dev.steadfast.testsupport") || src.contains("dev.steadfast.packaged")) {
+                offenders.add(f.toString());
+            }
+        }
+        assertEquals(List.of(), offenders);
     }
 
     @Test

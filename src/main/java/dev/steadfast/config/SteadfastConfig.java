@@ -319,7 +319,7 @@ public interface SteadfastConfig {
     }
 
     /**
-     * Concurrent PUSH and ACK requests are gathered into one statement each (see service.Coalescer): an idle
+     * Concurrent PUSH and ACK requests are gathered into one statement each (see coalescing.Coalescer): an idle
      * server sends each at once, a busy one batches what arrives while earlier batches run.
      */
     interface Batching {

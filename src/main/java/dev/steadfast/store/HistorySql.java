@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  * finishing columns replaced), which the caller selects from. The history's partition key, finished_at, is derived
  * here from the state and the time columns, as its CHECK constraint demands.
  */
-final class HistorySql {
+public final class HistorySql {
 
     private HistorySql() {
     }
@@ -30,7 +30,7 @@ final class HistorySql {
      * ... RETURNING *)}: {@code set} maps a column to the expression that replaces it (over {@code fin}; the lease
      * and run_at are always cleared), {@code extra} adds ", expr AS x_name" items the expressions can read.
      */
-    static String finish(String using, String where, String extra, Map<String, String> set) {
+    public static String finish(String using, String where, String extra, Map<String, String> set) {
         Map<String, String> values = new java.util.HashMap<>(set);
         values.putIfAbsent("run_at", "NULL");
         values.putIfAbsent("lease_expires_at", "NULL");
@@ -52,7 +52,7 @@ final class HistorySql {
      * each entry tagged with the run it belongs to, so the next failure starts run + 1. The one statement of this rule,
      * for single and bulk retries alike. Returns the live rows.
      */
-    static final String START_NEW_RUNS = """
+    public static final String START_NEW_RUNS = """
             WITH old AS (
                 DELETE FROM job_history h WHERE h.id = ANY($1::uuid[]) AND h.state = ANY($2::text[])
                   AND h.dead_letter = $3

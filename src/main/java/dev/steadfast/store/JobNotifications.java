@@ -79,7 +79,7 @@ public class JobNotifications {
      * the pool's TLS settings (README "Security": ssl-mode, the trusted PEM certificates, host name verification),
      * so these connections are encrypted and checked exactly like the pool's.
      */
-    static PgConnectOptions connectOptions(String url, Optional<String> user, Optional<String> password) {
+    public static PgConnectOptions connectOptions(String url, Optional<String> user, Optional<String> password) {
         String uri = url.startsWith("vertx-reactive:") ? url.substring("vertx-reactive:".length()) : url;
         PgConnectOptions options = PgConnectOptions.fromUri(uri.split(",")[0].trim());
         user.ifPresent(options::setUser);

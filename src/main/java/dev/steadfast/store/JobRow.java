@@ -34,7 +34,7 @@ public record JobRow(UUID id, String type, String queue, String argsJson, String
      * The select list of {@link #columns(String)} with the error history, the last error and the result read as
      * NULL: what FETCH and FAIL return, so a job's history never travels on the hot path.
      */
-    static String leanColumns(String alias) {
+    public static String leanColumns(String alias) {
         String p = alias.isEmpty() ? "" : alias + ".";
         StringBuilder sb = new StringBuilder();
         for (String c : PLAIN) {
@@ -70,7 +70,7 @@ public record JobRow(UUID id, String type, String queue, String argsJson, String
                 j.enqueuedAt(), null, null, null, null, null, null, null, null);
     }
 
-    static JobRow from(Row r) {
+    public static JobRow from(Row r) {
         String[] tags = r.getArrayOfStrings("tags");
         return new JobRow(r.getUUID("id"), r.getString("type"), r.getString("queue"), r.getString("args"),
                 r.getString("meta"), r.getString("extensions"), r.getInteger("priority"),
@@ -86,7 +86,7 @@ public record JobRow(UUID id, String type, String queue, String argsJson, String
                 instant(r, "lease_renewed_at"));
     }
 
-    static Instant instant(Row r, String column) {
+    public static Instant instant(Row r, String column) {
         OffsetDateTime t = r.getOffsetDateTime(column);
         return t == null ? null : t.toInstant();
     }

@@ -5,7 +5,7 @@ package dev.steadfast.store;
  * reason it looks the way it does. Times are always bound from the application clock ($n), never now(), so a
  * fixed clock in tests governs the database as well.
  */
-final class JobSql {
+public final class JobSql {
 
     private JobSql() {
     }
@@ -39,7 +39,7 @@ final class JobSql {
             RETURNING id""";
 
     /** Registers queues on first use; an existing row is left untouched (no lock, no write). */
-    static final String REGISTER_QUEUES = """
+    public static final String REGISTER_QUEUES = """
             INSERT INTO queues (name, created_at) SELECT unnest($1::text[]), $2
             ON CONFLICT (name) DO NOTHING""";
 
@@ -67,7 +67,7 @@ final class JobSql {
      * FETCH from one rate- or concurrency-limited queue (QueueLimitStore.claim): CLAIM without the skip of
      * limited queues, run under the queue row's lock with $3 the allowance the limits leave.
      */
-    static final String CLAIM_LIMITED = claim("p.paused");
+    public static final String CLAIM_LIMITED = claim("p.paused");
 
     private static String claim(String skipQueue) {
         return """
@@ -107,10 +107,10 @@ final class JobSql {
      * lock (held by another FETCH, or exhausted) is not in $6, so its jobs stay available (8.1). Rows locked but not
      * chosen stay locked only until the transaction commits, as in CLAIM.
      */
-    static final String CLAIM_KEYED = claimKeyed("p.paused OR p.limited");
+    public static final String CLAIM_KEYED = claimKeyed("p.paused OR p.limited");
 
     /** CLAIM_KEYED inside a limited queue's transaction (QueueLimitStore.claim), like CLAIM_LIMITED. */
-    static final String CLAIM_KEYED_LIMITED = claimKeyed("p.paused");
+    public static final String CLAIM_KEYED_LIMITED = claimKeyed("p.paused");
 
     private static String claimKeyed(String skipQueue) {
         return """
@@ -161,7 +161,7 @@ final class JobSql {
     static final String COMPLETE = completeWhere("j.workflow_id IS NULL");
 
     /** COMPLETE for a workflow step, inside the workflow's transaction (WorkflowStore). */
-    static final String COMPLETE_STEP = completeWhere("j.workflow_id IS NOT NULL");
+    public static final String COMPLETE_STEP = completeWhere("j.workflow_id IS NOT NULL");
 
     private static String completeWhere(String which) {
         return "WITH " + HistorySql.finish("USING unnest($1::uuid[], $2::text[], $3::text[]) AS a(id, result, worker)",

@@ -1,6 +1,7 @@
 package dev.steadfast.store;
 
 import dev.steadfast.domain.JobState;
+import dev.steadfast.store.queues.QueueRow;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -67,7 +68,7 @@ public class JobStore {
     }
 
     /** Inserts on {@code client}: the pool, or a connection whose transaction the job belongs to (cron firing). */
-    static Uni<Set<UUID>> insert(io.vertx.mutiny.sqlclient.SqlClient client, List<NewJob> jobs) {
+    public static Uni<Set<UUID>> insert(io.vertx.mutiny.sqlclient.SqlClient client, List<NewJob> jobs) {
         int n = jobs.size();
         UUID[] ids = new UUID[n];
         String[] types = new String[n], queues = new String[n], args = new String[n], metas = new String[n],
@@ -127,14 +128,14 @@ public class JobStore {
         return claim(pool, JobSql.CLAIM, queues, count, workerId, visibilityMs, now);
     }
 
-    static Uni<List<JobRow>> claim(io.vertx.mutiny.sqlclient.SqlClient client, String sql, List<String> queues,
+    public static Uni<List<JobRow>> claim(io.vertx.mutiny.sqlclient.SqlClient client, String sql, List<String> queues,
                                    int count, String workerId, Long visibilityMs, Instant now) {
         Tuple t = Tuple.tuple(Arrays.asList(queues.toArray(String[]::new), odt(now), count, workerId, visibilityMs));
         return client.preparedQuery(sql).execute(t).map(JobStore::claimed);
     }
 
     /** The jobs a claim statement started, in claim order. */
-    static List<JobRow> claimed(RowSet<Row> rows) {
+    public static List<JobRow> claimed(RowSet<Row> rows) {
         List<JobRow> out = new ArrayList<>(rows.rowCount());
         java.util.Map<UUID, Long> ord = new java.util.HashMap<>();
         for (Row r : rows) {
@@ -154,7 +155,7 @@ public class JobStore {
         return complete(pool, JobSql.COMPLETE, acks, now);
     }
 
-    static Uni<List<Completion.Done>> complete(io.vertx.mutiny.sqlclient.SqlClient client, String sql,
+    public static Uni<List<Completion.Done>> complete(io.vertx.mutiny.sqlclient.SqlClient client, String sql,
                                                List<Completion> acks, Instant now) {
         int n = acks.size();
         UUID[] ids = new UUID[n];
@@ -198,7 +199,7 @@ public class JobStore {
     }
 
     /** {@code steps}: whether workflow steps are written too (see JobSql.RECORD_FAILURES). */
-    static Uni<List<JobRow>> recordFailures(io.vertx.mutiny.sqlclient.SqlClient client, List<FailureWrite> writes,
+    public static Uni<List<JobRow>> recordFailures(io.vertx.mutiny.sqlclient.SqlClient client, List<FailureWrite> writes,
                                             int keep, Instant fence, boolean steps) {
         int n = writes.size();
         UUID[] ids = new UUID[n];
@@ -308,7 +309,7 @@ public class JobStore {
         return pool.query("SELECT 1").execute().replaceWithVoid();
     }
 
-    static List<JobRow> rowsOf(RowSet<Row> rows) {
+    public static List<JobRow> rowsOf(RowSet<Row> rows) {
         List<JobRow> out = new ArrayList<>(rows.rowCount());
         for (Row r : rows) {
             out.add(JobRow.from(r));
@@ -316,7 +317,7 @@ public class JobStore {
         return out;
     }
 
-    static OffsetDateTime odt(Instant i) {
+    public static OffsetDateTime odt(Instant i) {
         return i == null ? null : OffsetDateTime.ofInstant(i, ZoneOffset.UTC);
     }
 }

@@ -1,6 +1,7 @@
 package dev.steadfast.packaged;
 
 import static dev.steadfast.testsupport.Api.ack;
+import static dev.steadfast.testsupport.Api.arr;
 import static dev.steadfast.testsupport.Api.enqueue;
 import static dev.steadfast.testsupport.Api.error;
 import static dev.steadfast.testsupport.Api.fetchIds;
@@ -9,16 +10,15 @@ import static dev.steadfast.testsupport.Api.jobView;
 import static dev.steadfast.testsupport.Api.nack;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.request;
-import static dev.steadfast.testsupport.Api.arr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.quarkus.test.junit.TestProfile;
-import org.junit.jupiter.api.BeforeAll;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The OJS operations end to end against the packaged application: push, fetch, ack, fail, retry, dead letter. */

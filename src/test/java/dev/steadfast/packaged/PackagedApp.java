@@ -3,12 +3,12 @@ package dev.steadfast.packaged;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.restassured.RestAssured;
 import io.restassured.filter.Filter;
-import java.util.ArrayList;
-import java.util.List;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 
 /**

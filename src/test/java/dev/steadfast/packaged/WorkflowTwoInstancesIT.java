@@ -4,8 +4,8 @@ import static dev.steadfast.testsupport.Api.obj;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.steadfast.testsupport.Api;
-import dev.steadfast.testsupport.Parallel;
 import dev.steadfast.testsupport.Parallel.Call;
+import dev.steadfast.testsupport.Parallel;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;

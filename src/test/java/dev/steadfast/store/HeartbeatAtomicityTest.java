@@ -6,6 +6,7 @@ import static dev.steadfast.testsupport.Api.jobView;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.steadfast.store.workers.WorkerStore;
 import dev.steadfast.testsupport.Api;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;

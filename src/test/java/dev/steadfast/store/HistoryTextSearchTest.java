@@ -7,6 +7,7 @@ import static dev.steadfast.testsupport.Api.obj;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.steadfast.domain.JobState;
+import dev.steadfast.store.maintenance.MaintenanceStore;
 import dev.steadfast.testsupport.Api;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;

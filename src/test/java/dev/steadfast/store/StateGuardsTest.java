@@ -4,8 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.domain.JobState;
-import dev.steadfast.domain.JobStateMachine;
 import dev.steadfast.domain.JobStateMachine.Operation;
+import dev.steadfast.domain.JobStateMachine;
+import dev.steadfast.store.deadletters.DeadLetterFilter;
+import dev.steadfast.store.deadletters.DeadLetterStore;
+import dev.steadfast.store.maintenance.MaintenanceSql;
+import dev.steadfast.store.workers.WorkerStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

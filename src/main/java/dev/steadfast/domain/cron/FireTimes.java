@@ -5,7 +5,7 @@ import java.util.Optional;
 
 /**
  * A schedule's occurrences: the first one strictly after an instant. Implemented outside the domain over a cron
- * library (service.CronExpressions), so the decisions here stay pure and can be tested with a hand-written
+ * library (cron.CronExpressions), so the decisions here stay pure and can be tested with a hand-written
  * schedule and a fixed clock.
  */
 @FunctionalInterface

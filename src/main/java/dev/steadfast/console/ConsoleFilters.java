@@ -1,0 +1,140 @@
+package dev.steadfast.console;
+
+import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.console.auth.ConsoleAuth;
+import dev.steadfast.console.auth.LoginPage;
+import dev.steadfast.console.auth.Session;
+import dev.steadfast.console.auth.SessionCodec;
+import dev.steadfast.http.ConsoleErrorPage;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.core.Cookie;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Instant;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+import org.jboss.resteasy.reactive.server.ServerResponseFilter;
+import org.jboss.resteasy.reactive.server.WithFormRead;
+import org.jboss.resteasy.reactive.server.core.ResteasyReactiveRequestContext;
+import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestContext;
+
+/**
+ * The console's guard, around every /admin request a page resource serves:
+ * <ol>
+ *   <li>session: reads the signed session cookie (or starts an anonymous one, which still carries a CSRF token);
+ *       with login on, a request without a logged-in session is sent to the login page (GET) or refused (403);</li>
+ *   <li>CSRF: every POST must carry the session's token in the {@code _csrf} form field, or it is refused (403)
+ *       before the resource runs; GET never changes state;</li>
+ *   <li>response: the session cookie (HttpOnly, SameSite=Strict, Path=/admin), no caching, a strict
+ *       Content-Security-Policy (scripts and styles only from the console's own files), no framing.</li>
+ * </ol>
+ */
+public class ConsoleFilters {
+
+    static final String SESSION_COOKIE = "steadfast_session";
+    static final String CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+    private final ConsoleRequest request;
+    private final ConsoleAuth auth;
+    private final SessionCodec codec;
+    private final ConsoleErrors errors;
+    private final SteadfastConfig config;
+    private final Clock clock;
+
+    public ConsoleFilters(ConsoleRequest request, ConsoleAuth auth, SessionCodec codec, ConsoleErrors errors,
+                          SteadfastConfig config, Clock clock) {
+        this.request = request;
+        this.auth = auth;
+        this.codec = codec;
+        this.errors = errors;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    @ServerRequestFilter(priority = Priorities.AUTHENTICATION)
+    public Response session(ContainerRequestContext ctx) {
+        String path = ctx.getUriInfo().getPath();
+        if (!ConsoleErrorPage.isConsole(path)) {
+            return null;
+        }
+        Cookie flash = ctx.getCookies().get(Flash.COOKIE);
+        if (flash != null) {
+            request.flash(Flash.read(flash.getValue()));
+        }
+        Instant now = clock.instant();
+        Cookie c = ctx.getCookies().get(SESSION_COOKIE);
+        Session s = c == null ? null : codec.decode(c.getValue(), now).orElse(null);
+        if (s == null) {
+            request.issue(new Session(null, codec.newToken(), now.plus(auth.sessionTimeout())));
+            s = request.issued();
+        }
+        boolean loggedIn = s.loggedIn() && s.user().equals(config.console().username());
+        request.session(auth.enabled() && loggedIn ? s.user() : null, s.csrf());
+        if (!auth.enabled() || loggedIn || path.equals(LoginPage.PATH)) {
+            return null;
+        }
+        String method = ctx.getMethod();
+        if (method.equals("GET") || method.equals("HEAD")) {
+            String query = ctx.getUriInfo().getRequestUri().getRawQuery();
+            String next = path + (query == null ? "" : "?" + query);
+            return Response.seeOther(URI.create(Links.to(LoginPage.PATH).with("next", next).toString())).build();
+        }
+        return errors.response(403, "Log in first: this console requires a login, and your session has ended.");
+    }
+
+    @WithFormRead
+    @ServerRequestFilter(priority = Priorities.AUTHENTICATION + 10)
+    public Response csrf(ResteasyReactiveContainerRequestContext ctx) {
+        String method = ctx.getMethod();
+        if (!ConsoleErrorPage.isConsole(ctx.getUriInfo().getPath()) || method.equals("GET") || method.equals("HEAD")
+                || method.equals("OPTIONS")) {
+            return null;
+        }
+        Object sent = ((ResteasyReactiveRequestContext) ctx.getServerRequestContext())
+                .getFormParameter("_csrf", true, false);
+        if (sent instanceof String token && !token.isEmpty() && !request.csrf().isEmpty()
+                && MessageDigest.isEqual(token.getBytes(StandardCharsets.UTF_8),
+                        request.csrf().getBytes(StandardCharsets.UTF_8))) {
+            return null;
+        }
+        return errors.response(403, "This form did not come from your current console session (CSRF check failed). "
+                + "Reload the page and try again.");
+    }
+
+    @ServerResponseFilter
+    public void headers(ContainerRequestContext req, ContainerResponseContext res) {
+        if (!ConsoleErrorPage.isConsole(req.getUriInfo().getPath())) {
+            return;
+        }
+        MultivaluedMap<String, Object> h = res.getHeaders();
+        h.putSingle("Content-Security-Policy", CSP);
+        h.putSingle("X-Content-Type-Options", "nosniff");
+        h.putSingle("X-Frame-Options", "DENY");
+        h.putSingle("Referrer-Policy", "same-origin");
+        h.putSingle(HttpHeaders.CACHE_CONTROL, "no-store");
+        boolean secure = config.console().secureCookies()
+                .orElse("https".equals(req.getUriInfo().getRequestUri().getScheme()));
+        if (request.ended()) {
+            h.add(HttpHeaders.SET_COOKIE, cookie(SESSION_COOKIE, "", 0, secure));
+        } else if (request.issued() != null) {
+            Session s = request.issued();
+            long age = Math.max(1, s.expiresAt().getEpochSecond() - clock.instant().getEpochSecond());
+            h.add(HttpHeaders.SET_COOKIE, cookie(SESSION_COOKIE, codec.encode(s), age, secure));
+        }
+        if ("GET".equals(req.getMethod()) && request.flash() != null && !req.getUriInfo().getPath().endsWith("/live")) {
+            h.add(HttpHeaders.SET_COOKIE, cookie(Flash.COOKIE, "", 0, secure));
+        }
+    }
+
+    static String cookie(String name, String value, long maxAge, boolean secure) {
+        return name + "=" + value + "; Path=/admin; Max-Age=" + maxAge + "; HttpOnly; SameSite=Strict"
+                + (secure ? "; Secure" : "");
+    }
+}

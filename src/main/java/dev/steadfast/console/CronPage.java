@@ -1,0 +1,80 @@
+package dev.steadfast.console;
+
+import dev.steadfast.console.ConfirmView.Hidden;
+import dev.steadfast.cron.CronService;
+import io.quarkus.qute.TemplateInstance;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.FormParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.time.Clock;
+import java.util.List;
+import org.jboss.logging.Logger;
+
+/**
+ * {@code /admin/cron}: the schedules (next and last occurrence, last run and its state, the latest skip and why),
+ * pause / resume, and delete after a confirmation; the same {@link CronService} as the API.
+ */
+@Path("/admin/cron")
+@Produces(MediaType.TEXT_HTML)
+public class CronPage {
+
+    private static final Logger LOG = Logger.getLogger(CronPage.class);
+    private static final int SHOWN = 500;
+
+    private final CronService crons;
+    private final ConsoleRequest request;
+    private final Clock clock;
+
+    public CronPage(CronService crons, ConsoleRequest request, Clock clock) {
+        this.crons = crons;
+        this.request = request;
+        this.clock = clock;
+    }
+
+    @GET
+    public Uni<TemplateInstance> page() {
+        Chrome chrome = request.chrome("cron");
+        return crons.list(SHOWN, 0).map(p -> Pages.cron(chrome, CronView.of(p.rows(), p.total(), clock.instant())));
+    }
+
+    @POST
+    @Path("/{name}/pause")
+    public Uni<Response> pause(@PathParam("name") String name) {
+        return crons.setEnabled(name, false).map(c -> {
+            LOG.infof("cron %s paused by %s", name, request.actor());
+            return Flash.redirect("/admin/cron", "Paused cron " + name + ": no occurrence fires until it is resumed.");
+        });
+    }
+
+    @POST
+    @Path("/{name}/resume")
+    public Uni<Response> resume(@PathParam("name") String name) {
+        return crons.setEnabled(name, true).map(c -> {
+            LOG.infof("cron %s resumed by %s", name, request.actor());
+            return Flash.redirect("/admin/cron", "Resumed cron " + name + "; next run " + Format.time(c.nextFireAt())
+                    + " UTC.");
+        });
+    }
+
+    @POST
+    @Path("/{name}/delete")
+    public Uni<Response> delete(@PathParam("name") String name, @FormParam("confirm") String confirm) {
+        if (!ConsoleParams.confirmed(confirm)) {
+            Chrome chrome = request.chrome("cron");
+            return crons.get(name).map(c -> Response.ok(Pages.confirm(chrome, new ConfirmView(
+                    "Delete cron " + name + "?", "The schedule '" + c.expression() + "' (" + c.timezone()
+                    + ") stops for good; jobs it already enqueued are not affected.", "/admin/cron/" + name
+                    + "/delete", List.of(new Hidden("confirm", "yes")), "Delete", true, "/admin/cron"))).build());
+        }
+        return crons.delete(name).map(c -> {
+            LOG.infof("cron %s deleted by %s", name, request.actor());
+            return Flash.redirect("/admin/cron", "Deleted cron " + name + ".");
+        });
+    }
+}

@@ -1,0 +1,42 @@
+package dev.steadfast.console;
+
+import dev.steadfast.console.jobs.DeadLetterView;
+import dev.steadfast.console.jobs.JobDetailView;
+import dev.steadfast.console.jobs.JobListView;
+import dev.steadfast.console.jobs.WorkflowPanel;
+import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.TemplateInstance;
+
+/**
+ * The console's templates (src/main/resources/templates/admin/), type-checked at build time. Each takes the
+ * {@link Chrome} around the page and one view record loaded before rendering: templates do no I/O.
+ */
+@CheckedTemplate(basePath = "admin")
+public final class Pages {
+
+    private Pages() {
+    }
+
+    public static native TemplateInstance overview(Chrome chrome, OverviewView view);
+
+    /** The self-refreshing part of the overview, fetched every few seconds by console.js. */
+    public static native TemplateInstance overview$live(OverviewView view);
+
+    public static native TemplateInstance queues(Chrome chrome, QueuesView view);
+
+    public static native TemplateInstance jobs(Chrome chrome, JobListView view);
+
+    public static native TemplateInstance job(Chrome chrome, JobDetailView view, WorkflowPanel workflow);
+
+    public static native TemplateInstance deadLetter(Chrome chrome, DeadLetterView view);
+
+    public static native TemplateInstance workers(Chrome chrome, WorkersView view);
+
+    public static native TemplateInstance cron(Chrome chrome, CronView view);
+
+    public static native TemplateInstance confirm(Chrome chrome, ConfirmView view);
+
+    public static native TemplateInstance login(Chrome chrome, String next, String error);
+
+    public static native TemplateInstance error(Chrome chrome, int status, String title, String message);
+}

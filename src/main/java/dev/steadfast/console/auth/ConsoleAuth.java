@@ -1,0 +1,110 @@
+package dev.steadfast.console.auth;
+
+import dev.steadfast.config.SteadfastConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jboss.logging.Logger;
+
+/**
+ * Who may use the console: one user from configuration (steadfast.console.username / password-hash), checked with
+ * {@link PasswordHash}. Failed logins are counted per remote address; past steadfast.console.max-failed-logins
+ * within 15 minutes that address is refused until the window passes (per instance, in memory). A hash that cannot
+ * be read fails start-up, so a typo never silently locks everyone out.
+ */
+@ApplicationScoped
+public class ConsoleAuth {
+
+    private static final Logger LOG = Logger.getLogger(ConsoleAuth.class);
+    static final Duration WINDOW = Duration.ofMinutes(15);
+
+    private final boolean enabled;
+    private final String username;
+    private final Optional<PasswordHash> hash;
+    private final int maxFailures;
+    private final Duration sessionTimeout;
+    private final Clock clock;
+    private final Map<String, Failures> failures = new ConcurrentHashMap<>();
+
+    private record Failures(int count, Instant since) {
+    }
+
+    /** The outcome of a login attempt. */
+    public enum Outcome { OK, WRONG, THROTTLED, NOT_CONFIGURED }
+
+    public ConsoleAuth(SteadfastConfig config, Clock clock) {
+        SteadfastConfig.Console c = config.console();
+        this.enabled = c.authEnabled();
+        this.username = c.username();
+        this.hash = c.passwordHash().map(h -> {
+            try {
+                return PasswordHash.parse(h);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("steadfast.console.password-hash is unusable: " + e.getMessage(), e);
+            }
+        });
+        this.maxFailures = Math.max(1, c.maxFailedLogins());
+        this.sessionTimeout = c.sessionTimeout();
+        this.clock = clock;
+        if (enabled && hash.isEmpty()) {
+            LOG.warn("the console requires a login but steadfast.console.password-hash is not set: nobody can log in"
+                    + " (make a hash with: java scripts/HashPassword.java)");
+        }
+        if (!enabled) {
+            LOG.warn("console login is switched off (steadfast.console.auth-enabled=false): anyone who can reach"
+                    + " /admin can operate this server");
+        }
+    }
+
+    public boolean enabled() {
+        return enabled;
+    }
+
+    public boolean configured() {
+        return hash.isPresent();
+    }
+
+    public Duration sessionTimeout() {
+        return sessionTimeout;
+    }
+
+    /** Checks a login; slow on purpose (PBKDF2), so call it off the event loop. */
+    public Outcome check(String user, String password, String remote) {
+        if (hash.isEmpty()) {
+            return Outcome.NOT_CONFIGURED;
+        }
+        Instant now = clock.instant();
+        Failures f = failures.get(remote);
+        if (f != null && f.count() >= maxFailures && now.isBefore(f.since().plus(WINDOW))) {
+            return Outcome.THROTTLED;
+        }
+        boolean nameOk = MessageDigest.isEqual(bytes(user), bytes(username));
+        boolean ok = nameOk ? hash.get().matches(password == null ? "" : password) : burn(password);
+        if (ok) {
+            failures.remove(remote);
+            return Outcome.OK;
+        }
+        if (failures.size() > 10_000) {
+            failures.values().removeIf(old -> now.isAfter(old.since().plus(WINDOW)));
+        }
+        failures.compute(remote, (k, old) -> old == null || now.isAfter(old.since().plus(WINDOW))
+                ? new Failures(1, now) : new Failures(old.count() + 1, old.since()));
+        LOG.warnf("console login failed for user '%s' from %s", user, remote);
+        return Outcome.WRONG;
+    }
+
+    private boolean burn(String password) {
+        hash.get().matchesNothing(password == null ? "" : password);
+        return false;
+    }
+
+    private static byte[] bytes(String s) {
+        return (s == null ? "" : s).getBytes(StandardCharsets.UTF_8);
+    }
+}

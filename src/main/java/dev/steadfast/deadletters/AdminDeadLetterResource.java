@@ -1,0 +1,77 @@
+package dev.steadfast.deadletters;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.http.Params;
+import dev.steadfast.http.Responses;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Response;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The dead letter queue in the admin API's shapes (ojs-admin-api.md section 11): {@code items} with page-based
+ * pagination, 204 on delete. Same operations as {@link DeadLetterResource}, one implementation.
+ */
+@Path("/ojs/v1/admin/dead-letter")
+public class AdminDeadLetterResource {
+
+    private final DeadLetterService deadLetters;
+    private final DeadLetterResource dataPlane;
+    private final ObjectMapper json;
+
+    public AdminDeadLetterResource(DeadLetterService deadLetters, DeadLetterResource dataPlane, ObjectMapper json) {
+        this.deadLetters = deadLetters;
+        this.dataPlane = dataPlane;
+        this.json = json;
+    }
+
+    @GET
+    public Uni<Response> list(@QueryParam("queue") String queue, @QueryParam("type") String type,
+                              @QueryParam("error_type") String errorType, @QueryParam("since") String since,
+                              @QueryParam("until") String until, @QueryParam("page") String page,
+                              @QueryParam("per_page") String perPage) {
+        int p = Params.integer("page", page, 1, 1, 1_000_000);
+        int n = Params.integer("per_page", perPage, 20, 1, 100);
+        return deadLetters.list(DeadLetterViews.filter(queue, type, errorType, since, until), null, n, (p - 1) * n)
+                .map(result -> {
+                    Map<String, Object> pg = new LinkedHashMap<>();
+                    pg.put("total", result.total());
+                    pg.put("page", p);
+                    pg.put("per_page", n);
+                    Map<String, Object> out = new LinkedHashMap<>();
+                    out.put("items", DeadLetterViews.views(json, result.jobs()));
+                    out.put("pagination", pg);
+                    return Responses.ok(json, out);
+                });
+    }
+
+    @GET
+    @Path("/stats")
+    public Uni<Response> stats() {
+        return dataPlane.stats();
+    }
+
+    @POST
+    @Path("/{id}/retry")
+    public Uni<Response> retry(@PathParam("id") String id) {
+        return dataPlane.retry(id);
+    }
+
+    @DELETE
+    @Path("/{id}")
+    public Uni<Response> delete(@PathParam("id") String id) {
+        return deadLetters.delete(Params.jobId(id)).map(v -> Response.noContent().build());
+    }
+
+    @POST
+    @Path("/retry")
+    public Uni<Response> retryMatching(String body) {
+        return dataPlane.retryMatching(body);
+    }
+}

@@ -1,0 +1,129 @@
+package dev.steadfast.deadletters;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.http.Body;
+import dev.steadfast.http.Params;
+import dev.steadfast.http.Responses;
+import dev.steadfast.http.Timestamps;
+import dev.steadfast.jobs.JobJson;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Response;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The dead letter queue (ojs-http-binding.md section 12, ojs-dead-letter.md section 10): list with filters
+ * (queue, type, error_type, since, until) and cursor or offset pagination, get one, retry one, delete one,
+ * statistics, and bulk retry / delete by filter with {@code "confirm": true}.
+ */
+@Path("/ojs/v1/dead-letter")
+public class DeadLetterResource {
+
+    private final DeadLetterService deadLetters;
+    private final SteadfastConfig config;
+    private final ObjectMapper json;
+
+    public DeadLetterResource(DeadLetterService deadLetters, SteadfastConfig config, ObjectMapper json) {
+        this.deadLetters = deadLetters;
+        this.config = config;
+        this.json = json;
+    }
+
+    @GET
+    public Uni<Response> list(@QueryParam("queue") String queue, @QueryParam("type") String type,
+                              @QueryParam("error_type") String errorType, @QueryParam("since") String since,
+                              @QueryParam("until") String until, @QueryParam("limit") String limit,
+                              @QueryParam("offset") String offset, @QueryParam("cursor") String cursor) {
+        int n = Params.integer("limit", limit, 50, 1, 200);
+        int off = Params.integer("offset", offset, 0, 0, Integer.MAX_VALUE);
+        return deadLetters.list(DeadLetterViews.filter(queue, type, errorType, since, until), cursor, n, off)
+                .map(page -> {
+                    Map<String, Object> p = new LinkedHashMap<>();
+                    p.put("total", page.total());
+                    p.put("limit", n);
+                    p.put("offset", cursor == null ? off : 0);
+                    p.put("has_more", page.nextCursor() != null);
+                    if (page.nextCursor() != null) {
+                        p.put("next_cursor", page.nextCursor());
+                    }
+                    Map<String, Object> out = new LinkedHashMap<>();
+                    out.put("jobs", DeadLetterViews.views(json, page.jobs()));
+                    out.put("pagination", p);
+                    return Responses.ok(json, out);
+                });
+    }
+
+    @GET
+    @Path("/stats")
+    public Uni<Response> stats() {
+        return deadLetters.stats().map(s -> Responses.ok(json, DeadLetterViews.stats(s, retention())));
+    }
+
+    @GET
+    @Path("/{id}")
+    public Uni<Response> get(@PathParam("id") String id) {
+        return deadLetters.get(Params.jobId(id)).map(j -> Responses.ok(json, Map.of("job", JobJson.view(json, j))));
+    }
+
+    @POST
+    @Path("/{id}/retry")
+    public Uni<Response> retry(@PathParam("id") String id) {
+        return deadLetters.retry(Params.jobId(id)).map(j -> {
+            Map<String, Object> view = JobJson.view(json, j);
+            view.put("re_enqueued_at", Timestamps.format(j.enqueuedAt()));
+            return Responses.ok(json, Map.of("job", view));
+        });
+    }
+
+    @DELETE
+    @Path("/{id}")
+    public Uni<Response> delete(@PathParam("id") String id) {
+        return deadLetters.delete(Params.jobId(id)).map(v -> {
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("deleted", true);
+            out.put("job_id", id);
+            return Responses.ok(json, out);
+        });
+    }
+
+    /** Bulk retry: {@code {"filter": {...}, "confirm": true}}. */
+    @POST
+    @Path("/retry")
+    public Uni<Response> retryMatching(String body) {
+        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b ->
+                deadLetters.retryAll(DeadLetterViews.filter(b), Boolean.TRUE.equals(b.bool("confirm"))))
+                .map(r -> Responses.ok(json, DeadLetterViews.bulk(r)));
+    }
+
+    /** Bulk delete: {@code {"filter": {...}, "confirm": true}} (a POST, since DELETE carries no body). */
+    @POST
+    @Path("/delete")
+    public Uni<Response> deleteMatching(String body) {
+        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b ->
+                deadLetters.deleteAll(DeadLetterViews.filter(b), Boolean.TRUE.equals(b.bool("confirm"))))
+                .map(r -> Responses.ok(json, DeadLetterViews.bulk(r)));
+    }
+
+    /** Purge by filter given as query parameters, with {@code confirm=true}. */
+    @DELETE
+    public Uni<Response> purge(@QueryParam("queue") String queue, @QueryParam("type") String type,
+                               @QueryParam("error_type") String errorType, @QueryParam("since") String since,
+                               @QueryParam("until") String until, @QueryParam("confirm") String confirm) {
+        return deadLetters.deleteAll(DeadLetterViews.filter(queue, type, errorType, since, until),
+                "true".equals(confirm)).map(r -> Responses.ok(json, DeadLetterViews.bulk(r)));
+    }
+
+    Map<String, Object> retention() {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("max_age", config.retention().deadLetter().map(Object::toString).orElse(null));
+        r.put("max_count", null);
+        return r;
+    }
+}

@@ -1,0 +1,141 @@
+package dev.steadfast.events;
+
+import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.domain.JobIds;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * Recent lifecycle events, kept in a bounded in-memory window (steadfast.events.buffer-size) for
+ * GET /ojs/v1/events, and pushed to live subscribers: this instance's own events and, through
+ * {@link EventSharing}, those of the other instances on the same database. Event ids are UUIDv7 with the
+ * {@code evt_} prefix, so they sort by time and serve as the polling cursor; the window is kept in id order, so
+ * an event that arrives late from another instance takes its place by time.
+ *
+ * <p>While other instances are present, a poll answers only events older than {@link #SETTLE}, so that a cursor
+ * does not move past an event still on its way from another instance (they arrive within tens of milliseconds).
+ * Limit: the window is lost on restart (a restarted instance shows events from its start on); it is an
+ * observation window, not an audit log. Job state in the database is always the source of truth.
+ */
+@ApplicationScoped
+public class EventLog {
+
+    /** How old an event must be before a poll answers it while other instances are present. */
+    static final Duration SETTLE = Duration.ofMillis(250);
+
+    private final int capacity;
+    private final TreeMap<String, JobEvent> ring = new TreeMap<>();
+    private final List<Consumer<JobEvent>> subscribers = new CopyOnWriteArrayList<>();
+    private final List<Consumer<JobEvent>> localListeners = new CopyOnWriteArrayList<>();
+    private final Instances instances;
+    private final Clock clock;
+
+    public EventLog(SteadfastConfig config, Instances instances, Clock clock) {
+        this.capacity = Math.max(100, config.events().bufferSize());
+        this.instances = instances;
+        this.clock = clock;
+    }
+
+    /** Records an event of {@code type} about a job; {@code data} gets job_type and queue added first. */
+    public void emit(String type, Instant at, String jobId, String jobType, String queue, Map<String, Object> data) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("job_type", jobType);
+        d.put("queue", queue);
+        d.putAll(data);
+        local(new JobEvent("evt_" + JobIds.next(at.toEpochMilli()), type, at, jobId, queue, jobType, d));
+    }
+
+    private void local(JobEvent e) {
+        append(e);
+        for (Consumer<JobEvent> l : localListeners) {
+            l.accept(e);
+        }
+    }
+
+    /** An event another instance emitted. */
+    void appendRemote(JobEvent e) {
+        append(e);
+    }
+
+    private void append(JobEvent e) {
+        synchronized (ring) {
+            ring.put(e.id(), e);
+            if (ring.size() > capacity) {
+                ring.pollFirstEntry();
+            }
+        }
+        for (Consumer<JobEvent> s : subscribers) {
+            s.accept(e);
+        }
+    }
+
+    /** Records an event about a queue (queue.paused, queue.resumed): the queue is its subject. */
+    public void emitQueue(String type, Instant at, String queue, Map<String, Object> data) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("queue", queue);
+        d.putAll(data);
+        local(new JobEvent("evt_" + JobIds.next(at.toEpochMilli()), type, at, queue, queue, null, d));
+    }
+
+    /** Events after {@code afterId} (exclusive; null for the oldest kept) matching the filters, oldest first. */
+    public Page list(String afterId, Set<String> types, Set<String> queues, Set<String> jobTypes, int limit) {
+        List<JobEvent> out = new ArrayList<>(Math.min(limit, 64));
+        boolean more = false;
+        Instant settled = instances.othersPresent() ? clock.instant().minus(SETTLE) : null;
+        synchronized (ring) {
+            for (JobEvent e : (afterId == null ? ring : ring.tailMap(afterId, false)).values()) {
+                if (settled != null && e.time().isAfter(settled)) {
+                    break;
+                }
+                // a queue event has no job type (null): it never matches a job_types filter (Set.of throws on null)
+                if (!matches(types, e.type()) || !matches(queues, e.queue()) || !matches(jobTypes, e.jobType())) {
+                    continue;
+                }
+                if (out.size() == limit) {
+                    more = true;
+                    break;
+                }
+                out.add(e);
+            }
+        }
+        return new Page(out, out.isEmpty() ? afterId : out.get(out.size() - 1).id(), more);
+    }
+
+    private static boolean matches(Set<String> wanted, String value) {
+        return wanted.isEmpty() || value != null && wanted.contains(value);
+    }
+
+    /** A page of events and the cursor to continue from. */
+    public record Page(List<JobEvent> events, String cursor, boolean hasMore) {
+    }
+
+    public void subscribe(Consumer<JobEvent> s) {
+        subscribers.add(s);
+    }
+
+    /** Called with each event this instance emits (not those received from other instances). */
+    void onLocal(Consumer<JobEvent> l) {
+        localListeners.add(l);
+    }
+
+    public void unsubscribe(Consumer<JobEvent> s) {
+        subscribers.remove(s);
+    }
+
+    /** Forgets every event (the reset hook). */
+    public void clear() {
+        synchronized (ring) {
+            ring.clear();
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package dev.steadfast.events;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.store.EventChannel;
+import dev.steadfast.store.JobNotifications;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jboss.logging.Logger;
+
+/**
+ * Shares lifecycle events between the instances on one database (steadfast.events.share, on by default), so
+ * GET /ojs/v1/events and its stream show every instance's events whichever instance a client asks.
+ *
+ * <p>Through PostgreSQL's NOTIFY rather than an events table: the events are an observation window, not
+ * history (job state is), so they need no durability, no WAL and no pruning, and NOTIFY delivers them to every
+ * listening instance at once. Off the request path: an event is queued in memory and a flush at most every
+ * {@link #FLUSH_MS} ms sends everything queued in one statement, packed into payloads of up to 7,900 bytes. Only
+ * while another instance is present ({@link Instances}); a lone instance sends nothing.
+ *
+ * <p>Limits: an event is lost for the other instances when the database is away at its flush (the queue is
+ * dropped rather than held), or when it alone exceeds a payload; at most {@link #MAX_QUEUED} events wait.
+ */
+@ApplicationScoped
+public class EventSharing {
+
+    static final long FLUSH_MS = 20;
+    static final int MAX_QUEUED = 100_000;
+    private static final Logger LOG = Logger.getLogger(EventSharing.class);
+
+    private final String origin = UUID.randomUUID().toString().substring(0, 8);
+    private final ConcurrentLinkedQueue<JobEvent> outbound = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger queued = new AtomicInteger();
+    private final AtomicBoolean flushing = new AtomicBoolean();
+    private final EventLog log;
+    private final EventChannel channel;
+    private final Instances instances;
+    private final ObjectMapper json;
+    private final Vertx vertx;
+
+    public EventSharing(EventLog log, EventChannel channel, Instances instances, ObjectMapper json, Vertx vertx) {
+        this.log = log;
+        this.channel = channel;
+        this.instances = instances;
+        this.json = json;
+        this.vertx = vertx;
+    }
+
+    void start(@Observes StartupEvent e, SteadfastConfig config, JobNotifications notifications) {
+        if (!config.events().share()) {
+            return;
+        }
+        notifications.listenEvents(this::received);
+        log.onLocal(this::queue);
+    }
+
+    private void queue(JobEvent e) {
+        if (!instances.othersPresent()) {
+            return;
+        }
+        if (queued.incrementAndGet() > MAX_QUEUED) {
+            queued.decrementAndGet();
+            return;
+        }
+        outbound.add(e);
+        if (flushing.compareAndSet(false, true)) {
+            vertx.setTimer(FLUSH_MS, id -> flush());
+        }
+    }
+
+    private void flush() {
+        List<String> payloads = new ArrayList<>();
+        StringBuilder b = new StringBuilder();
+        int bytes = 0;
+        for (JobEvent e = outbound.poll(); e != null; e = outbound.poll()) {
+            queued.decrementAndGet();
+            String one = encode(e);
+            int n = one.getBytes(StandardCharsets.UTF_8).length;
+            if (one.isEmpty() || n + 40 > EventChannel.MAX_PAYLOAD_BYTES) {
+                continue;
+            }
+            if (bytes + n + 1 > EventChannel.MAX_PAYLOAD_BYTES - 40) {
+                payloads.add(close(b));
+                b.setLength(0);
+                bytes = 0;
+            }
+            b.append(b.length() == 0 ? "{\"o\":\"" + origin + "\",\"e\":[" : ",").append(one);
+            bytes += n + 1;
+        }
+        if (b.length() > 0) {
+            payloads.add(close(b));
+        }
+        flushing.set(false);
+        if (!outbound.isEmpty() && flushing.compareAndSet(false, true)) {
+            vertx.setTimer(FLUSH_MS, id -> flush());
+        }
+        if (!payloads.isEmpty()) {
+            channel.publish(payloads).subscribe().with(v -> { },
+                    err -> LOG.debugf("could not share %d event payload(s): %s", payloads.size(), err.getMessage()));
+        }
+    }
+
+    private static String close(StringBuilder b) {
+        return b.append("]}").toString();
+    }
+
+    private String encode(JobEvent e) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", e.id());
+        m.put("type", e.type());
+        m.put("time", e.time().toString());
+        m.put("subject", e.subject());
+        m.put("queue", e.queue());
+        m.put("job_type", e.jobType());
+        m.put("data", e.data());
+        try {
+            return json.writeValueAsString(m);
+        } catch (JsonProcessingException ex) {
+            return "";
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    void received(String payload) {
+        try {
+            Map<String, Object> p = json.readValue(payload, Map.class);
+            if (origin.equals(p.get("o")) || !(p.get("e") instanceof List<?> events)) {
+                return;
+            }
+            for (Object o : events) {
+                Map<String, Object> m = (Map<String, Object>) o;
+                log.appendRemote(new JobEvent((String) m.get("id"), (String) m.get("type"),
+                        Instant.parse((String) m.get("time")), (String) m.get("subject"), (String) m.get("queue"),
+                        (String) m.get("job_type"), (Map<String, Object>) m.get("data")));
+            }
+        } catch (Exception ex) {
+            LOG.debugf("ignored an event notification that could not be read: %s", ex.getMessage());
+        }
+    }
+}

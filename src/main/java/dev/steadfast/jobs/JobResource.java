@@ -1,0 +1,265 @@
+package dev.steadfast.jobs;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.domain.OjsException;
+import dev.steadfast.http.Body;
+import dev.steadfast.http.Params;
+import dev.steadfast.http.Responses;
+import dev.steadfast.queues.RateLimitResource;
+import dev.steadfast.schemas.ArgsValidation;
+import dev.steadfast.store.JobRow;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.util.Map;
+
+/** PUSH, INFO and CANCEL (ojs-http-binding.md sections 9.1, 9.3, 9.4). */
+@Path("/ojs/v1/jobs")
+public class JobResource {
+
+    private final JobService jobs;
+    private final dev.steadfast.config.SteadfastConfig config;
+    private final ObjectMapper json;
+    private final java.time.Clock clock;
+    private final dev.steadfast.queues.RateLimits rateLimits;
+    private final ArgsValidation argsValidation;
+
+    public JobResource(JobService jobs, dev.steadfast.config.SteadfastConfig config, ObjectMapper json,
+                       java.time.Clock clock, dev.steadfast.queues.RateLimits rateLimits,
+                       ArgsValidation argsValidation) {
+        this.rateLimits = rateLimits;
+        this.argsValidation = argsValidation;
+        this.jobs = jobs;
+        this.config = config;
+        this.json = json;
+        this.clock = clock;
+    }
+
+    /**
+     * PUSH: 201 with the new job, or, when its unique policy says ignore and a job already holds the key, 200 with
+     * that job and {@code "deduplicated": true} (ojs-unique-jobs.md 5.4). A created job with a rate limit key gets
+     * its key's X-RateLimit-* headers (ojs-rate-limiting.md 10.4): the job was accepted and waits for its key. Args
+     * are first checked against their type's registered schema ({@link ArgsValidation}): 400
+     * {@code schema_validation}, or {@code warnings}.
+     */
+    @POST
+    public Uni<Response> push(String body) {
+        return Uni.createFrom().item(() -> EnqueueParser.parse(json, Body.parse(json, body), clock.instant()))
+                .flatMap(c -> argsValidation.check(c).flatMap(warnings -> jobs.enqueue(c).flatMap(outcome -> {
+                    if (outcome instanceof PushOutcome.Deduplicated d) {
+                        return Uni.createFrom().item(Responses.ok(json, withWarnings(Map.of("job",
+                                JobJson.view(json, d.existing()), "deduplicated", true), warnings)));
+                    }
+                    PushOutcome.Created created = (PushOutcome.Created) outcome;
+                    JobRow row = created.job();
+                    Response.ResponseBuilder r = withPressure(Response.fromResponse(Responses.json(json, 201,
+                            withWarnings(Map.of("job", JobJson.view(json, row)), warnings)))
+                            .location(URI.create("/ojs/v1/jobs/" + row.id())), created.pressure());
+                    return c.rateLimit() == null ? Uni.createFrom().item(r.build())
+                            : rateLimits.inspect(c.rateLimit().key())
+                                    .map(s -> RateLimitResource.withHeaders(r, s).build())
+                                    // the job is in: a failed look at its key only costs the headers
+                                    .onFailure().recoverWithItem(e -> r.build());
+                })));
+    }
+
+    /** {@code body} with {@code "warnings"} when there are any (ojs-schema-registry.md 7.3, warn mode). */
+    private static Map<String, Object> withWarnings(Map<String, Object> body, java.util.List<String> warnings) {
+        if (warnings.isEmpty()) {
+            return body;
+        }
+        Map<String, Object> out = new java.util.LinkedHashMap<>(body);
+        out.put("warnings", warnings);
+        return out;
+    }
+
+    /** X-OJS-Queue-Pressure (ojs-backpressure.md 6) when a bounded queue is past its warning threshold. */
+    private static Response.ResponseBuilder withPressure(Response.ResponseBuilder r, Double pressure) {
+        return pressure == null ? r : r.header("X-OJS-Queue-Pressure",
+                String.format(java.util.Locale.ROOT, "%.2f", pressure));
+    }
+
+    /** PUSH batch: {@code {"jobs": [...]}}, all or nothing (ojs-http-binding.md 9.2). */
+    @POST
+    @Path("/batch")
+    public Uni<Response> pushAll(String body) {
+        return Uni.createFrom().item(() -> {
+            Body b = Body.parse(json, body);
+            com.fasterxml.jackson.databind.JsonNode list = b.array("jobs", true);
+            int max = config.jobs().maxBatch();
+            if (list.isEmpty() || list.size() > max) {
+                throw OjsException.invalidField("jobs", "'jobs' must hold 1 to " + max + " jobs.",
+                        "1 to " + max + " jobs", list.size() + " jobs");
+            }
+            java.time.Instant now = clock.instant();
+            java.util.List<dev.steadfast.jobs.EnqueueCommand> commands = new java.util.ArrayList<>(list.size());
+            for (int i = 0; i < list.size(); i++) {
+                try {
+                    commands.add(parseElement(list.get(i), i, now));
+                } catch (OjsException e) {
+                    throw e.atIndex(i);
+                }
+            }
+            return commands;
+        }).flatMap(commands -> argsValidation.checkEach(commands).flatMap(checked -> {
+            java.util.List<String> warnings = new java.util.ArrayList<>();
+            for (int i = 0; i < checked.size(); i++) {
+                if (checked.get(i).refusal() != null) {
+                    throw checked.get(i).refusal().atIndex(i);
+                }
+                for (String w : checked.get(i).warnings()) {
+                    warnings.add("jobs[" + i + "]: " + w);
+                }
+            }
+            return jobs.pushAll(commands).map(rows -> {
+                java.util.List<Map<String, Object>> views = new java.util.ArrayList<>(rows.size());
+                rows.forEach(r -> views.add(JobJson.view(json, r)));
+                Map<String, Object> out = new java.util.LinkedHashMap<>();
+                out.put("jobs", views);
+                out.put("count", views.size());
+                return Responses.json(json, 201, withWarnings(out, warnings));
+            });
+        }));
+    }
+
+    private dev.steadfast.jobs.EnqueueCommand parseElement(com.fasterxml.jackson.databind.JsonNode node, int i,
+                                                              java.time.Instant now) {
+        return EnqueueParser.parse(json, Body.element(json, node, "jobs[" + i + "]"), now);
+    }
+
+    /**
+     * Bulk enqueue (ojs-bulk-operations.md 5): {@code {"jobs": [...], "atomicity": "partial"|"atomic"}}, partial by
+     * default. Partial: each job stands alone; 200 when all were created (or deduplicated), 207 when some were
+     * refused, 422 when all were; {@code items} has one result per job, in order. Atomic: all or nothing; a refusal
+     * answers the refused job's error envelope (400/409, naming its index) and nothing is created. More jobs than
+     * steadfast.jobs.max-batch: 413.
+     */
+    @POST
+    @Path("/bulk")
+    public Uni<Response> bulk(String body) {
+        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
+            com.fasterxml.jackson.databind.JsonNode list = b.array("jobs", true);
+            int max = config.jobs().maxBatch();
+            if (list.size() > max) {
+                throw new OjsException(dev.steadfast.domain.ErrorCode.PAYLOAD_TOO_LARGE, "Batch size " + list.size()
+                        + " exceeds the maximum of " + max + ".", Map.of("max_batch_size", max, "received", list.size()));
+            }
+            if (list.isEmpty()) {
+                throw OjsException.invalidField("jobs", "'jobs' must hold 1 to " + max + " jobs.",
+                        "1 to " + max + " jobs", "0 jobs");
+            }
+            String mode = b.string("atomicity", false);
+            if (mode != null && !mode.equals("atomic") && !mode.equals("partial")) {
+                throw OjsException.invalidField("atomicity", "'atomicity' must be 'atomic' or 'partial'.",
+                        "atomic|partial", mode);
+            }
+            if (b.has("idempotency_key")) {
+                throw new OjsException(dev.steadfast.domain.ErrorCode.UNSUPPORTED, "Bulk idempotency keys are not"
+                        + " supported; give the jobs ids of your own, which makes a retried request safe (a taken id"
+                        + " is refused, never enqueued twice).", Map.of("field", "idempotency_key"));
+            }
+            boolean atomic = "atomic".equals(mode);
+            java.util.List<dev.steadfast.jobs.EnqueueCommand> commands = new java.util.ArrayList<>(list.size());
+            java.util.Map<Integer, OjsException> bad = new java.util.HashMap<>();
+            java.time.Instant now = clock.instant();
+            for (int i = 0; i < list.size(); i++) {
+                try {
+                    commands.add(parseElement(list.get(i), i, now));
+                } catch (OjsException e) {
+                    if (atomic) {
+                        throw e.atIndex(i);
+                    }
+                    bad.put(i, e.atIndex(i));
+                    commands.add(null);
+                }
+            }
+            return argsValidation.checkEach(commands).flatMap(checked -> {
+                java.util.Map<Integer, java.util.List<String>> warnings = new java.util.HashMap<>();
+                for (int i = 0; i < checked.size(); i++) {
+                    ArgsValidation.Outcome o = checked.get(i);
+                    if (o.refusal() != null) {
+                        if (atomic) {
+                            throw o.refusal().atIndex(i);
+                        }
+                        bad.put(i, o.refusal().atIndex(i));
+                        commands.set(i, null);
+                    } else if (!o.warnings().isEmpty()) {
+                        warnings.put(i, o.warnings());
+                    }
+                }
+                return jobs.pushBulk(commands, bad, atomic).map(outcomes -> bulkResponse(outcomes, warnings));
+            });
+        });
+    }
+
+    private Response bulkResponse(java.util.List<PushOutcome> outcomes,
+                                  java.util.Map<Integer, java.util.List<String>> warnings) {
+        java.util.List<Map<String, Object>> items = new java.util.ArrayList<>(outcomes.size());
+        int failed = 0;
+        for (int i = 0; i < outcomes.size(); i++) {
+            Map<String, Object> item = new java.util.LinkedHashMap<>();
+            item.put("index", i);
+            PushOutcome o = outcomes.get(i);
+            if (o instanceof PushOutcome.Created c) {
+                item.put("status", "created");
+                item.put("job", JobJson.view(json, c.job()));
+                if (warnings.containsKey(i)) {
+                    item.put("warnings", warnings.get(i));
+                }
+            } else if (o instanceof PushOutcome.Deduplicated d) {
+                item.put("status", "duplicate");
+                item.put("job", JobJson.view(json, d.existing()));
+            } else {
+                OjsException e = ((PushOutcome.Refused) o).error();
+                failed++;
+                item.put("status", "failed");
+                Map<String, Object> err = new java.util.LinkedHashMap<>();
+                err.put("code", e.code().wire());
+                err.put("message", e.getMessage());
+                err.put("retryable", e.code().retryable());
+                err.put("details", e.details());
+                item.put("error", err);
+            }
+            items.add(item);
+        }
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        out.put("total", outcomes.size());
+        out.put("succeeded", outcomes.size() - failed);
+        out.put("failed", failed);
+        out.put("items", items);
+        int status = failed == 0 ? 200 : failed == outcomes.size() ? 422 : 207;
+        return Responses.json(json, status, out);
+    }
+
+    @GET
+    @Path("/{id}")
+    public Uni<Response> info(@PathParam("id") String id) {
+        return jobs.info(Params.jobId(id)).map(row -> Responses.ok(json, Map.of("job", JobJson.view(json, row))));
+    }
+
+    @DELETE
+    @Path("/{id}")
+    public Uni<Response> cancel(@PathParam("id") String id) {
+        return jobs.cancel(Params.jobId(id)).map(c -> {
+            Map<String, Object> view = JobJson.view(json, c.job());
+            view.put("previous_state", c.previousState().wire());
+            return Responses.ok(json, Map.of("job", view));
+        });
+    }
+
+    @POST
+    @Path("/{id}/activate")
+    public Uni<Response> activate(@PathParam("id") String id) {
+        return jobs.activate(Params.jobId(id)).map(row -> {
+            Map<String, Object> view = JobJson.view(json, row);
+            view.put("previous_state", "pending");
+            view.put("activated_at", view.get("enqueued_at"));
+            return Responses.ok(json, Map.of("job", view));
+        });
+    }
+}

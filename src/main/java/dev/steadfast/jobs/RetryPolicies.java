@@ -1,0 +1,89 @@
+package dev.steadfast.jobs;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.domain.ErrorCode;
+import dev.steadfast.domain.OjsException;
+import dev.steadfast.domain.retry.MaxAttemptsRule;
+import dev.steadfast.domain.retry.PolicyViolation;
+import dev.steadfast.domain.retry.RetryPolicy;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Resolves a job's effective retry policy at enqueue time from four scopes, most specific first: the job's own
+ * (partial) policy, its type's, its queue's, and the server default; each is merged over the next
+ * (RET-10), starting from the OJS defaults. The merged max_attempts is then judged by the configured
+ * {@link MaxAttemptsRule} (clamp, reset to the server default, or reject when out of range). The configured
+ * scopes are validated when the server starts, so a bad configuration fails fast. A job policy that breaks a
+ * rule of ojs-retry.md section 11 is refused with 422 naming the field, and nothing is enqueued (RET-16).
+ */
+@ApplicationScoped
+@io.quarkus.runtime.Startup
+public class RetryPolicies {
+
+    private final RetryPolicy serverDefault;
+    private final Map<String, Map<String, Object>> byQueue = new TreeMap<>();
+    private final Map<String, Map<String, Object>> byType = new TreeMap<>();
+    private final MaxAttemptsRule maxAttempts;
+
+    public RetryPolicies(SteadfastConfig config, ObjectMapper json) {
+        SteadfastConfig.Retry r = config.retry();
+        this.serverDefault = r.defaults().map(d -> RetryPolicy.merge(RetryPolicy.DEFAULT, parse(json, "defaults", d)))
+                .orElse(RetryPolicy.DEFAULT);
+        r.queues().forEach((q, p) -> byQueue.put(q, check(json, "queues." + q, p)));
+        r.types().forEach((t, p) -> byType.put(t, check(json, "types." + t, p)));
+        this.maxAttempts = new MaxAttemptsRule(r.maxAttemptsMin(), r.maxAttemptsMax().orElse(Integer.MAX_VALUE),
+                r.maxAttemptsOutOfRange());
+        if (!maxAttempts.allows(serverDefault.maxAttempts())) {
+            throw new IllegalArgumentException("steadfast.retry.defaults has max_attempts " + serverDefault.maxAttempts()
+                    + ", outside steadfast.retry.max-attempts-min/-max [" + maxAttempts.min() + ", " + maxAttempts.max() + "]");
+        }
+    }
+
+    /** The effective policy for a job of {@code type} in {@code queue} that asked for {@code partial}. */
+    public RetryPolicy resolve(String type, String queue, Map<String, Object> partial) {
+        RetryPolicy p = serverDefault;
+        try {
+            p = RetryPolicy.merge(p, byQueue.get(queue));
+            p = RetryPolicy.merge(p, byType.get(type));
+            p = RetryPolicy.merge(p, partial);
+            return maxAttempts.apply(p, serverDefault.maxAttempts());
+        } catch (PolicyViolation v) {
+            throw new OjsException(ErrorCode.VALIDATION_ERROR, v.getMessage(), Map.of("field", v.field()));
+        }
+    }
+
+    /** The configured scopes, for GET /ojs/v1/retry-policies and the manifest. */
+    public Map<String, Object> describe() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("precedence", new String[] {"job", "type", "queue", "default"});
+        out.put("default", serverDefault.toWire());
+        out.put("queues", byQueue);
+        out.put("types", byType);
+        Map<String, Object> range = new LinkedHashMap<>();
+        range.put("min", maxAttempts.min());
+        range.put("max", maxAttempts.max() == Integer.MAX_VALUE ? null : maxAttempts.max());
+        range.put("out_of_range", maxAttempts.mode().name().toLowerCase(java.util.Locale.ROOT));
+        out.put("max_attempts_range", range);
+        return out;
+    }
+
+    private static Map<String, Object> check(ObjectMapper json, String where, String text) {
+        Map<String, Object> partial = parse(json, where, text);
+        RetryPolicy.merge(RetryPolicy.DEFAULT, partial); // throws on an invalid configured policy
+        return partial;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> parse(ObjectMapper json, String where, String text) {
+        try {
+            return json.readValue(text, Map.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("steadfast.retry." + where + " is not a JSON object: " + text, e);
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.steadfast.operations;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.domain.JobState;
+import dev.steadfast.http.Responses;
+import dev.steadfast.http.Timestamps;
+import dev.steadfast.stats.MetricsSummary;
+import dev.steadfast.stats.StatsService;
+import dev.steadfast.store.workers.WorkerStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.Response;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * {@code GET /ojs/v1/admin/stats} (ojs-admin-api.md): how many queues and workers the server knows, jobs by state
+ * across all queues (the shared depth count, {@code counts_as_of}) with dead letters, and throughput as the last
+ * hour's average per minute: {@code processed_per_minute} completed, {@code failed_per_minute} failed for good
+ * (discarded or dead-lettered), the same windows as {@code /ojs/v1/admin/metrics/summary}.
+ */
+@Path("/ojs/v1/admin/stats")
+public class AdminStatsResource {
+
+    /** Workers listed for the count; a fleet larger than this is reported as this many. */
+    static final int MAX_WORKERS = 10_000;
+
+    private final StatsService stats;
+    private final WorkerStore workers;
+    private final ObjectMapper json;
+
+    public AdminStatsResource(StatsService stats, WorkerStore workers, ObjectMapper json) {
+        this.stats = stats;
+        this.workers = workers;
+        this.json = json;
+    }
+
+    @GET
+    public Uni<Response> stats() {
+        return Uni.combine().all().unis(stats.summary(), stats.queues(), workers.list(MAX_WORKERS)).asTuple()
+                .map(t -> {
+                    MetricsSummary s = t.getItem1();
+                    Map<JobState, Long> totals = new EnumMap<>(JobState.class);
+                    for (JobState st : JobState.values()) {
+                        totals.put(st, 0L);
+                    }
+                    s.counts().byQueue().values().forEach(m -> m.forEach((st, n) -> totals.merge(st, n, Long::sum)));
+                    Map<String, Object> jobs = new LinkedHashMap<>();
+                    totals.forEach((st, n) -> jobs.put(st.wire(), n));
+                    jobs.put("dead_letter", s.counts().deadLetters().values().stream().mapToLong(Long::longValue).sum());
+                    MetricsSummary.Window hour = s.lastHour();
+                    Map<String, Object> throughput = new LinkedHashMap<>();
+                    throughput.put("processed_per_minute", hour.completed() / 60.0);
+                    throughput.put("failed_per_minute", hour.failed() / 60.0);
+                    throughput.put("window_minutes", 60);
+                    Map<String, Object> out = new LinkedHashMap<>();
+                    out.put("queues", t.getItem2().size());
+                    out.put("workers", t.getItem3().size());
+                    out.put("jobs", jobs);
+                    out.put("throughput", throughput);
+                    out.put("counts_as_of", Timestamps.format(s.counts().at()));
+                    return Responses.ok(json, out);
+                });
+    }
+}

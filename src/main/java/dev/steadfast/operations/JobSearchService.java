@@ -1,0 +1,89 @@
+package dev.steadfast.operations;
+
+import dev.steadfast.deadletters.DeadLetterService;
+import dev.steadfast.domain.OjsException;
+import dev.steadfast.store.JobFilter;
+import dev.steadfast.store.JobQueryStore;
+import dev.steadfast.store.JobSummary;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Browsing jobs: a filter, an order (created_at newest or oldest first) and keyset cursors both ways. A cursor
+ * is the (created_at, id) of the row it continues from, opaque to the caller; "after" continues in the page's
+ * order, "before" goes back, and going back past the start lands on the first page.
+ */
+@ApplicationScoped
+public class JobSearchService {
+
+    /** Shortest text search: the trigram index needs three characters to narrow anything down. */
+    public static final int MIN_TEXT = 3;
+    public static final int MAX_TEXT = 200;
+
+    private final JobQueryStore store;
+
+    public JobSearchService(JobQueryStore store) {
+        this.store = store;
+    }
+
+    /** A page of jobs and the cursors that continue it (null when there is nothing that way). */
+    public record JobPage(List<JobSummary> jobs, String nextCursor, String prevCursor) {
+    }
+
+    public Uni<JobPage> page(JobFilter f, boolean ascending, String after, String before, int limit) {
+        checkText(f.text());
+        if (before != null) {
+            Cursor c = Cursor.decode("before", before);
+            return store.list(f, !ascending, c.at(), c.id(), limit + 1).flatMap(rows -> {
+                if (rows.size() <= limit) {
+                    return page(f, ascending, null, null, limit);
+                }
+                List<JobSummary> page = new ArrayList<>(rows.subList(0, limit));
+                Collections.reverse(page);
+                return Uni.createFrom().item(new JobPage(page, cursorOf(page.get(page.size() - 1)),
+                        cursorOf(page.get(0))));
+            });
+        }
+        Cursor c = after == null ? null : Cursor.decode("after", after);
+        return store.list(f, ascending, c == null ? null : c.at(), c == null ? null : c.id(), limit + 1).map(rows -> {
+            boolean more = rows.size() > limit;
+            List<JobSummary> page = more ? rows.subList(0, limit) : rows;
+            String next = more ? cursorOf(page.get(page.size() - 1)) : null;
+            String prev = c == null || page.isEmpty() ? null : cursorOf(page.get(0));
+            return new JobPage(page, next, prev);
+        });
+    }
+
+    static void checkText(String text) {
+        if (text != null && (text.length() < MIN_TEXT || text.length() > MAX_TEXT)) {
+            throw OjsException.invalidField("q", "Search text must be " + MIN_TEXT + " to " + MAX_TEXT
+                    + " characters long (or a job id).", MIN_TEXT + ".." + MAX_TEXT + " characters", text);
+        }
+    }
+
+    private static String cursorOf(JobSummary j) {
+        return new Cursor(j.createdAt(), j.id()).encode();
+    }
+
+    /** A keyset position: the (created_at, id) of a row. */
+    record Cursor(Instant at, UUID id) {
+
+        String encode() {
+            return DeadLetterService.encode(at, id);
+        }
+
+        static Cursor decode(String field, String s) {
+            try {
+                String[] p = DeadLetterService.decode(s);
+                return new Cursor(Instant.parse(p[0]), UUID.fromString(p[1]));
+            } catch (OjsException e) {
+                throw OjsException.invalidField(field, "'" + field + "' is not a cursor this server issued.");
+            }
+        }
+    }
+}

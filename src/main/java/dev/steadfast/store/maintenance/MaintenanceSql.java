@@ -1,0 +1,105 @@
+package dev.steadfast.store.maintenance;
+
+import dev.steadfast.store.HistorySql;
+import dev.steadfast.store.JobRow;
+
+/**
+ * Statements of the periodic maintenance tasks. Every one is safe when several instances run it at once: rows
+ * are taken with FOR UPDATE SKIP LOCKED (two reapers never decide the same job) or changed by set-based,
+ * idempotent updates guarded by state, and each works in bounded batches.
+ */
+public final class MaintenanceSql {
+
+    private MaintenanceSql() {
+    }
+
+    /** Lease expiry: active jobs whose lease ran out, oldest first, locked so no other instance takes them. */
+    public static final String LOCK_EXPIRED_LEASES = "SELECT " + JobRow.leanColumns("")
+            + " FROM jobs WHERE state = 'active' AND lease_expires_at <= $1"
+            + " ORDER BY lease_expires_at LIMIT $2 FOR UPDATE SKIP LOCKED";
+
+    /**
+     * Retry and schedule promotion: due scheduled/retryable jobs become available, enqueued_at recording the
+     * instant they became due, so INFO and the console show the true state. Fetch claims due jobs directly, so
+     * this only keeps the visible state honest between claims, and announces the queues on steadfast_jobs so
+     * long-polling fetches on every instance wake up (a job another instance failed and that came due).
+     */
+    public static final String PROMOTE_DUE = """
+            WITH due AS (
+                SELECT id FROM jobs WHERE state IN ('scheduled', 'retryable') AND run_at <= $1
+                ORDER BY run_at LIMIT $2 FOR UPDATE SKIP LOCKED),
+            promoted AS (
+                UPDATE jobs j SET state = 'available', enqueued_at = j.run_at
+                FROM due WHERE j.id = due.id
+                RETURNING j.id, j.type, j.queue, j.priority)
+            SELECT p.*, (SELECT count(pg_notify('steadfast_jobs', q.queue))
+                         FROM (SELECT DISTINCT queue FROM promoted) q) AS notified
+            FROM promoted p""";
+
+    /**
+     * Expiry: jobs not started yet whose expires_at has passed, earliest first, locked so no other instance (and
+     * no claim) takes them; through jobs_expiry_idx, which only jobs with a deadline enter.
+     */
+    static final String LOCK_EXPIRED_JOBS = "SELECT " + JobRow.leanColumns("")
+            + " FROM jobs WHERE expires_at <= $1 AND state IN ('available', 'scheduled', 'retryable', 'pending')"
+            + " ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED";
+
+    /**
+     * Discards expired jobs with the recorded reason as their error (appended to the history, newest $4 kept).
+     * completed_at stays unset: the job never ran to an outcome (the conformance suite checks it is absent). The
+     * job moves to the history.
+     */
+    static final String DISCARD_EXPIRED = "WITH " + HistorySql.finish("USING unnest($1::uuid[], $2::text[]) AS e(id, entry)",
+            "j.id = e.id AND j.state IN ('available', 'scheduled', 'retryable', 'pending')", ", e.entry AS x_entry",
+            java.util.Map.of("state", "'discarded'", "discarded_at", "$3::timestamptz", "error", "fin.x_entry::jsonb",
+                    "errors", "jsonb_path_query_array(fin.errors || fin.x_entry::jsonb, '$[last - $k to last]',"
+                            + " jsonb_build_object('k', $4::int - 1))"))
+            + "\nSELECT " + JobRow.leanColumns("ins") + " FROM ins";
+
+    /**
+     * Pruning, row by row, of finished jobs past retention that sit in the history's default partition (their day
+     * had no partition when they finished); every other finished job goes with its day's partition (DROP_PARTITION).
+     */
+    static final String PRUNE_FINISHED = """
+            WITH old AS (
+                SELECT id FROM job_history_done_default WHERE finished_at < $1
+                LIMIT $2 FOR UPDATE SKIP LOCKED)
+            DELETE FROM job_history_done_default h USING old WHERE h.id = old.id""";
+
+    /** Dead letters past an operator-configured maximum age (off unless configured). */
+    static final String PRUNE_DEAD_LETTERS = """
+            WITH old AS (
+                SELECT id FROM job_history_dead WHERE discarded_at < $1
+                LIMIT $2 FOR UPDATE SKIP LOCKED)
+            DELETE FROM job_history_dead h USING old WHERE h.id = old.id""";
+
+    /** Creates the history's day partitions from $1 for $2 more days (V18's function; a no-op for existing ones). */
+    static final String PREPARE_PARTITIONS = """
+            SELECT count(*) FILTER (WHERE steadfast_history_partition(d::date))
+            FROM generate_series($1::date::timestamp, ($1::date + $2::int)::timestamp, interval '1 day') d""";
+
+    /** The history's day partitions, by name (job_history_done_YYYYMMDD: the UTC day they hold). */
+    static final String LIST_PARTITIONS = """
+            SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+            WHERE i.inhparent = 'job_history_done'::regclass AND c.relname ~ '^job_history_done_[0-9]{8}$'
+            ORDER BY c.relname""";
+
+    /**
+     * Creating or dropping a partition takes an ACCESS EXCLUSIVE lock on its parent for a moment; a lock that cannot
+     * be had within this time (a long console query on the history) gives up and the next run tries again, so ACKs
+     * never queue behind it for longer.
+     */
+    static final String PARTITION_LOCK_TIMEOUT = "SET LOCAL lock_timeout = '1s'";
+
+    /** Serialises the instances' partition work (same key as steadfast_history_partition). */
+    static final String LOCK_PARTITIONS = "SELECT pg_advisory_xact_lock(hashtext('steadfast_history_partitions'))";
+
+    /** Progress rows whose job is gone (deleted or pruned), a bounded batch. */
+    static final String PRUNE_ORPHAN_PROGRESS = """
+            DELETE FROM job_progress p WHERE p.job_id IN (
+                SELECT q.job_id FROM job_progress q
+                WHERE NOT EXISTS (SELECT 1 FROM all_jobs j WHERE j.id = q.job_id) LIMIT $1)""";
+
+    /** Workers not heard from since the cut-off are forgotten (their jobs' leases still govern the jobs). */
+    static final String FORGET_WORKERS = "DELETE FROM workers WHERE last_seen < $1";
+}

@@ -1,0 +1,158 @@
+package dev.steadfast.store.maintenance;
+
+import dev.steadfast.store.FailureWrite;
+import dev.steadfast.store.JobRow;
+import dev.steadfast.store.JobStore;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/** The periodic tasks' door to PostgreSQL: lease expiry, promotion and pruning, in bounded batches. */
+@ApplicationScoped
+public class MaintenanceStore {
+
+    private final Pool pool;
+
+    public MaintenanceStore(Pool pool) {
+        this.pool = pool;
+    }
+
+    /**
+     * Locks up to {@code limit} jobs whose lease expired by {@code now}, lets {@code decide} compute each one's
+     * failed-attempt outcome, and writes them all with one statement, in one transaction (the error appended to
+     * each history in SQL, keeping the newest {@code keep}). Returns the written rows.
+     */
+    public Uni<List<JobRow>> reapExpiredLeases(Instant now, int limit, int keep, Function<JobRow, FailureWrite> decide) {
+        return pool.withTransaction(conn -> conn.preparedQuery(MaintenanceSql.LOCK_EXPIRED_LEASES)
+                .execute(Tuple.of(JobStore.odt(now), limit))
+                .flatMap(rows -> {
+                    List<FailureWrite> writes = new ArrayList<>(rows.rowCount());
+                    for (JobRow j : JobStore.rowsOf(rows)) {
+                        writes.add(decide.apply(j));
+                    }
+                    return writes.isEmpty() ? Uni.createFrom().item(List.<JobRow>of())
+                            : JobStore.recordFailures(conn, writes, keep, null, true);
+                }));
+    }
+
+    /**
+     * Locks up to {@code limit} jobs whose expires_at passed by {@code now} before they were started, lets
+     * {@code reason} write each one's error entry (JSON), and discards them all in one statement; returns them.
+     */
+    public Uni<List<JobRow>> discardExpired(Instant now, int limit, int keep, Function<JobRow, String> reason) {
+        return pool.withTransaction(conn -> conn.preparedQuery(MaintenanceSql.LOCK_EXPIRED_JOBS)
+                .execute(Tuple.of(JobStore.odt(now), limit))
+                .flatMap(rows -> {
+                    List<JobRow> expired = JobStore.rowsOf(rows);
+                    if (expired.isEmpty()) {
+                        return Uni.createFrom().item(List.<JobRow>of());
+                    }
+                    java.util.UUID[] ids = new java.util.UUID[expired.size()];
+                    String[] entries = new String[expired.size()];
+                    for (int i = 0; i < ids.length; i++) {
+                        ids[i] = expired.get(i).id();
+                        entries[i] = reason.apply(expired.get(i));
+                    }
+                    return conn.preparedQuery(MaintenanceSql.DISCARD_EXPIRED)
+                            .execute(Tuple.of(ids, entries, JobStore.odt(now), keep)).map(JobStore::rowsOf);
+                }));
+    }
+
+    /** Makes due scheduled/retryable jobs available; returns how many. */
+    public Uni<List<Promoted>> promoteDue(Instant now, int limit) {
+        return pool.preparedQuery(MaintenanceSql.PROMOTE_DUE).execute(Tuple.of(JobStore.odt(now), limit)).map(rows -> {
+            List<Promoted> out = new ArrayList<>(rows.rowCount());
+            for (Row r : rows) {
+                out.add(new Promoted(r.getUUID("id").toString(), r.getString("type"), r.getString("queue"),
+                        r.getInteger("priority")));
+            }
+            return out;
+        });
+    }
+
+    /** A job the promoter made available. */
+    public record Promoted(String id, String type, String queue, int priority) {
+    }
+
+    public Uni<Integer> pruneFinished(Instant before, int limit) {
+        return pool.preparedQuery(MaintenanceSql.PRUNE_FINISHED).execute(Tuple.of(JobStore.odt(before), limit))
+                .map(rows -> rows.rowCount());
+    }
+
+    /**
+     * Creates the history partitions for the UTC days from {@code from} to {@code days} days later; returns how many.
+     * Creating a partition locks its parent for a moment, under the same lock timeout as dropping one.
+     */
+    public Uni<Integer> preparePartitions(Instant from, int days) {
+        java.time.LocalDate day = java.time.LocalDate.ofInstant(from, java.time.ZoneOffset.UTC);
+        return pool.withTransaction(conn -> conn.query(MaintenanceSql.PARTITION_LOCK_TIMEOUT).execute()
+                        .flatMap(x -> conn.preparedQuery(MaintenanceSql.PREPARE_PARTITIONS).execute(Tuple.of(day, days)))
+                        .map(rows -> rows.iterator().next().getLong(0).intValue()))
+                .onFailure(MaintenanceStore::lockTimedOut).recoverWithItem(0);
+    }
+
+    /** A lock that could not be had within PARTITION_LOCK_TIMEOUT: the next run tries again. */
+    private static boolean lockTimedOut(Throwable e) {
+        return e instanceof io.vertx.pgclient.PgException p && "55P03".equals(p.getSqlState());
+    }
+
+    /**
+     * Drops the history's day partitions whose whole day ended by {@code before}, each in its own short transaction
+     * (see MaintenanceSql.PARTITION_LOCK_TIMEOUT); returns how many jobs they held. A partition whose lock could not
+     * be had is left for the next run.
+     */
+    public Uni<Integer> dropPartitionsBefore(Instant before) {
+        java.time.LocalDate last = java.time.LocalDate.ofInstant(before, java.time.ZoneOffset.UTC);
+        return pool.query(MaintenanceSql.LIST_PARTITIONS).execute().flatMap(rows -> {
+            List<String> old = new ArrayList<>();
+            for (Row r : rows) {
+                String name = r.getString(0);
+                java.time.LocalDate day = java.time.LocalDate.parse(name.substring(name.length() - 8),
+                        java.time.format.DateTimeFormatter.BASIC_ISO_DATE);
+                if (!day.plusDays(1).isAfter(last)) {
+                    old.add(name);
+                }
+            }
+            Uni<Integer> total = Uni.createFrom().item(0);
+            for (String name : old) {
+                total = total.flatMap(n -> dropPartition(name).map(m -> n + m));
+            }
+            return total;
+        });
+    }
+
+    private Uni<Integer> dropPartition(String name) {
+        String quoted = "\"" + name + "\""; // matched ^job_history_done_[0-9]{8}$: nothing to escape
+        return pool.withTransaction(conn -> conn.query(MaintenanceSql.PARTITION_LOCK_TIMEOUT).execute()
+                        .flatMap(x -> conn.query(MaintenanceSql.LOCK_PARTITIONS).execute())
+                        .flatMap(x -> conn.query("SELECT count(*) FROM " + quoted).execute())
+                        .flatMap(count -> conn.query("DROP TABLE " + quoted).execute()
+                                .map(x -> count.iterator().next().getLong(0).intValue())))
+                // tried again next run, or already dropped by another instance (42P01)
+                .onFailure(e -> lockTimedOut(e)
+                        || e instanceof io.vertx.pgclient.PgException p && "42P01".equals(p.getSqlState()))
+                .recoverWithItem(0);
+    }
+
+    /** Deletes up to {@code limit} progress rows whose job no longer exists; returns how many. */
+    public Uni<Integer> pruneOrphanProgress(int limit) {
+        return pool.preparedQuery(MaintenanceSql.PRUNE_ORPHAN_PROGRESS).execute(Tuple.of(limit))
+                .map(rows -> rows.rowCount());
+    }
+
+    public Uni<Integer> pruneDeadLetters(Instant before, int limit) {
+        return pool.preparedQuery(MaintenanceSql.PRUNE_DEAD_LETTERS).execute(Tuple.of(JobStore.odt(before), limit))
+                .map(rows -> rows.rowCount());
+    }
+
+    public Uni<Integer> forgetWorkers(Instant before) {
+        return pool.preparedQuery(MaintenanceSql.FORGET_WORKERS).execute(Tuple.of(JobStore.odt(before)))
+                .map(rows -> rows.rowCount());
+    }
+}

@@ -1,0 +1,184 @@
+package dev.steadfast.store.maintenance;
+
+import dev.steadfast.domain.JobState;
+import dev.steadfast.store.JobRow;
+import dev.steadfast.store.JobStore;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Read-only aggregates for the operator console and the admin API: depth by state per queue (or in one queue),
+ * dead letters per queue and their growth, the age of the oldest available job per queue, and finished jobs per
+ * minute or per window. Every statement here is a
+ * read that takes no locks; their cost on a million-row table is measured in README "Console".
+ */
+@ApplicationScoped
+public class StatsStore {
+
+    /**
+     * Depth: the live table is small (live jobs only) and is counted as it is; finished jobs are counted from the
+     * history's job_history_queue_state_idx (index-only), so no part reads the whole history.
+     */
+    static final String COUNT_BY_QUEUE_AND_STATE = "SELECT queue, state, count(*) FROM jobs GROUP BY queue, state"
+            + " UNION ALL SELECT queue, state, count(*) FROM job_history GROUP BY queue, state";
+
+    /** Dead letters per queue, from their own partition. */
+    static final String DEAD_LETTERS_BY_QUEUE = "SELECT queue, count(*) FROM job_history_dead GROUP BY queue";
+
+    /**
+     * Lag: per known queue, when the job a fetch would take next became available (run_at): the first available
+     * entry of the queue's range of the claim index, so no extra index is written on the hot path. With equal
+     * priorities this is the oldest available job.
+     */
+    static final String OLDEST_AVAILABLE = """
+            SELECT q.name, (SELECT j.run_at FROM jobs j
+                            WHERE j.queue = q.name AND j.state IN ('available', 'scheduled', 'retryable')
+                              AND j.state = 'available'
+                            ORDER BY j.priority DESC, j.run_at, j.id LIMIT 1) AS oldest
+            FROM queues q""";
+
+    /**
+     * Finished jobs per minute since $1: completed ones and ones that failed for good (discarded, dead letters
+     * included), by finished_at: the partitions of the last days only, each an index-only scan of
+     * job_history_finished_idx.
+     */
+    static final String FINISHED_PER_MINUTE = """
+            SELECT (extract(epoch FROM finished_at)::bigint / 60) AS minute, state = 'completed' AS ok, count(*)
+            FROM job_history WHERE state IN ('completed', 'discarded') AND finished_at >= $1
+            GROUP BY 1, 2""";
+
+    /** Count by state in one queue (zzz_jobs' countByState): the live table and job_history_queue_state_idx. */
+    static final String COUNT_BY_STATE_IN_QUEUE = "SELECT state, count(*) FROM jobs WHERE queue = $1 GROUP BY state"
+            + " UNION ALL SELECT state, count(*) FROM job_history WHERE queue = $1 GROUP BY state";
+
+    /** Dead letters in one queue, from job_history_dead_queue_idx. */
+    static final String DEAD_LETTERS_IN_QUEUE = "SELECT count(*) FROM job_history_dead WHERE queue = $1";
+
+    /**
+     * Dead-letter growth: the total, and how many became dead letters since $1 and since $2 (discarded_at), in
+     * one pass over their partition: dead letters are few by design.
+     */
+    static final String DEAD_LETTER_GROWTH = "SELECT count(*), count(*) FILTER (WHERE discarded_at >= $1),"
+            + " count(*) FILTER (WHERE discarded_at >= $2) FROM job_history_dead";
+
+    /**
+     * Finished since $2 (a day): completed and discarded-without-dead-letter, each in total and since $1 (an
+     * hour): an index-only scan of job_history_finished_idx over the last day's partitions; dead letters come from
+     * DEAD_LETTER_GROWTH.
+     */
+    static final String FINISHED_SINCE = """
+            SELECT count(*) FILTER (WHERE state = 'completed' AND finished_at >= $1),
+                   count(*) FILTER (WHERE state = 'discarded' AND finished_at >= $1),
+                   count(*) FILTER (WHERE state = 'completed'),
+                   count(*) FILTER (WHERE state = 'discarded')
+            FROM job_history_done WHERE state IN ('completed', 'discarded') AND finished_at >= $2""";
+
+    private final Pool pool;
+
+    public StatsStore(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** Job counts: queue -> state -> count (states with no jobs are absent). */
+    public Uni<Map<String, Map<JobState, Long>>> countsByQueue() {
+        return pool.query(COUNT_BY_QUEUE_AND_STATE).execute().map(rows -> {
+            Map<String, Map<JobState, Long>> out = new LinkedHashMap<>();
+            for (Row r : rows) {
+                JobState s = JobState.fromWire(r.getString(1)).orElseThrow();
+                out.computeIfAbsent(r.getString(0), q -> new LinkedHashMap<>()).put(s, r.getLong(2));
+            }
+            return out;
+        });
+    }
+
+    /** Dead letters per queue (queues without any are absent). */
+    public Uni<Map<String, Long>> deadLettersByQueue() {
+        return pool.query(DEAD_LETTERS_BY_QUEUE).execute().map(rows -> {
+            Map<String, Long> out = new LinkedHashMap<>();
+            for (Row r : rows) {
+                out.put(r.getString(0), r.getLong(1));
+            }
+            return out;
+        });
+    }
+
+    /** Per known queue, when its oldest available job became available (absent when none is available). */
+    public Uni<Map<String, Instant>> oldestAvailable() {
+        return pool.query(OLDEST_AVAILABLE).execute().map(rows -> {
+            Map<String, Instant> out = new LinkedHashMap<>();
+            for (Row r : rows) {
+                Instant t = JobRow.instant(r, "oldest");
+                if (t != null) {
+                    out.put(r.getString(0), t);
+                }
+            }
+            return out;
+        });
+    }
+
+    /** Jobs of one queue by state (states with no jobs are absent). */
+    public Uni<Map<JobState, Long>> countsInQueue(String queue) {
+        return pool.preparedQuery(COUNT_BY_STATE_IN_QUEUE).execute(Tuple.of(queue)).map(rows -> {
+            Map<JobState, Long> out = new LinkedHashMap<>();
+            for (Row r : rows) {
+                out.put(JobState.fromWire(r.getString(0)).orElseThrow(), r.getLong(1));
+            }
+            return out;
+        });
+    }
+
+    public Uni<Long> deadLettersInQueue(String queue) {
+        return pool.preparedQuery(DEAD_LETTERS_IN_QUEUE).execute(Tuple.of(queue))
+                .map(rows -> rows.iterator().next().getLong(0));
+    }
+
+    /** Dead letters: the total and how many were added since each instant. */
+    public record DeadLetterGrowth(long total, long sinceHour, long sinceDay) {
+    }
+
+    public Uni<DeadLetterGrowth> deadLetterGrowth(Instant hourAgo, Instant dayAgo) {
+        return pool.preparedQuery(DEAD_LETTER_GROWTH).execute(Tuple.of(JobStore.odt(hourAgo), JobStore.odt(dayAgo)))
+                .map(rows -> {
+                    Row r = rows.iterator().next();
+                    return new DeadLetterGrowth(r.getLong(0), r.getLong(1), r.getLong(2));
+                });
+    }
+
+    /** Completed and discarded (not dead-lettered) jobs finished since an hour and a day ago. */
+    public record Finished(long completedHour, long discardedHour, long completedDay, long discardedDay) {
+    }
+
+    public Uni<Finished> finishedSince(Instant hourAgo, Instant dayAgo) {
+        return pool.preparedQuery(FINISHED_SINCE).execute(Tuple.of(JobStore.odt(hourAgo), JobStore.odt(dayAgo)))
+                .map(rows -> {
+                    Row r = rows.iterator().next();
+                    return new Finished(r.getLong(0), r.getLong(1), r.getLong(2), r.getLong(3));
+                });
+    }
+
+    /** Finished jobs in one minute (epoch minute): how many completed, how many failed for good. */
+    public record Minute(long epochMinute, long completed, long failed) {
+    }
+
+    /** Finished jobs per minute since {@code since}, only minutes with at least one job, in no order. */
+    public Uni<List<Minute>> finishedPerMinute(Instant since) {
+        return pool.preparedQuery(FINISHED_PER_MINUTE).execute(Tuple.of(JobStore.odt(since))).map(rows -> {
+            Map<Long, long[]> acc = new LinkedHashMap<>();
+            for (Row r : rows) {
+                long[] c = acc.computeIfAbsent(r.getLong(0), m -> new long[2]);
+                c[r.getBoolean(1) ? 0 : 1] += r.getLong(2);
+            }
+            List<Minute> out = new ArrayList<>(acc.size());
+            acc.forEach((m, c) -> out.add(new Minute(m, c[0], c[1])));
+            return out;
+        });
+    }
+}

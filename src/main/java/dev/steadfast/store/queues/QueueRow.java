@@ -1,0 +1,7 @@
+package dev.steadfast.store.queues;
+
+import java.time.Instant;
+
+/** A row of the queues table. */
+public record QueueRow(String name, boolean paused, Instant pausedAt, Instant createdAt) {
+}

@@ -1,0 +1,103 @@
+package dev.steadfast.work;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.http.Responses;
+import dev.steadfast.http.Timestamps;
+import dev.steadfast.store.workers.WorkerStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.Response;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Workers (ojs-admin-api.md section 9): the known workers, and the operator's directives, delivered in each
+ * worker's next heartbeat response: quiet (stop fetching), terminate (shut down), resume (running again).
+ */
+@Path("/ojs/v1/admin/workers")
+public class AdminWorkersResource {
+
+    private final WorkerStore workers;
+    private final HeartbeatService heartbeats;
+    private final SteadfastConfig config;
+    private final Clock clock;
+    private final ObjectMapper json;
+
+    public AdminWorkersResource(WorkerStore workers, HeartbeatService heartbeats, SteadfastConfig config,
+                                Clock clock, ObjectMapper json) {
+        this.workers = workers;
+        this.heartbeats = heartbeats;
+        this.config = config;
+        this.clock = clock;
+        this.json = json;
+    }
+
+    @GET
+    public Uni<Response> list() {
+        Instant staleBefore = clock.instant().minus(config.workers().heartbeatTimeout());
+        return workers.list(500).map(rows -> {
+            List<Map<String, Object>> items = new ArrayList<>(rows.size());
+            int running = 0, quiet = 0, stale = 0;
+            for (WorkerStore.WorkerRow w : rows) {
+                boolean isStale = w.lastSeen().isBefore(staleBefore);
+                String state = isStale ? "stale" : w.directive();
+                running += "running".equals(state) ? 1 : 0;
+                quiet += "quiet".equals(state) ? 1 : 0;
+                stale += isStale ? 1 : 0;
+                Map<String, Object> v = new LinkedHashMap<>();
+                v.put("id", w.id());
+                v.put("hostname", w.hostname());
+                v.put("state", state);
+                v.put("directive", w.directive());
+                v.put("queues", w.queues());
+                v.put("active_jobs", w.activeJobs());
+                v.put("started_at", Timestamps.format(w.firstSeen()));
+                v.put("last_heartbeat_at", Timestamps.format(w.lastSeen()));
+                items.add(v);
+            }
+            Map<String, Object> summary = new LinkedHashMap<>();
+            summary.put("total", rows.size());
+            summary.put("running", running);
+            summary.put("quiet", quiet);
+            summary.put("stale", stale);
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("items", items);
+            out.put("summary", summary);
+            out.put("pagination", Map.of("total", rows.size(), "page", 1, "per_page", 500));
+            return Responses.ok(json, out);
+        });
+    }
+
+    @POST
+    @Path("/{id}/quiet")
+    public Uni<Response> quiet(@PathParam("id") String id) {
+        return direct(id, "quiet");
+    }
+
+    @POST
+    @Path("/{id}/terminate")
+    public Uni<Response> terminate(@PathParam("id") String id) {
+        return direct(id, "terminate");
+    }
+
+    @POST
+    @Path("/{id}/resume")
+    public Uni<Response> resume(@PathParam("id") String id) {
+        return direct(id, "running");
+    }
+
+    private Uni<Response> direct(String id, String directive) {
+        if (id.isEmpty() || id.length() > 255) {
+            throw dev.steadfast.domain.OjsException.invalidField("id", "A worker id is 1 to 255 characters.");
+        }
+        return heartbeats.direct(id, directive).map(v -> Responses.ok(json, Map.of("id", id, "directive", directive)));
+    }
+}

@@ -1,0 +1,78 @@
+package dev.steadfast.work;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.domain.JobExpiry;
+import dev.steadfast.domain.retry.ErrorEntry;
+import dev.steadfast.events.Telemetry;
+import dev.steadfast.http.Json;
+import dev.steadfast.http.Timestamps;
+import dev.steadfast.jobs.ErrorHistoryJson;
+import dev.steadfast.maintenance.Batches;
+import dev.steadfast.store.JobRow;
+import dev.steadfast.store.maintenance.MaintenanceStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Job expiry (expires_at, ojs-core.md 5.2): jobs whose deadline passed before a worker started them are
+ * discarded, with {@link JobExpiry}'s reason recorded as their error ({@code code} and {@code type}
+ * {@code expired}, appended to the history) and a {@code job.discarded} event with {@code reason: "expired"}.
+ * The claim itself never hands out an expired job, so this only makes the state visible; it runs on the
+ * scheduled {@code ExpiryReaper} and, at most every steadfast.fetch.reap-interval, beside a FETCH's claim (the
+ * FETCH does not wait), so an expired job shows as discarded within that interval of a fetch that passed it over.
+ * Rows are locked with SKIP LOCKED: instances never discard the same job twice.
+ */
+@ApplicationScoped
+public class ExpiredJobs {
+
+    private final MaintenanceStore store;
+    private final SteadfastConfig config;
+    private final Telemetry telemetry;
+    private final AttemptOutcomes outcomes;
+    private final ObjectMapper json;
+    private final AtomicLong nextCheck = new AtomicLong();
+
+    public ExpiredJobs(MaintenanceStore store, SteadfastConfig config, Telemetry telemetry, AttemptOutcomes outcomes,
+                       ObjectMapper json) {
+        this.store = store;
+        this.config = config;
+        this.telemetry = telemetry;
+        this.outcomes = outcomes;
+        this.json = json;
+    }
+
+    /** Discards expired jobs when no FETCH has done so for steadfast.fetch.reap-interval; answers how many. */
+    public Uni<Integer> discardIfDue(Instant now) {
+        long last = nextCheck.get();
+        long at = now.toEpochMilli();
+        if (at < last || !nextCheck.compareAndSet(last, at + config.fetch().reapInterval().toMillis())) {
+            return Uni.createFrom().item(0);
+        }
+        return discard(now).onFailure().recoverWithItem(0);
+    }
+
+    /** Discards every job expired at {@code now}, batch after batch; answers how many. */
+    public Uni<Integer> discard(Instant now) {
+        int batch = config.maintenance().batchSize();
+        return Batches.untilShort(() -> store.discardExpired(now, batch, outcomes.historyKept(), row -> entry(row, now))
+                .map(rows -> {
+                    for (JobRow r : rows) {
+                        telemetry.expired(r, now);
+                    }
+                    return rows.size();
+                }), batch);
+    }
+
+    private String entry(JobRow row, Instant now) {
+        String message = JobExpiry.reason(row.expiresAt(), row.state(), now);
+        // Recorded against the attempt that was never started.
+        ErrorEntry e = new ErrorEntry(row.run(), row.attempt() + 1, JobExpiry.CODE, JobExpiry.CODE, message, now,
+                Map.of("expires_at", Timestamps.format(row.expiresAt()), "state", row.state().wire()), null);
+        return Json.write(json, ErrorHistoryJson.entry(json, e, false, null));
+    }
+
+}

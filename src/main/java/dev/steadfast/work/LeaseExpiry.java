@@ -1,0 +1,112 @@
+package dev.steadfast.work;
+
+import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.domain.FailureReport;
+import dev.steadfast.domain.JobState;
+import dev.steadfast.domain.retry.Failure;
+import dev.steadfast.events.Telemetry;
+import dev.steadfast.events.WorkSignal;
+import dev.steadfast.maintenance.Batches;
+import dev.steadfast.store.Attempt;
+import dev.steadfast.store.FailureWrite;
+import dev.steadfast.store.JobRow;
+import dev.steadfast.store.maintenance.MaintenanceStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Lease expiry (RET-12, ojs-worker-protocol.md 5.5): an active job whose lease ran out without an ack, a fail
+ * or a heartbeat is a failed attempt. It gets an error of type {@code visibility_timeout} (or {@code timeout}
+ * when it ran past its execution deadline, timeout_ms) in its history and follows its retry policy: available
+ * again, retryable after the backoff, or discarded / dead-lettered when attempts are exhausted. The backoff is
+ * measured from the worker's last sign of life, so a crash already "waited out" part of it.
+ *
+ * <p>Run by the scheduled {@code LeaseReaper} and, at most every steadfast.fetch.reap-interval, beside a FETCH's
+ * claim (the FETCH does not wait for it), so an expired job is claimable again within that interval instead of
+ * waiting for the scheduler's one-second tick. Jobs are locked
+ * with SKIP LOCKED, so instances never decide the same job, and a late ack from the old worker finds the job no
+ * longer active (or leased to someone else) and is refused.
+ */
+@ApplicationScoped
+public class LeaseExpiry {
+
+    private final MaintenanceStore store;
+    private final AttemptOutcomes outcomes;
+    private final Telemetry telemetry;
+    private final SteadfastConfig config;
+    private final HeldAttempts held;
+    private final WorkSignal signal;
+    private final AtomicLong nextCheck = new AtomicLong();
+
+    public LeaseExpiry(MaintenanceStore store, AttemptOutcomes outcomes, Telemetry telemetry, SteadfastConfig config,
+                       HeldAttempts held, WorkSignal signal) {
+        this.store = store;
+        this.outcomes = outcomes;
+        this.telemetry = telemetry;
+        this.config = config;
+        this.held = held;
+        this.signal = signal;
+    }
+
+    /**
+     * Reaps expired leases when the last check from a FETCH is at least steadfast.fetch.reap-interval old (one
+     * FETCH does it; the others go on without waiting); answers how many jobs it handled.
+     */
+    public Uni<Integer> reapIfDue(Instant now) {
+        long last = nextCheck.get();
+        long at = now.toEpochMilli();
+        if (at < last || !nextCheck.compareAndSet(last, at + config.fetch().reapInterval().toMillis())) {
+            return Uni.createFrom().item(0);
+        }
+        return reap(now).onFailure().recoverWithItem(0);
+    }
+
+    /** Reaps every lease expired at {@code now}, batch after batch; returns how many jobs it handled. */
+    public Uni<Integer> reap(Instant now) {
+        int batch = config.maintenance().batchSize();
+        return Batches.untilShort(() -> reapBatch(now, batch), batch);
+    }
+
+    /** One bounded batch of expired leases: decided, written in one statement, reported; answers how many. */
+    private Uni<Integer> reapBatch(Instant now, int batch) {
+        Map<UUID, FailureReport> reports = new HashMap<>();
+        Map<UUID, String> owners = new HashMap<>();
+        return store.reapExpiredLeases(now, batch, outcomes.historyKept(), row -> {
+            FailureReport r = report(row, now);
+            reports.put(row.id(), r);
+            owners.put(row.id(), row.leaseOwner());
+            return decide(row, r, now);
+        }).map(rows -> {
+            for (JobRow r : rows) {
+                held.forget(r.id());
+                telemetry.leaseExpired(r, owners.get(r.id()), now);
+                telemetry.failed(r, reports.get(r.id()), now);
+                if (r.state() == JobState.AVAILABLE || r.state() == JobState.RETRYABLE) {
+                    signal.dueAt(r.queue(), r.runAt());
+                }
+            }
+            return rows.size();
+        });
+    }
+
+    private FailureWrite decide(JobRow row, FailureReport r, Instant now) {
+        Instant lastSeen = row.leaseRenewedAt() != null ? row.leaseRenewedAt() : row.startedAt();
+        return outcomes.failed(Attempt.of(row), r, Failure.leaseExpired(r.type()), null, null, null, now, lastSeen);
+    }
+
+    private static FailureReport report(JobRow row, Instant now) {
+        boolean overran = row.executionDeadline() != null && !row.executionDeadline().isAfter(now);
+        String worker = row.leaseOwner() == null ? "an anonymous worker" : "worker '" + row.leaseOwner() + "'";
+        if (overran) {
+            return FailureReport.of("timeout", "timeout", "Execution timeout: the job ran past its timeout_ms of "
+                    + row.timeoutMs() + " ms without finishing (held by " + worker + ").", true, null);
+        }
+        return FailureReport.of("timeout", "visibility_timeout", "Lease expired: no ack, fail or heartbeat from "
+                + worker + " before " + row.leaseExpiresAt() + "; the attempt counts as failed.", true, null);
+    }
+}

@@ -1,0 +1,79 @@
+package dev.steadfast.work;
+
+import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.events.Telemetry;
+import dev.steadfast.maintenance.MaintenanceHealth;
+import dev.steadfast.maintenance.MaintenanceRuns;
+import dev.steadfast.store.maintenance.MaintenanceStore;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+
+/**
+ * Retry and schedule promotion: scheduled and retryable jobs whose time has come become available, so INFO and
+ * the console show the state a worker would see. Fetch already claims due jobs directly (RET-11 holds either
+ * way: nothing is claimable before its run_at); this task only keeps the visible state true. Set-based and
+ * guarded by state with SKIP LOCKED, so several instances running it at once is harmless. Runs every
+ * steadfast.maintenance.promoter-interval (default 1 s) on the Quarkus scheduler, through {@link MaintenanceRuns}, and
+ * at the due time of every scheduled job and retry this instance set within the next 30 s (WorkSignal's due-time
+ * timers), so such a job shows available within milliseconds of its time rather than up to a tick later.
+ */
+@ApplicationScoped
+public class RetryPromoter {
+
+    private final MaintenanceStore store;
+    private final Telemetry telemetry;
+    private final SteadfastConfig config;
+    private final MaintenanceRuns runs;
+
+    private final java.time.Clock clock;
+    /** 0 idle, 1 running, 2 running and asked again meanwhile. */
+    private final java.util.concurrent.atomic.AtomicInteger onDue = new java.util.concurrent.atomic.AtomicInteger();
+
+    public RetryPromoter(MaintenanceStore store, Telemetry telemetry, SteadfastConfig config, MaintenanceRuns runs,
+                         dev.steadfast.events.WorkSignal signal, java.time.Clock clock) {
+        this.runs = runs;
+        this.store = store;
+        this.telemetry = telemetry;
+        this.config = config;
+        this.clock = clock;
+        signal.onDue(this::promoteOnDue);
+    }
+
+    /**
+     * A job this instance scheduled (or a retry it decided) came due: promote at once instead of at the next tick,
+     * so INFO shows it available at its time. One run at a time; a request arriving during a run causes one more
+     * run after it, so none is lost. Failures are left to the tick, which reports them.
+     */
+    private void promoteOnDue() {
+        if (onDue.getAndUpdate(s -> Math.min(2, s + 1)) > 0) {
+            return;
+        }
+        runOnce(clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MICROS)).subscribe().with(
+                n -> afterOnDue(), e -> afterOnDue());
+    }
+
+    private void afterOnDue() {
+        if (onDue.getAndUpdate(s -> s - 1) == 2) {
+            onDue.set(0);
+            promoteOnDue();
+        }
+    }
+
+    @Scheduled(identity = MaintenanceHealth.RETRY_PROMOTER, every = "${steadfast.maintenance.promoter-interval}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    Uni<Void> tick() {
+        return runs.run(MaintenanceHealth.RETRY_PROMOTER, this::runOnce);
+    }
+
+    /** Promotes every job due at {@code now}; returns how many. */
+    public Uni<Integer> runOnce(Instant now) {
+        int batch = config.maintenance().batchSize();
+        return store.promoteDue(now, batch).flatMap(promoted -> {
+            promoted.forEach(p -> telemetry.promoted(p.id(), p.type(), p.queue(), p.priority(), now));
+            return promoted.size() < batch ? Uni.createFrom().item(promoted.size())
+                    : runOnce(now).map(n -> n + promoted.size());
+        });
+    }
+}

@@ -1,0 +1,457 @@
+package dev.steadfast.work;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.domain.FailureReport;
+import dev.steadfast.domain.JobRules;
+import dev.steadfast.domain.JobState;
+import dev.steadfast.domain.OjsException;
+import dev.steadfast.domain.WorkerState;
+import dev.steadfast.domain.retry.Iso8601Duration;
+import dev.steadfast.domain.retry.PolicyViolation;
+import dev.steadfast.http.Body;
+import dev.steadfast.http.HttpFrame;
+import dev.steadfast.http.Json;
+import dev.steadfast.http.Params;
+import dev.steadfast.http.Responses;
+import dev.steadfast.http.Timestamps;
+import dev.steadfast.jobs.JobJson;
+import dev.steadfast.store.JobRow;
+import dev.steadfast.store.workers.WorkerStateStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Response;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * FETCH, ACK and FAIL (ojs-http-binding.md section 10). FETCH, ACK and batch ACK answer the JSON text with a
+ * declared type ({@link #ANSWER}) rather than a {@link Response}, so the writer is chosen once at start-up instead
+ * of looked up on every request (about 3% of such a request's CPU, README "Performance"); refusals are exceptions
+ * and reach the error mapper as before.
+ */
+@Path("/ojs/v1/workers")
+public class WorkerResource {
+
+    /** What FETCH, ACK and batch ACK produce (HttpFrame drops the client's Accept header, so none is refused). */
+    static final String ANSWER = HttpFrame.OJS_MEDIA_TYPE;
+
+    private final WorkerService workers;
+    private final FailureService failures;
+    private final HeartbeatService heartbeats;
+    private final SteadfastConfig config;
+    private final ObjectMapper json;
+    private final Draining draining;
+    private final WorkerStateStore states;
+    private final Clock clock;
+
+    public WorkerResource(WorkerService workers, FailureService failures, HeartbeatService heartbeats,
+                          SteadfastConfig config, ObjectMapper json, Draining draining, WorkerStateStore states,
+                          Clock clock) {
+        this.draining = draining;
+        this.states = states;
+        this.clock = clock;
+        this.workers = workers;
+        this.failures = failures;
+        this.heartbeats = heartbeats;
+        this.config = config;
+        this.json = json;
+    }
+
+    @POST
+    @Path("/fetch")
+    @Produces(ANSWER)
+    public Uni<String> fetch(String body) {
+        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
+            List<String> queues = b.strings("queues", true);
+            if (queues.isEmpty()) {
+                throw OjsException.invalidField("queues", "'queues' must name at least one queue.");
+            }
+            queues.forEach(JobRules::checkQueue);
+            Long count = b.integer("count");
+            int max = config.fetch().maxCount();
+            if (count != null && (count < 1 || count > max)) {
+                throw OjsException.invalidField("count", "'count' must be an integer from 1 to " + max + ".",
+                        "integer in [1, " + max + "]", count.toString());
+            }
+            String worker = workerId(b);
+            Long vis = b.integer("visibility_timeout_ms");
+            if (vis != null) {
+                JobRules.checkPositiveMillis("visibility_timeout_ms", vis, config.jobs().maxTimeout().toMillis());
+            }
+            return workers.fetch(queues, count == null ? 1 : count.intValue(), worker, vis, waitOf(b));
+        }).map(jobs -> {
+            List<Map<String, Object>> views = new ArrayList<>(jobs.size());
+            for (JobRow j : jobs) {
+                views.add(JobJson.claimed(json, j));
+            }
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("jobs", views);
+            if (!views.isEmpty()) {
+                out.put("job", views.get(0));
+            }
+            return Json.write(json, out);
+        });
+    }
+
+    /**
+     * Long-poll (extension "long_poll"): {@code wait_ms} holds an empty FETCH until a job arrives or the wait is
+     * over; more than steadfast.fetch.max-wait is cut to it.
+     */
+    private Duration waitOf(Body b) {
+        Long ms = b.integer("wait_ms");
+        if (ms == null || ms == 0) {
+            return null;
+        }
+        if (ms < 0) {
+            throw OjsException.invalidField("wait_ms", "'wait_ms' must be 0 or more milliseconds.", "integer >= 0",
+                    ms.toString());
+        }
+        Duration max = config.fetch().maxWait();
+        return ms >= max.toMillis() ? max : Duration.ofMillis(ms);
+    }
+
+    /**
+     * Batch ACK/FAIL (extension "batch_ack"): {@code {"worker_id", "acks": [{"job_id", "result"} | {"job_id",
+     * "error": {...}}]}} answers each job on its own, in request order: {@code {"results": [{"job_id", "ok":
+     * true, "state", ...} | {"job_id", "ok": false, "error": {code, message, details}}]}}. Items with an
+     * {@code error} are FAILs. Every item is validated before any is applied; a refused item (not active, lease
+     * lost) does not affect the others.
+     */
+    @POST
+    @Path("/ack/batch")
+    @Produces(ANSWER)
+    public Uni<String> ackBatch(String body) {
+        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
+            String worker = optionalWorkerId(b);
+            JsonNode arr = b.array("acks", true);
+            List<Body> items = new ArrayList<>(arr.size());
+            for (int i = 0; i < arr.size(); i++) {
+                items.add(Body.element(json, arr.get(i), "acks[" + i + "]"));
+            }
+            int max = config.jobs().maxBatch();
+            if (items.isEmpty() || items.size() > max) {
+                throw OjsException.invalidField("acks", "'acks' must hold 1 to " + max + " items.",
+                        "array of 1.." + max, Integer.toString(items.size()));
+            }
+            List<BatchItem> valid = new ArrayList<>(items.size());
+            for (int i = 0; i < items.size(); i++) {
+                try {
+                    valid.add(batchItem(items.get(i), worker));
+                } catch (OjsException e) {
+                    throw e.atIndex(i);
+                }
+            }
+            List<Uni<Map<String, Object>>> answers = new ArrayList<>(valid.size());
+            java.util.Set<UUID> seen = new java.util.HashSet<>();
+            for (BatchItem item : valid) {
+                // a job answered twice in one request: the first answer is the one that counts
+                answers.add(seen.add(item.jobId()) ? item.apply().get()
+                        : Uni.createFrom().item(itemRefused(item.jobId(), new OjsException(
+                                dev.steadfast.domain.ErrorCode.CONFLICT, "The job appears earlier in this batch; only"
+                                + " its first answer is applied.", Map.of("job_id", item.jobId().toString())))));
+            }
+            return Uni.join().all(answers).andFailFast();
+        }).map(results -> {
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("results", results);
+            return Json.write(json, out);
+        });
+    }
+
+    /** One validated item of a batch ACK: its job, and the ACK or FAIL that answers it. */
+    private record BatchItem(UUID jobId, java.util.function.Supplier<Uni<Map<String, Object>>> apply) {
+    }
+
+    /** Validates one item ({@code worker} from the request unless the item names its own) without applying it. */
+    private BatchItem batchItem(Body item, String worker) {
+        UUID id = jobIdField(item);
+        String w = requireWorker(item.has("worker_id") ? optionalWorkerId(item) : worker);
+        if (item.has("error")) {
+            FailCommand f = failCommand(id, w, item.object("error"));
+            return new BatchItem(id, () -> failures.record(f).map(o -> o instanceof FailureService.FailOutcome.Failed ok
+                    ? itemOk(outcome(ok.job())) : itemRefused(id, ((FailureService.FailOutcome.Refused) o).error())));
+        }
+        dev.steadfast.store.Completion a = new dev.steadfast.store.Completion(id, resultOf(item), w);
+        return new BatchItem(id, () -> workers.complete(a).map(o -> o.error() != null ? itemRefused(id, o.error())
+                : itemOk(acked(id, o.completedAt()))));
+    }
+
+    private static Map<String, Object> itemOk(Map<String, Object> outcome) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("job_id", outcome.get("job_id"));
+        r.put("ok", true);
+        outcome.forEach(r::putIfAbsent);
+        return r;
+    }
+
+    private static Map<String, Object> itemRefused(UUID id, OjsException e) {
+        Map<String, Object> err = new LinkedHashMap<>();
+        err.put("code", e.code().wire());
+        err.put("message", e.getMessage());
+        err.put("details", e.details());
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("job_id", id.toString());
+        r.put("ok", false);
+        r.put("error", err);
+        return r;
+    }
+
+    private String resultOf(Body b) {
+        JsonNode result = b.raw("result");
+        return result == null ? null : Json.write(json, result);
+    }
+
+    private static Map<String, Object> acked(UUID id, java.time.Instant at) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("acknowledged", true);
+        out.put("id", id.toString());
+        out.put("job_id", id.toString());
+        out.put("state", JobState.COMPLETED.wire());
+        out.put("completed_at", Timestamps.format(at));
+        return out;
+    }
+
+    /** The FAIL a nack body's {@code error} object describes. */
+    private FailCommand failCommand(UUID id, String worker, Body err) {
+        if (err == null) {
+            throw OjsException.invalidField("error", "The 'error' field is required: an object with at least "
+                    + "a 'message'.", "object", "missing");
+        }
+        String message = err.string("message", true);
+        Body details = err.object("details");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> d = details == null ? null : json.convertValue(details.node(), Map.class);
+        FailureReport report = FailureReport.of(err.string("code", false), err.string("type", false), message,
+                err.bool("retryable"), d);
+        return new FailCommand(id, worker, report, d, backtrace(err));
+    }
+
+    @POST
+    @Path("/ack")
+    @Produces(ANSWER)
+    public Uni<String> ack(String body) {
+        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
+            UUID id = jobIdField(b);
+            return workers.ack(id, resultOf(b), workerId(b)).map(at -> Json.write(json, acked(id, at)));
+        });
+    }
+
+    @POST
+    @Path("/nack")
+    public Uni<Response> nack(String body) {
+        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
+            UUID id = jobIdField(b);
+            if (Boolean.TRUE.equals(b.bool("requeue"))) {
+                // OJS's requeue: hand the job back without counting a failed attempt (a snooze, optionally delayed)
+                return workers.snooze(id, workerId(b), snoozeDelay(b), b.timestamp("until"))
+                        .map(row -> Responses.ok(json, outcome(row)));
+            }
+            return failures.fail(failCommand(id, workerId(b), b.object("error")))
+                    .map(row -> Responses.ok(json, outcome(row)));
+        });
+    }
+
+    /**
+     * SNOOZE (Steadfast extension "snooze"): {@code {"job_id", "worker_id", "delay_ms" | "delay" (ISO 8601) |
+     * "until" (RFC 3339)}} hands the job back to run later without counting a failed attempt.
+     */
+    @POST
+    @Path("/snooze")
+    public Uni<Response> snooze(String body) {
+        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b ->
+                workers.snooze(jobIdField(b), workerId(b), snoozeDelay(b), b.timestamp("until")))
+                .map(row -> Responses.ok(json, outcome(row)));
+    }
+
+    /** The snooze delay from {@code delay_ms} or {@code delay} (ISO 8601); zero when neither is given. */
+    private Duration snoozeDelay(Body b) {
+        Long ms = b.integer("delay_ms");
+        String iso = b.string("delay", false);
+        long max = config.jobs().maxTimeout().toMillis();
+        if (ms != null) {
+            if (ms < 0 || ms > max) {
+                throw OjsException.invalidField("delay_ms", "'delay_ms' must be from 0 to " + max + ".",
+                        "integer in [0, " + max + "]", ms.toString());
+            }
+            return Duration.ofMillis(ms);
+        }
+        if (iso != null) {
+            try {
+                return Iso8601Duration.parse("delay", iso);
+            } catch (PolicyViolation v) {
+                throw OjsException.invalidField("delay", v.getMessage(), "ISO 8601 duration", iso);
+            }
+        }
+        return Duration.ZERO;
+    }
+
+    /** Backtrace as an array of frames (ojs-core.md 8.1), or one string split into lines. */
+    private static List<String> backtrace(Body err) {
+        JsonNode bt = err.raw("backtrace");
+        if (bt == null) {
+            bt = err.raw("stack_trace");
+        }
+        if (bt == null) {
+            return null;
+        }
+        if (bt.isTextual()) {
+            return List.of(bt.textValue().split("\\R"));
+        }
+        return err.strings(err.has("backtrace") ? "backtrace" : "stack_trace", false);
+    }
+
+    /**
+     * BEAT. The job list may come as {@code active_jobs} (the HTTP binding: an array of ids),
+     * {@code active_job_ids} (the worker protocol) or a single {@code job_id}; without any, every lease the
+     * worker holds is extended.
+     */
+    @POST
+    @Path("/heartbeat")
+    public Uni<Response> heartbeat(String body) {
+        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
+            String worker = workerId(b);
+            if (worker == null) {
+                throw OjsException.invalidField("worker_id", "The 'worker_id' field is required.", "string", "missing");
+            }
+            List<UUID> ids = heartbeatJobs(b);
+            Long vis = b.integer("visibility_timeout_ms");
+            if (vis != null) {
+                JobRules.checkPositiveMillis("visibility_timeout_ms", vis, config.jobs().maxTimeout().toMillis());
+            }
+            List<String> queues = b.strings("queues", false);
+            String stateText = b.string("state", false);
+            WorkerState reported = stateText == null ? null : WorkerState.fromWire(stateText).orElseThrow(() ->
+                    OjsException.invalidField("state", "'state' must be running, quiet, drain or terminate.",
+                            "running | quiet | drain | terminate", stateText));
+            return heartbeats.beat(worker, ids, vis, b.string("hostname", false), queues)
+                    .call(() -> draining.heartbeat(worker, reported, clock.instant()));
+        }).map(beat -> {
+            String directive = draining.serverDraining() && config.workers().quietOnShutdown()
+                    && "running".equals(beat.directive()) ? "quiet" : beat.directive();
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("state", directive);
+            out.put("directive", "running".equals(directive) ? "" : directive);
+            out.put("acknowledged", true);
+            out.put("jobs_extended", beat.extended().stream().map(UUID::toString).toList());
+            out.put("server_time", Timestamps.format(beat.serverTime()));
+            return Responses.ok(json, out);
+        });
+    }
+
+    /** The heartbeat under the name the graceful-shutdown extension uses ({@code POST /ojs/v1/workers/beat}). */
+    @POST
+    @Path("/beat")
+    public Uni<Response> beat(String body) {
+        return heartbeat(body);
+    }
+
+    /**
+     * A worker as it last reported itself (ojs-graceful-shutdown.md): {@code state} (running, quiet, drain,
+     * terminate), the operator's {@code directive}, its last heartbeat; 404 for a worker never heard from.
+     */
+    @GET
+    @Path("/{id}/health")
+    public Uni<Response> health(@PathParam("id") String id) {
+        return states.find(id).map(o -> {
+            WorkerStateStore.Reported r = o.orElseThrow(() -> OjsException.notFound("worker", id));
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("worker_id", id);
+            out.put("state", r.state().wire());
+            out.put("accepts_jobs", r.state().acceptsWork() && !draining.serverDraining());
+            out.put("directive", r.directive());
+            out.put("hostname", r.hostname());
+            out.put("active_jobs", r.activeJobs());
+            out.put("state_changed_at", Timestamps.format(r.stateAt()));
+            out.put("last_heartbeat_at", Timestamps.format(r.lastSeen()));
+            return Responses.ok(json, out);
+        });
+    }
+
+    private static List<UUID> heartbeatJobs(Body b) {
+        List<String> raw = null;
+        if (b.raw("active_jobs") != null && b.raw("active_jobs").isArray()) {
+            raw = b.strings("active_jobs", false);
+        } else if (b.raw("active_job_ids") != null) {
+            raw = b.strings("active_job_ids", false);
+        } else if (b.raw("job_id") != null) {
+            raw = List.of(b.string("job_id", false));
+        }
+        if (raw == null) {
+            return null;
+        }
+        List<UUID> ids = new ArrayList<>(raw.size());
+        for (String s : raw) {
+            try {
+                ids.add(UUID.fromString(s));
+            } catch (IllegalArgumentException e) {
+                throw OjsException.invalidField("active_jobs", "'active_jobs' must list job ids (UUIDs).", "uuid", s);
+            }
+        }
+        return ids;
+    }
+
+    static Map<String, Object> outcome(JobRow row) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("id", row.id().toString());
+        out.put("job_id", row.id().toString());
+        out.put("state", row.state().wire());
+        out.put("attempt", row.attempt());
+        out.put("max_attempts", row.maxAttempts());
+        if (row.state() == JobState.RETRYABLE) {
+            out.put("next_attempt_at", Timestamps.format(row.runAt()));
+            out.put("retry_delay_ms", row.retryDelayMs());
+        } else if (row.state() == JobState.DISCARDED) {
+            out.put("discarded_at", Timestamps.format(row.discardedAt()));
+            out.put("completed_at", Timestamps.format(row.completedAt()));
+            out.put("dead_letter", row.deadLetter());
+        } else if (row.state() == JobState.AVAILABLE || row.state() == JobState.SCHEDULED) {
+            out.put("next_attempt_at", Timestamps.format(row.runAt()));
+            out.put("snoozes", row.snoozes());
+        }
+        return out;
+    }
+
+    static UUID jobIdField(Body b) {
+        String id = b.string("job_id", true);
+        return Params.uuid(id).orElseThrow(() ->
+                OjsException.invalidField("job_id", "'job_id' must be a job id (a UUID).", "uuid", id));
+    }
+
+    /**
+     * The request's {@code worker_id}; required when steadfast.workers.require-worker-id is on, so that every
+     * answer is checked against the lease holder (see README, "Ownership").
+     */
+    String workerId(Body b) {
+        return requireWorker(optionalWorkerId(b));
+    }
+
+    /** {@code w}, or a 400 when it is missing and this server requires it. */
+    private String requireWorker(String w) {
+        if (w == null && config.workers().requireWorkerId()) {
+            throw OjsException.invalidField("worker_id", "This server requires 'worker_id' on every worker request"
+                    + " (steadfast.workers.require-worker-id), so that only the lease holder can answer for a job.",
+                    "string", "missing");
+        }
+        return w;
+    }
+
+    /** The {@code worker_id} of {@code b}, or null when absent; 400 naming it when it is empty or too long. */
+    static String optionalWorkerId(Body b) {
+        String w = b.string("worker_id", false);
+        if (w != null && (w.isEmpty() || w.length() > 255)) {
+            throw OjsException.invalidField("worker_id", "'worker_id' must be 1 to 255 characters.");
+        }
+        return w;
+    }
+}

@@ -1,0 +1,124 @@
+package dev.steadfast.console;
+
+import static dev.steadfast.testsupport.Api.ack;
+import static dev.steadfast.testsupport.Api.arr;
+import static dev.steadfast.testsupport.Api.fetchOne;
+import static dev.steadfast.testsupport.Api.obj;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.Browser;
+import dev.steadfast.testsupport.Console;
+import dev.steadfast.testsupport.JobsInState;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.net.URL;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.NoAlertPresentException;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+
+/**
+ * The console in a real headless Chromium, end to end: a job dead-letters through the API; an operator logs in,
+ * finds it, reads its error history and re-enqueues it (through the confirmation); a worker acks it through the
+ * API; the page shows it completed. Job data with markup stays text (no alert, the tag visible as text), the
+ * overview refreshes itself under the strict CSP, and every page is saved under target/screenshots/.
+ */
+@QuarkusTest
+class ConsoleBrowserTest {
+
+    @TestHTTPResource("/")
+    URL base;
+
+    @Test
+    void anOperatorFindsADeadLetterReadsItsErrorsAndReEnqueuesIt() throws Exception {
+        Api.reset();
+        ConsoleDemoData.seed();
+        String id = JobsInState.deadLetter("billing", "invoice.charge", "CardDeclined",
+                "card ending 4242 was declined by the issuer");
+        try (Browser browser = Browser.start(base.toString())) {
+            WebDriver d = browser.driver();
+            browser.open("/admin/dead-letter");
+            assertTrue(browser.path().startsWith("/admin/login"), browser.path());
+            browser.screenshot("01-login");
+            d.findElement(By.name("username")).sendKeys(Console.USER);
+            d.findElement(By.name("password")).sendKeys(Console.PASSWORD);
+            d.findElement(By.cssSelector("form.login button[type=submit]")).click();
+            browser.waitFor(By.cssSelector("h1"));
+            assertEquals("/admin/dead-letter", browser.path());
+            browser.screenshot("04-dead-letter");
+
+            d.findElement(By.linkText(id)).click();
+            browser.waitFor(By.cssSelector(".error-entry"));
+            WebElement error = d.findElement(By.cssSelector(".error-entry"));
+            assertTrue(error.getText().contains("CardDeclined"), error.getText());
+            assertEquals("card ending 4242 was declined by the issuer",
+                    error.findElement(By.cssSelector(".emessage")).getText());
+            assertTrue(error.findElement(By.cssSelector(".backtrace")).getText().contains("Handler.java:42"));
+            browser.screenshot("05-job-dead-letter");
+
+            d.findElement(By.xpath("//button[normalize-space()='Re-enqueue from dead letter']")).click();
+            browser.waitFor(By.cssSelector("section.confirm"));
+            assertEquals("discarded", Api.state(id), "nothing happens before the confirmation");
+            browser.screenshot("06-confirm");
+            d.findElement(By.cssSelector("section.confirm button[type=submit]")).click();
+            browser.waitFor(By.cssSelector("p.flash"));
+            assertTrue(d.findElement(By.cssSelector("p.flash")).getText().contains("available"));
+            assertEquals("available", d.findElement(By.cssSelector("h1 .badge")).getText());
+
+            assertEquals(id, fetchOne("browser-worker", "billing"));
+            ack(id, "browser-worker", obj("charged", true)).then().statusCode(200);
+            d.navigate().refresh();
+            browser.waitFor(By.cssSelector("h1 .badge.completed"));
+            assertTrue(d.findElement(By.id("result")).getText().contains("\"charged\" : true"));
+            assertTrue(d.findElement(By.cssSelector(".timeline")).getText().contains("Completed"));
+            browser.screenshot("07-job-completed");
+
+            escapedJobDataStaysText(browser);
+            everyOtherPage(browser);
+            assertEquals(java.util.List.of(), browser.severeLogs(), "no script errors or CSP violations");
+            browser.open("/admin/jobs/not-a-job");
+            browser.waitFor(By.cssSelector(".error-message"));
+            browser.screenshot("12-error");
+        }
+    }
+
+    private static void escapedJobDataStaysText(Browser browser) throws Exception {
+        String xss = JobsInState.available("webhooks", "webhook.deliver", arr("<script>alert(1)</script>"),
+                Map.of("note", "<img src=x onerror=alert(2)>"));
+        browser.open("/admin/jobs/" + xss);
+        browser.waitFor(By.id("args"));
+        assertThrows(NoAlertPresentException.class, () -> browser.driver().switchTo().alert());
+        assertTrue(browser.driver().findElement(By.id("args")).getText().contains("<script>alert(1)</script>"));
+        assertTrue(browser.driver().findElement(By.id("meta")).getText().contains("<img src=x onerror=alert(2)>"));
+        assertTrue(browser.driver().findElements(By.cssSelector("main img")).isEmpty(), "no element was created");
+        browser.screenshot("08-job-escaped");
+    }
+
+    private static void everyOtherPage(Browser browser) throws Exception {
+        WebDriver d = browser.driver();
+        browser.open("/admin");
+        browser.waitFor(By.cssSelector("#live .cards"));
+        String before = d.findElement(By.cssSelector("#live p.muted")).getText();
+        browser.waitUpTo(15).until(ExpectedConditions.not(
+                ExpectedConditions.textToBe(By.cssSelector("#live p.muted"), before)));
+        browser.screenshot("02-overview");
+        browser.open("/admin/queues");
+        browser.waitFor(By.cssSelector("table.grid"));
+        browser.screenshot("03-queues");
+        browser.open("/admin/jobs");
+        browser.waitFor(By.cssSelector("table.jobs"));
+        browser.screenshot("09-jobs");
+        browser.open("/admin/jobs?state=retryable&q=timed+out");
+        browser.waitFor(By.cssSelector("table.jobs"));
+        browser.screenshot("10-jobs-search");
+        browser.open("/admin/workers");
+        browser.waitFor(By.cssSelector("table.grid"));
+        browser.screenshot("11-workers");
+    }
+}

@@ -1,0 +1,85 @@
+package dev.steadfast.jobs;
+
+import static dev.steadfast.testsupport.Api.arr;
+import static dev.steadfast.testsupport.Api.enqueue;
+import static dev.steadfast.testsupport.Api.fetchIds;
+import static dev.steadfast.testsupport.Api.newUuidV7;
+import static dev.steadfast.testsupport.Api.obj;
+import static dev.steadfast.testsupport.Api.send;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.steadfast.testsupport.Api;
+import io.quarkus.test.junit.QuarkusTest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** PUSH batch: all jobs or none. */
+@QuarkusTest
+class BatchEnqueueTest {
+
+    private static final String BATCH = "/ojs/v1/jobs/batch";
+
+    @BeforeEach
+    void reset() {
+        Api.reset();
+    }
+
+    private static List<Object> jobs(String queue, int n) {
+        List<Object> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(obj("type", "batch.job", "args", arr(i), "options", obj("queue", queue)));
+        }
+        return out;
+    }
+
+    @Test
+    void aBatchEnqueuesEveryJobInOrder() {
+        send(obj("jobs", jobs("batch-q", 25))).post(BATCH).then().statusCode(201)
+                .body("count", equalTo(25)).body("jobs", hasSize(25))
+                .body("jobs[0].state", equalTo("available")).body("jobs[24].args[0]", equalTo(24));
+        List<String> ids = fetchIds("w", 100, "batch-q");
+        assertEquals(25, ids.size());
+    }
+
+    @Test
+    void oneInvalidJobRejectsTheWholeBatchNamingItsIndex() {
+        List<Object> jobs = jobs("batch-bad", 3);
+        ((Map<String, Object>) jobs.get(2)).remove("type");
+        Map<String, Object> e = Api.assertError(send(obj("jobs", jobs)).post(BATCH), 400, "invalid_request");
+        assertEquals(2, ((Map<String, Object>) e.get("details")).get("index"));
+        assertEquals(0, fetchIds("w", 10, "batch-bad").size(), "nothing was enqueued");
+    }
+
+    @Test
+    void aTakenIdRejectsTheWholeBatch() {
+        String taken = enqueue(obj("id", newUuidV7(), "type", "batch.job", "args", arr(), "options",
+                obj("queue", "batch-dup")));
+        List<Object> jobs = jobs("batch-dup", 3);
+        ((Map<String, Object>) jobs.get(1)).put("id", taken);
+        Api.assertError(send(obj("jobs", jobs)).post(BATCH), 409, "duplicate");
+        assertEquals(List.of(taken), fetchIds("w", 10, "batch-dup"), "only the earlier job exists");
+
+        String id = newUuidV7();
+        List<Object> twice = jobs("batch-dup2", 2);
+        ((Map<String, Object>) twice.get(0)).put("id", id);
+        ((Map<String, Object>) twice.get(1)).put("id", id);
+        Api.assertError(send(obj("jobs", twice)).post(BATCH), 409, "duplicate");
+        assertEquals(0, fetchIds("w", 10, "batch-dup2").size());
+    }
+
+    @Test
+    void malformedBatchesAre400() {
+        Api.assertError(send(obj("jobs", arr())).post(BATCH), 400, "invalid_request");
+        Api.assertError(send(obj("jobs", "x")).post(BATCH), 400, "invalid_request");
+        Api.assertError(send(obj("jobs", arr("not an object"))).post(BATCH), 400, "invalid_request");
+        Api.assertError(send(obj("jobs", jobs("batch-big", 1001))).post(BATCH), 400, "invalid_request");
+        Map<String, Object> badPolicy = obj("type", "batch.job", "args", arr(),
+                "options", obj("retry", obj("backoff_coefficient", 0.5)));
+        Api.assertError(send(obj("jobs", arr(badPolicy))).post(BATCH), 422, "validation_error");
+    }
+}

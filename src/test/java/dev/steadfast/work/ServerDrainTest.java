@@ -1,0 +1,52 @@
+package dev.steadfast.work;
+
+import static dev.steadfast.testsupport.Api.enqueue;
+import static dev.steadfast.testsupport.Api.fetchIds;
+import static dev.steadfast.testsupport.Api.obj;
+import static dev.steadfast.testsupport.Api.request;
+import static dev.steadfast.testsupport.Api.send;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.steadfast.testsupport.Api;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a server does once it begins to shut down (the SIGTERM delay): no job handed out; heartbeats say quiet;
+ * health answers 503. Its own application instance, since draining is for
+ * good.
+ */
+@QuarkusTest
+@TestProfile(ServerDrainTest.OwnInstance.class)
+class ServerDrainTest {
+
+    public static class OwnInstance implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("steadfast.workers.quiet-on-shutdown", "true");
+        }
+    }
+
+    @Inject
+    Draining draining;
+
+    @Test
+    void aShuttingDownServerHandsOutNothingAndSaysSo() {
+        Api.reset();
+        String id = enqueue("t.shutdown", "gs-server");
+        draining.begin();
+        assertEquals(List.of(), fetchIds("w-s", 1, "gs-server"));
+        send(obj("worker_id", "w-s")).post("/ojs/v1/workers/heartbeat").then().statusCode(200)
+                .body("state", equalTo("quiet")).body("directive", equalTo("quiet"));
+        request().get("/ojs/v1/health").then().statusCode(503).body("status", equalTo("degraded"))
+                .body("shutting_down", equalTo(true));
+        request().get("/ready").then().statusCode(503).body("status", equalTo("not_ready"));
+        assertEquals("available", Api.state(id), "the job waits for another instance");
+    }
+}

@@ -1,0 +1,527 @@
+package dev.steadfast.work;
+
+import static dev.steadfast.testsupport.Api.FETCH;
+import static dev.steadfast.testsupport.Api.NACK;
+import static dev.steadfast.testsupport.Api.TIMESTAMP;
+import static dev.steadfast.testsupport.Api.ack;
+import static dev.steadfast.testsupport.Api.arr;
+import static dev.steadfast.testsupport.Api.assertError;
+import static dev.steadfast.testsupport.Api.cancel;
+import static dev.steadfast.testsupport.Api.detailField;
+import static dev.steadfast.testsupport.Api.enqueue;
+import static dev.steadfast.testsupport.Api.error;
+import static dev.steadfast.testsupport.Api.fetch;
+import static dev.steadfast.testsupport.Api.fetchIds;
+import static dev.steadfast.testsupport.Api.fetchOne;
+import static dev.steadfast.testsupport.Api.fixedRetry;
+import static dev.steadfast.testsupport.Api.job;
+import static dev.steadfast.testsupport.Api.jobView;
+import static dev.steadfast.testsupport.Api.nack;
+import static dev.steadfast.testsupport.Api.newUuidV7;
+import static dev.steadfast.testsupport.Api.obj;
+import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.Api.state;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.steadfast.testsupport.Api;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** FETCH, ACK and FAIL (nack) (ojs-http-binding.md 7.3-7.5, 10.1-10.3). */
+@QuarkusTest
+class WorkerResourceTest {
+
+    @BeforeEach
+    void reset() {
+        Api.reset();
+    }
+
+    /** Enqueues a job into {@code queue} with {@code retry} as its policy and fetches it for {@code worker}. */
+    private static String activeJob(String queue, Map<String, Object> retry, String worker) {
+        String id = enqueue(obj("type", "test.job", "args", arr(), "options", obj("queue", queue, "retry", retry)));
+        assertEquals(id, fetchOne(worker, queue));
+        return id;
+    }
+
+    /** Fetches from {@code queue} until a job comes back (a retry becoming due), for at most {@code within}. */
+    private static String fetchWhenDue(String worker, String queue, Duration within) {
+        Instant deadline = Instant.now().plus(within);
+        while (Instant.now().isBefore(deadline)) {
+            List<String> ids = fetchIds(worker, 1, queue);
+            if (!ids.isEmpty()) {
+                return ids.get(0);
+            }
+            sleep(50);
+        }
+        return fail("no job became fetchable in " + queue + " within " + within);
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    // ---------------------------------------------------------------- FETCH
+
+    @Test
+    void fetchingAnEmptyQueueAnswers200WithNoJobs() {
+        Response r = fetch("w1", 5, "empty");
+
+        assertEquals(200, r.statusCode(), r.asString());
+        assertEquals(List.of(), r.path("jobs"));
+    }
+
+    @Test
+    void jobsOfOneQueueAreFetchedInTheOrderTheyWereEnqueued() {
+        String a = enqueue(job("test.job", "fifo"));
+        String b = enqueue(job("test.job", "fifo"));
+        String c = enqueue(job("test.job", "fifo"));
+        String d = enqueue(job("test.job", "fifo"));
+
+        assertEquals(a, fetchOne("w1", "fifo"));
+        assertEquals(List.of(b, c), fetchIds("w1", 2, "fifo"));
+        assertEquals(List.of(d), fetchIds("w1", 2, "fifo"));
+    }
+
+    @Test
+    void higherPriorityJobsAreFetchedFirst() {
+        String low = enqueue(obj("type", "test.job", "args", arr(), "options", obj("queue", "prio", "priority", -5)));
+        String normal = enqueue(job("test.job", "prio"));
+        String high = enqueue(obj("type", "test.job", "args", arr(), "options", obj("queue", "prio", "priority", 10)));
+        String mid = enqueue(obj("type", "test.job", "args", arr(), "options", obj("queue", "prio", "priority", 5)));
+
+        assertEquals(List.of(high, mid, normal, low), fetchIds("w1", 10, "prio"));
+    }
+
+    @Test
+    void queuesAreFetchedInTheOrderTheyAreListed() {
+        String lowOld = enqueue(job("test.job", "q-low"));
+        String high1 = enqueue(job("test.job", "q-high"));
+        String high2 = enqueue(job("test.job", "q-high"));
+        String lowNew = enqueue(job("test.job", "q-low"));
+
+        assertEquals(high1, fetchOne("w1", "q-high", "q-low"), "the first listed queue wins even with an older job elsewhere");
+        assertEquals(List.of(high2, lowOld), fetchIds("w1", 2, "q-high", "q-low"));
+        assertEquals(List.of(lowNew), fetchIds("w1", 5, "q-high", "q-low"));
+    }
+
+    @Test
+    void fetchReturnsAtMostCountJobs() {
+        for (int i = 0; i < 5; i++) {
+            enqueue(job("test.job", "counted"));
+        }
+
+        assertEquals(3, fetchIds("w1", 3, "counted").size());
+        assertEquals(2, fetchIds("w1", 3, "counted").size());
+        assertEquals(0, fetchIds("w1", 3, "counted").size());
+    }
+
+    @Test
+    void withoutACountFetchReturnsOneJob() {
+        enqueue(job("test.job", "default"));
+        enqueue(job("test.job", "default"));
+
+        Response r = send(obj("queues", arr("default"))).post(FETCH);
+
+        assertEquals(200, r.statusCode(), r.asString());
+        assertEquals(1, r.<List<?>>path("jobs").size());
+    }
+
+    @Test
+    void aFetchedJobIsActiveWithItsFirstAttemptAndALease() {
+        String id = enqueue(job("test.job", "default"));
+        Instant before = Instant.now().minusSeconds(1);
+
+        Response r = fetch("worker-7", 1, "default");
+
+        assertEquals(200, r.statusCode(), r.asString());
+        Map<String, Object> job = r.path("jobs[0]");
+        assertEquals(id, job.get("id"));
+        assertEquals("active", job.get("state"));
+        assertEquals(1, job.get("attempt"));
+        assertEquals("worker-7", job.get("worker_id"));
+        Instant started = Instant.parse((String) job.get("started_at"));
+        Instant lease = Instant.parse((String) job.get("lease_expires_at"));
+        assertTrue(started.isAfter(before), "started_at " + started);
+        assertTrue(lease.isAfter(started), "lease_expires_at " + lease + " after started_at " + started);
+
+        Map<String, Object> read = jobView(id);
+        assertEquals("active", read.get("state"));
+        assertEquals(1, read.get("attempt"));
+        assertEquals("worker-7", read.get("worker_id"));
+        assertEquals(job.get("started_at"), read.get("started_at"));
+    }
+
+    @Test
+    void fetchAcceptsCountsUpToTheConfiguredMaximum() {
+        enqueue(job("test.job", "default"));
+
+        assertEquals(1, fetchIds("w1", 1000, "default").size());
+    }
+
+    @Test
+    void aFetchedJobIsNotFetchedAgain() {
+        String id = enqueue(job("test.job", "default"));
+
+        assertEquals(List.of(id), fetchIds("w1", 5, "default"));
+        assertEquals(List.of(), fetchIds("w2", 5, "default"));
+    }
+
+    static List<Object[]> badFetches() {
+        return List.of(
+                new Object[] {obj("queues", arr("default"), "count", 0), "count"},
+                new Object[] {obj("queues", arr("default"), "count", -1), "count"},
+                new Object[] {obj("queues", arr("default"), "count", 1001), "count"},
+                new Object[] {obj("queues", arr("default"), "count", "3"), "count"},
+                new Object[] {obj("queues", arr("default"), "count", 1.5), "count"},
+                new Object[] {obj("count", 1), "queues"},
+                new Object[] {obj("queues", null), "queues"},
+                new Object[] {obj("queues", arr()), "queues"},
+                new Object[] {obj("queues", "default"), "queues"},
+                new Object[] {obj("queues", arr(1)), "queues"},
+                new Object[] {obj("queues", arr("Bad Queue!")), "options.queue"},
+                new Object[] {obj("queues", arr("default"), "worker_id", 42), "worker_id"},
+                new Object[] {obj("queues", arr("default"), "worker_id", ""), "worker_id"},
+                new Object[] {obj("queues", arr("default"), "visibility_timeout_ms", 0), "visibility_timeout_ms"});
+    }
+
+    @ParameterizedTest
+    @MethodSource("badFetches")
+    void aMalformedFetchIs400NamingTheFieldAndTakesNothing(Map<String, Object> body, String field) {
+        String id = enqueue(job("test.job", "default"));
+
+        Map<String, Object> e = assertError(send(body).post(FETCH), 400, "invalid_request");
+
+        assertEquals(field, detailField(e), () -> "details.field of " + e);
+        assertEquals("available", state(id));
+    }
+
+    // ---------------------------------------------------------------- ACK
+
+    @Test
+    void ackCompletesTheJobAndTheResultIsRetrievable() {
+        String id = enqueue(job("test.job", "default"));
+        fetchOne("w1", "default");
+
+        Response r = ack(id, "w1", obj("delivered", true, "message_id", "m-1"));
+
+        assertEquals(200, r.statusCode(), r.asString());
+        assertEquals(Boolean.TRUE, r.path("acknowledged"));
+        assertEquals(id, r.path("id"));
+        assertEquals(id, r.path("job_id"));
+        assertEquals("completed", r.path("state"));
+        assertTrue(TIMESTAMP.matcher(r.<String>path("completed_at")).matches());
+        Map<String, Object> job = jobView(id);
+        assertEquals("completed", job.get("state"));
+        assertEquals(Map.of("delivered", true, "message_id", "m-1"), job.get("result"));
+        assertEquals(r.<String>path("completed_at"), job.get("completed_at"));
+        assertEquals(1, job.get("attempt"));
+        assertFalse(job.containsKey("worker_id"), "a completed job holds no lease");
+        assertFalse(job.containsKey("lease_expires_at"), "a completed job holds no lease");
+    }
+
+    @Test
+    void ackWithoutAResultCompletesWithoutOne() {
+        String id = enqueue(job("test.job", "default"));
+        fetchOne("w1", "default");
+
+        ack(id).then().statusCode(200);
+
+        Map<String, Object> job = jobView(id);
+        assertEquals("completed", job.get("state"));
+        assertFalse(job.containsKey("result"), "result: " + job.get("result"));
+    }
+
+    @Test
+    void ackAfterAFailedAttemptClearsTheError() {
+        String id = activeJob("flaky", fixedRetry(3, "PT0.1S"), "w1");
+        Response failed = nack(id, error("handler_error", "transient"));
+        assertEquals("retryable", failed.path("state"), failed.asString());
+        assertEquals(100, failed.<Integer>path("retry_delay_ms"));
+        assertNotNull(jobView(id).get("error"), "the failed attempt's error is recorded");
+
+        assertEquals(id, fetchWhenDue("w1", "flaky", Duration.ofSeconds(5)));
+        ack(id, "w1", obj("recovered", true)).then().statusCode(200);
+
+        Map<String, Object> job = jobView(id);
+        assertEquals("completed", job.get("state"));
+        assertEquals(2, job.get("attempt"));
+        assertFalse(job.containsKey("error"), "error must be cleared on completion: " + job.get("error"));
+        assertEquals(Map.of("recovered", true), job.get("result"));
+        assertEquals(1, ((List<?>) job.get("errors")).size(), "the history keeps the failed attempt");
+    }
+
+    @Test
+    void ackOfAnAvailableJobIs409Conflict() {
+        String id = enqueue(job("test.job", "default"));
+
+        Map<String, Object> e = assertError(ack(id), 409, "conflict");
+
+        assertEquals("available", ((Map<?, ?>) e.get("details")).get("current_state"));
+        assertEquals("available", state(id));
+    }
+
+    @Test
+    void ackOfACompletedJobIs409Conflict() {
+        String id = enqueue(job("test.job", "default"));
+        fetchOne("w1", "default");
+        String completedAt = ack(id).then().statusCode(200).extract().path("completed_at");
+
+        assertError(ack(id), 409, "conflict");
+        assertEquals(completedAt, jobView(id).get("completed_at"), "the second ack changed nothing");
+    }
+
+    @Test
+    void ackOfACancelledJobIs409Conflict() {
+        String id = enqueue(job("test.job", "default"));
+        cancel(id).then().statusCode(200);
+
+        assertError(ack(id), 409, "conflict");
+        assertEquals("cancelled", state(id));
+    }
+
+    @Test
+    void ackOfAnUnknownJobIs404() {
+        String id = newUuidV7();
+
+        Map<String, Object> e = assertError(ack(id), 404, "not_found");
+
+        assertEquals(id, ((Map<?, ?>) e.get("details")).get("resource_id"));
+    }
+
+    @Test
+    void ackNamingAnotherWorkerIs409AndTheJobStaysActive() {
+        String id = enqueue(job("test.job", "default"));
+        fetchOne("owner", "default");
+
+        Map<String, Object> e = assertError(ack(id, "intruder", null), 409, "conflict");
+
+        assertEquals("owner", ((Map<?, ?>) e.get("details")).get("lease_owner"));
+        Map<String, Object> job = jobView(id);
+        assertEquals("active", job.get("state"));
+        assertEquals("owner", job.get("worker_id"));
+        ack(id, "owner", null).then().statusCode(200);
+    }
+
+    @Test
+    void ackWithoutAJobIdIs400() {
+        Map<String, Object> e = assertError(send(obj("result", obj())).post(Api.ACK), 400, "invalid_request");
+
+        assertEquals("job_id", detailField(e));
+    }
+
+    @Test
+    void ackWithAJobIdThatIsNotAUuidIs400() {
+        assertEquals("job_id", detailField(assertError(ack("not-a-uuid"), 400, "invalid_request")));
+        assertEquals("job_id", detailField(assertError(send(obj("job_id", 12)).post(Api.ACK), 400,
+                "invalid_request")));
+    }
+
+    // ---------------------------------------------------------------- NACK
+
+    @Test
+    void aFailureWithAttemptsLeftMakesTheJobRetryable() {
+        String id = activeJob("retrying", fixedRetry(3, "PT1S"), "w1");
+        Instant before = Instant.now();
+
+        Response r = nack(id, error("handler_error", "SMTP connection refused"));
+
+        assertEquals(200, r.statusCode(), r.asString());
+        assertEquals(id, r.path("id"));
+        assertEquals(id, r.path("job_id"));
+        assertEquals("retryable", r.path("state"));
+        assertEquals(1, r.<Integer>path("attempt"));
+        assertEquals(3, r.<Integer>path("max_attempts"));
+        assertEquals(1000, r.<Integer>path("retry_delay_ms"));
+        Instant next = Instant.parse(r.path("next_attempt_at"));
+        assertTrue(!next.isBefore(before.plusMillis(900)) && next.isBefore(Instant.now().plusMillis(1100)),
+                "next_attempt_at " + next + " is about 1 s after the failure");
+        Map<String, Object> job = jobView(id);
+        assertEquals("retryable", job.get("state"));
+        assertEquals("SMTP connection refused", ((Map<?, ?>) job.get("error")).get("message"));
+        assertEquals(List.of(), fetchIds("w1", 1, "retrying"), "a retry is not fetchable before it is due");
+    }
+
+    @Test
+    void aFailureOfTheLastAttemptDiscardsTheJobAndRecordsTheError() {
+        String id = activeJob("once", obj("max_attempts", 1), "w1");
+
+        Response r = nack(id, obj("code", "handler_error", "type", "payment.declined", "message", "card declined",
+                "details", obj("card", "visa")));
+
+        assertEquals(200, r.statusCode(), r.asString());
+        assertEquals("discarded", r.path("state"));
+        assertEquals(1, r.<Integer>path("attempt"));
+        assertEquals(1, r.<Integer>path("max_attempts"));
+        assertEquals(Boolean.FALSE, r.path("dead_letter"));
+        assertTrue(TIMESTAMP.matcher(r.<String>path("discarded_at")).matches());
+        assertEquals(r.<String>path("discarded_at"), r.path("completed_at"));
+
+        Map<String, Object> job = jobView(id);
+        assertEquals("discarded", job.get("state"));
+        assertEquals(r.<String>path("discarded_at"), job.get("discarded_at"));
+        Map<?, ?> error = (Map<?, ?>) job.get("error");
+        assertEquals("card declined", error.get("message"));
+        List<?> errors = (List<?>) job.get("errors");
+        assertEquals(1, errors.size());
+        Map<?, ?> first = (Map<?, ?>) errors.get(0);
+        assertEquals(1, first.get("attempt"));
+        assertEquals("payment.declined", first.get("type"));
+        assertEquals("handler_error", first.get("code"));
+        assertEquals("card declined", first.get("message"));
+        assertEquals(Map.of("card", "visa"), first.get("details"));
+        assertTrue(TIMESTAMP.matcher((String) first.get("occurred_at")).matches(), "occurred_at " + first);
+    }
+
+    @Test
+    void aNonRetryableErrorTypeDiscardsAtOnce() {
+        String id = activeJob("strict", obj("max_attempts", 5, "non_retryable_errors", arr("auth.*", "Fatal")), "w1");
+
+        Response r = nack(id, obj("code", "handler_error", "type", "auth.token_expired", "message", "expired"));
+
+        assertEquals(200, r.statusCode(), r.asString());
+        assertEquals("discarded", r.path("state"));
+        assertEquals(1, r.<Integer>path("attempt"));
+        assertEquals(5, r.<Integer>path("max_attempts"));
+        assertEquals("discarded", state(id));
+    }
+
+    @Test
+    void anErrorTypeNotListedAsNonRetryableIsRetried() {
+        String id = activeJob("strict", obj("max_attempts", 5, "non_retryable_errors", arr("auth.*")), "w1");
+
+        Response r = nack(id, obj("code", "handler_error", "type", "network.reset", "message", "reset"));
+
+        assertEquals("retryable", r.path("state"), r.asString());
+    }
+
+    @Test
+    void theDeadLetterHandlerCodeDeadLettersTheJob() {
+        String id = activeJob("dlq", obj("max_attempts", 5), "w1");
+
+        Response r = nack(id, error("DEAD_LETTER", "poison message"));
+
+        assertEquals(200, r.statusCode(), r.asString());
+        assertEquals("discarded", r.path("state"));
+        assertEquals(Boolean.TRUE, r.path("dead_letter"));
+        Map<String, Object> job = jobView(id);
+        assertEquals("discarded", job.get("state"));
+        assertEquals(Boolean.TRUE, job.get("dead_letter"));
+    }
+
+    @Test
+    void theDiscardHandlerCodeDiscardsWithoutDeadLettering() {
+        String id = activeJob("dlq", obj("max_attempts", 5), "w1");
+
+        Response r = nack(id, error("DISCARD", "not worth retrying"));
+
+        assertEquals(200, r.statusCode(), r.asString());
+        assertEquals("discarded", r.path("state"));
+        assertEquals(Boolean.FALSE, r.path("dead_letter"));
+        assertEquals(Boolean.FALSE, jobView(id).get("dead_letter"));
+    }
+
+    @Test
+    void aRequeueHandsTheJobBackToBeFetchedAgain() {
+        String id = activeJob("requeue", obj("max_attempts", 3), "w1");
+
+        Response r = send(obj("job_id", id, "requeue", true)).post(NACK);
+
+        assertEquals(200, r.statusCode(), r.asString());
+        assertEquals("available", r.path("state"));
+        assertEquals("available", state(id));
+        assertEquals(id, fetchOne("w2", "requeue"));
+        assertEquals("w2", jobView(id).get("worker_id"));
+    }
+
+    @Test
+    void nackOfAJobThatIsNotActiveIs409() {
+        String available = enqueue(job("test.job", "default"));
+        Map<String, Object> e = assertError(nack(available, error("handler_error", "boom")), 409, "conflict");
+        assertEquals("available", ((Map<?, ?>) e.get("details")).get("current_state"));
+        assertEquals("available", state(available));
+
+        fetchOne("w1", "default");
+        ack(available).then().statusCode(200);
+        assertError(nack(available, error("handler_error", "boom")), 409, "conflict");
+        assertEquals("completed", state(available));
+    }
+
+    @Test
+    void nackOfAnUnknownJobIs404() {
+        assertError(nack(newUuidV7(), error("handler_error", "boom")), 404, "not_found");
+    }
+
+    @Test
+    void nackWithoutAnErrorIs400AndTheJobStaysActive() {
+        String id = activeJob("default", obj("max_attempts", 3), "w1");
+
+        Map<String, Object> e = assertError(send(obj("job_id", id)).post(NACK), 400, "invalid_request");
+
+        assertEquals("error", detailField(e));
+        assertEquals("active", state(id));
+    }
+
+    static List<Object[]> badNacks() {
+        return List.of(
+                new Object[] {obj("error", "boom"), "error"},
+                new Object[] {obj("error", obj("code", "handler_error")), "error.message"},
+                new Object[] {obj("error", obj("code", "handler_error", "message", 42)), "error.message"},
+                new Object[] {obj("error", obj("code", 500, "message", "boom")), "error.code"},
+                new Object[] {obj("error", obj("message", "boom", "retryable", "yes")), "error.retryable"},
+                new Object[] {obj("error", obj("message", "boom", "details", "x")), "error.details"},
+                new Object[] {obj("error", obj("message", "boom", "backtrace", arr(1, 2))), "error.backtrace"},
+                new Object[] {obj("error", obj("message", "boom"), "requeue", "yes"), "requeue"});
+    }
+
+    @ParameterizedTest
+    @MethodSource("badNacks")
+    void aMalformedNackIs400NamingTheFieldAndTheJobStaysActive(Map<String, Object> fields, String field) {
+        String id = activeJob("default", obj("max_attempts", 3), "w1");
+        Map<String, Object> body = obj("job_id", id);
+        body.putAll(fields);
+
+        Map<String, Object> e = assertError(send(body).post(NACK), 400, "invalid_request");
+
+        assertEquals(field, detailField(e), () -> "details.field of " + e);
+        assertEquals("active", state(id));
+        assertEquals(List.of(), jobView(id).get("errors"));
+    }
+
+    @Test
+    void nackNamingAnotherWorkerIs409AndTheJobStaysActive() {
+        String id = activeJob("default", obj("max_attempts", 3), "owner");
+
+        assertError(send(obj("job_id", id, "worker_id", "intruder", "error", error("handler_error", "x")))
+                .post(NACK), 409, "conflict");
+
+        assertEquals("active", state(id));
+    }
+
+    @Test
+    void theBacktraceIsKeptInTheErrorHistory() {
+        String id = activeJob("traced", obj("max_attempts", 3), "w1");
+        List<Object> frames = arr("at Mailer.send(Mailer.java:42)", "at Worker.run(Worker.java:7)");
+
+        nack(id, obj("code", "handler_error", "message", "boom", "backtrace", frames)).then().statusCode(200);
+
+        List<?> errors = (List<?>) jobView(id).get("errors");
+        assertEquals(frames, ((Map<?, ?>) errors.get(0)).get("backtrace"));
+    }
+}

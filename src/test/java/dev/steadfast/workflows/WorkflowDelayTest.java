@@ -1,0 +1,145 @@
+package dev.steadfast.workflows;
+
+import static dev.steadfast.testsupport.Api.ack;
+import static dev.steadfast.testsupport.Api.arr;
+import static dev.steadfast.testsupport.Api.assertError;
+import static dev.steadfast.testsupport.Api.fetchIds;
+import static dev.steadfast.testsupport.Api.fetchOne;
+import static dev.steadfast.testsupport.Api.obj;
+import static dev.steadfast.testsupport.Api.state;
+import static dev.steadfast.workflows.WorkflowApiTest.create;
+import static dev.steadfast.workflows.WorkflowApiTest.get;
+import static dev.steadfast.workflows.WorkflowApiTest.job;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.steadfast.testsupport.Api;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A waiting member's delay (a chain step after the first, a batch callback) counts from when the workflow enqueues
+ * it, and an absolute scheduled_at is kept when it is later: the member becomes scheduled, and the claim takes it
+ * once due. Time passing is simulated by moving the stored instants, never by sleeping.
+ */
+@QuarkusTest
+class WorkflowDelayTest {
+
+    /** Tolerance for the server's clock (the database's) against the test's. */
+    private static final Duration SKEW = Duration.ofSeconds(2);
+
+    @Inject
+    Pool pool;
+
+    @BeforeEach
+    void reset() {
+        Api.reset();
+    }
+
+    private Row row(String id) {
+        return pool.preparedQuery("SELECT state, run_at, scheduled_at FROM jobs WHERE id = $1")
+                .execute(Tuple.of(UUID.fromString(id))).await().indefinitely().iterator().next();
+    }
+
+    private static Instant at(Row r, String column) {
+        return r.getOffsetDateTime(column).toInstant();
+    }
+
+    private void sql(String statement, Object... params) {
+        pool.preparedQuery(statement).execute(Tuple.from(params)).await().indefinitely();
+    }
+
+    private static void near(Instant expected, Instant actual) {
+        assertTrue(Duration.between(expected, actual).abs().compareTo(SKEW) <= 0, expected + " vs " + actual);
+    }
+
+    @Test
+    void aChainStepsDelayCountsFromItsActivationAndALaterScheduledAtWins() {
+        Instant absolute = Instant.now().plus(3, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
+        Response r = create(obj("type", "chain", "steps", arr(job("d.zero", "wf-d"), job("d.one", "wf-d", "delay", "PT1H"),
+                job("d.two", "wf-d", "delay_ms", 600_000, "scheduled_at", absolute.toString()))));
+        assertEquals(201, r.statusCode(), r::asString);
+        String wf = r.path("workflow.id");
+        List<String> ids = r.path("workflow.steps.job_id");
+        assertEquals("pending", state(ids.get(1)), "a delayed step still waits for the one before");
+        // The workflow was created two hours ago: counted from its creation, step 1's hour would be over.
+        sql("UPDATE jobs SET created_at = created_at - interval '2 hours',"
+                + " scheduled_at = scheduled_at - interval '2 hours' WHERE id = $1", UUID.fromString(ids.get(1)));
+
+        assertEquals(ids.get(0), fetchOne("w", "wf-d"));
+        Instant acked = Instant.now();
+        ack(ids.get(0), "w", obj("n", 0)).then().statusCode(200);
+        Row one = row(ids.get(1));
+        assertEquals("scheduled", one.getString("state"));
+        near(acked.plus(Duration.ofHours(1)), at(one, "run_at"));
+        assertTrue(fetchIds("w", 5, "wf-d").isEmpty(), "not claimable before it is due");
+        assertEquals("running", get(wf).path("workflow.state"));
+
+        sql("UPDATE jobs SET run_at = now() - interval '1 second' WHERE id = $1", UUID.fromString(ids.get(1)));
+        assertEquals(ids.get(1), fetchOne("w", "wf-d"), "the claim takes it once due");
+        ack(ids.get(1), "w", obj("n", 1)).then().statusCode(200);
+        Row two = row(ids.get(2));
+        assertEquals("scheduled", two.getString("state"));
+        assertEquals(absolute, at(two, "run_at"), "its scheduled_at is later than now + 10 minutes");
+
+        sql("UPDATE jobs SET run_at = now() - interval '1 second' WHERE id = $1", UUID.fromString(ids.get(2)));
+        assertEquals(ids.get(2), fetchOne("w", "wf-d"));
+        ack(ids.get(2), "w", obj("n", 2)).then().statusCode(200);
+        assertEquals("completed", get(wf).path("workflow.state"));
+    }
+
+    @Test
+    void aStepWithoutADelayButAPastScheduledAtIsEnqueuedAtOnce() {
+        String past = OffsetDateTime.now().minusHours(1).toInstant().toString();
+        Response r = create(obj("type", "chain", "steps", arr(job("p.zero", "wf-p"),
+                job("p.one", "wf-p", "scheduled_at", past))));
+        List<String> ids = r.path("workflow.steps.job_id");
+        assertEquals(ids.get(0), fetchOne("w", "wf-p"));
+        ack(ids.get(0), "w", obj()).then().statusCode(200);
+        assertEquals("available", state(ids.get(1)));
+        assertEquals(ids.get(1), fetchOne("w", "wf-p"));
+    }
+
+    @Test
+    void aBatchCallbacksDelayIsAppliedAndCancellingTheBatchCancelsTheScheduledCallback() {
+        Response r = create(obj("type", "batch", "jobs", arr(job("b.a", "wf-bd")), "callbacks",
+                obj("on_complete", job("b.done", "wf-bd", "delay_ms", 90_000),
+                        "on_success", job("b.ok", "wf-bd"))));
+        assertEquals(201, r.statusCode(), r::asString);
+        String wf = r.path("workflow.id");
+        String a = r.path("workflow.jobs[0].job_id");
+        String onComplete = r.path("workflow.callbacks.on_complete.job_id");
+        String onSuccess = r.path("workflow.callbacks.on_success.job_id");
+        assertEquals(a, fetchOne("w", "wf-bd"));
+        Instant acked = Instant.now();
+        ack(a, "w", obj()).then().statusCode(200);
+        Row cb = row(onComplete);
+        assertEquals("scheduled", cb.getString("state"));
+        near(acked.plus(Duration.ofSeconds(90)), at(cb, "run_at"));
+        assertEquals("available", state(onSuccess), "a callback without a delay runs at once");
+        assertEquals(List.of(onSuccess), fetchIds("w", 5, "wf-bd"));
+
+        Api.request().delete(WorkflowApiTest.WORKFLOWS + "/" + wf).then().statusCode(200);
+        assertEquals("cancelled", state(onComplete), "a scheduled callback has not started: cancelled");
+    }
+
+    @Test
+    void aBadDelayOnAMemberGetsTheErrorEnvelope() {
+        assertError(create(obj("type", "chain", "steps", arr(job("x", "wf-bad"),
+                job("y", "wf-bad", "delay", "soon")))), 400, "invalid_request");
+        assertError(create(obj("type", "chain", "steps", arr(job("x", "wf-bad"),
+                job("y", "wf-bad", "delay_ms", -5)))), 400, "invalid_request");
+    }
+}
