@@ -34,6 +34,22 @@ import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestCo
  *   <li>response: the session cookie (HttpOnly, SameSite=Strict, Path=/admin), no caching, a strict
  *       Content-Security-Policy (scripts and styles only from the console's own files), no framing.</li>
  * </ol>
+ *
+ * <p>Why this is not Quarkus's form authentication and the {@code quarkus-rest-csrf} extension (the API's tokens
+ * are Quarkus Security: http.ApiAuth): the CSRF token here belongs to the session, lives inside the signed session
+ * cookie and is replaced at login, so a token from before the login (or from another browser) is refused;
+ * {@code quarkus-rest-csrf} keeps its token in a cookie of its own, independent of any session and unchanged by a
+ * login (its field name could be {@code _csrf}: {@code quarkus.rest-csrf.form-field-name}, so that is not the
+ * obstacle), and answers a failed check with a bare 400 where the console answers 403 with its HTML error page. Form
+ * authentication posts to its own {@code j_security_check} handler, which answers a wrong password with a redirect
+ * to an error page, not the login page again with 401 and the message; it has no per-address throttle of failed
+ * logins ({@link ConsoleAuth}); it remembers where to return in a cookie of its own instead of the checked
+ * {@code next} field (no open redirect, {@link LoginPage#safe}); and its session cookie is its own encrypted format,
+ * so the session could no longer carry the CSRF token, nor be the {@link SessionCodec} format whose key all
+ * instances on one database must share ({@link dev.steadfast.console.auth.SessionKeyCheck}). The console without
+ * login ({@code steadfast.console.auth-enabled=false}) still needs a session for its CSRF token, which form
+ * authentication does not give an anonymous visitor. The pages are {@code @PermitAll} for Quarkus Security: this
+ * guard is their security.
  */
 public class ConsoleFilters {
 

@@ -4,6 +4,7 @@ import dev.steadfast.console.ConfirmView.Hidden;
 import dev.steadfast.cron.CronService;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -22,6 +23,7 @@ import org.jboss.logging.Logger;
  */
 @Path("/admin/cron")
 @Produces(MediaType.TEXT_HTML)
+@PermitAll
 public class CronPage {
 
     private static final Logger LOG = Logger.getLogger(CronPage.class);

@@ -3,6 +3,7 @@ package dev.steadfast.console;
 import dev.steadfast.stats.StatsService;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -11,6 +12,7 @@ import jakarta.ws.rs.core.MediaType;
 /** The console's home: {@code GET /admin}, and its live part {@code GET /admin/overview/live} (every 5 s). */
 @Path("/admin")
 @Produces(MediaType.TEXT_HTML)
+@PermitAll
 public class OverviewPage {
 
     private final StatsService stats;

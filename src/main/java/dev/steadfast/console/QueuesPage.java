@@ -4,6 +4,7 @@ import dev.steadfast.queues.QueueService;
 import dev.steadfast.stats.StatsService;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -16,6 +17,7 @@ import java.time.Clock;
 /** {@code /admin/queues}: depth by state per queue, and pause / resume (the same {@link QueueService} as the API). */
 @Path("/admin/queues")
 @Produces(MediaType.TEXT_HTML)
+@PermitAll
 public class QueuesPage {
 
     private final StatsService stats;

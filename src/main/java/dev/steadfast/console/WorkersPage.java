@@ -3,6 +3,7 @@ package dev.steadfast.console;
 import dev.steadfast.work.HeartbeatService;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -12,6 +13,7 @@ import java.time.Clock;
 /** {@code /admin/workers}: the workers heard from through fetch or heartbeat (read-only for now). */
 @Path("/admin/workers")
 @Produces(MediaType.TEXT_HTML)
+@PermitAll
 public class WorkersPage {
 
     private final HeartbeatService heartbeats;

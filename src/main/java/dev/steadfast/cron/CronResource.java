@@ -5,9 +5,11 @@ import dev.steadfast.domain.OjsException;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
 import dev.steadfast.jobs.EnqueueCommand;
 import dev.steadfast.jobs.EnqueueParser;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -43,6 +45,7 @@ public class CronResource {
     }
 
     @GET
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> list(@QueryParam("limit") String limit, @QueryParam("offset") String offset,
                               @QueryParam("page") String page, @QueryParam("per_page") String perPage) {
         int n = Params.integer(perPage != null ? "per_page" : "limit", perPage != null ? perPage : limit, 100, 1, 1000);
@@ -65,6 +68,7 @@ public class CronResource {
     }
 
     @POST
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> register(String body) {
         return Uni.createFrom().item(() -> command(Body.parse(json, body))).flatMap(crons::register)
                 .map(c -> Response.fromResponse(Responses.json(json, 201, wrap(c)))
@@ -73,12 +77,14 @@ public class CronResource {
 
     @GET
     @Path("/{name}")
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> get(@PathParam("name") String name) {
         return crons.get(name).map(c -> Responses.json(json, 200, wrap(c)));
     }
 
     @DELETE
     @Path("/{name}")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> delete(@PathParam("name") String name) {
         return crons.delete(name).map(c -> {
             Map<String, Object> body = wrap(c);
@@ -90,12 +96,14 @@ public class CronResource {
 
     @POST
     @Path("/{name}/pause")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> pause(@PathParam("name") String name) {
         return crons.setEnabled(name, false).map(c -> Responses.json(json, 200, wrap(c)));
     }
 
     @POST
     @Path("/{name}/resume")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> resume(@PathParam("name") String name) {
         return crons.setEnabled(name, true).map(c -> Responses.json(json, 200, wrap(c)));
     }

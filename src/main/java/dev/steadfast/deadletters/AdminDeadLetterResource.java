@@ -3,7 +3,9 @@ package dev.steadfast.deadletters;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -32,6 +34,7 @@ public class AdminDeadLetterResource {
     }
 
     @GET
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> list(@QueryParam("queue") String queue, @QueryParam("type") String type,
                               @QueryParam("error_type") String errorType, @QueryParam("since") String since,
                               @QueryParam("until") String until, @QueryParam("page") String page,
@@ -53,24 +56,28 @@ public class AdminDeadLetterResource {
 
     @GET
     @Path("/stats")
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> stats() {
         return dataPlane.stats();
     }
 
     @POST
     @Path("/{id}/retry")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> retry(@PathParam("id") String id) {
         return dataPlane.retry(id);
     }
 
     @DELETE
     @Path("/{id}")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> delete(@PathParam("id") String id) {
         return deadLetters.delete(Params.jobId(id)).map(v -> Response.noContent().build());
     }
 
     @POST
     @Path("/retry")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> retryMatching(String body) {
         return dataPlane.retryMatching(body);
     }

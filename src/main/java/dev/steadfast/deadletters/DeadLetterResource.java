@@ -5,9 +5,11 @@ import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
 import dev.steadfast.jobs.JobJson;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -37,6 +39,7 @@ public class DeadLetterResource {
     }
 
     @GET
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> list(@QueryParam("queue") String queue, @QueryParam("type") String type,
                               @QueryParam("error_type") String errorType, @QueryParam("since") String since,
                               @QueryParam("until") String until, @QueryParam("limit") String limit,
@@ -62,18 +65,21 @@ public class DeadLetterResource {
 
     @GET
     @Path("/stats")
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> stats() {
         return deadLetters.stats().map(s -> Responses.ok(json, DeadLetterViews.stats(s, retention())));
     }
 
     @GET
     @Path("/{id}")
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> get(@PathParam("id") String id) {
         return deadLetters.get(Params.jobId(id)).map(j -> Responses.ok(json, Map.of("job", JobJson.view(json, j))));
     }
 
     @POST
     @Path("/{id}/retry")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> retry(@PathParam("id") String id) {
         return deadLetters.retry(Params.jobId(id)).map(j -> {
             Map<String, Object> view = JobJson.view(json, j);
@@ -84,6 +90,7 @@ public class DeadLetterResource {
 
     @DELETE
     @Path("/{id}")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> delete(@PathParam("id") String id) {
         return deadLetters.delete(Params.jobId(id)).map(v -> {
             Map<String, Object> out = new LinkedHashMap<>();
@@ -96,6 +103,7 @@ public class DeadLetterResource {
     /** Bulk retry: {@code {"filter": {...}, "confirm": true}}. */
     @POST
     @Path("/retry")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> retryMatching(String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b ->
                 deadLetters.retryAll(DeadLetterViews.filter(b), Boolean.TRUE.equals(b.bool("confirm"))))
@@ -105,6 +113,7 @@ public class DeadLetterResource {
     /** Bulk delete: {@code {"filter": {...}, "confirm": true}} (a POST, since DELETE carries no body). */
     @POST
     @Path("/delete")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> deleteMatching(String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b ->
                 deadLetters.deleteAll(DeadLetterViews.filter(b), Boolean.TRUE.equals(b.bool("confirm"))))
@@ -113,6 +122,7 @@ public class DeadLetterResource {
 
     /** Purge by filter given as query parameters, with {@code confirm=true}. */
     @DELETE
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> purge(@QueryParam("queue") String queue, @QueryParam("type") String type,
                                @QueryParam("error_type") String errorType, @QueryParam("since") String since,
                                @QueryParam("until") String until, @QueryParam("confirm") String confirm) {

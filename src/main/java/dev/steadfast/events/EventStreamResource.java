@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.http.Json;
 import dev.steadfast.http.Params;
+import dev.steadfast.http.Roles;
 import io.smallrye.mutiny.Multi;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -27,6 +29,7 @@ import java.util.function.Consumer;
  * {@link EventLog}).
  */
 @Path("/ojs/v1/events/stream")
+@RolesAllowed({Roles.READONLY, Roles.ADMIN})
 public class EventStreamResource {
 
     private final EventLog events;

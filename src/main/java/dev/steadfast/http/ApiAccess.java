@@ -21,8 +21,10 @@ import java.util.regex.Pattern;
  *       dead-letter actions and every change to cron schedules (a schedule enqueues jobs for ever).</li>
  * </ul>
  *
- * Anything not named above needs {@code admin}: a route added later is closed until it is placed here, and a
- * path spelled unusually (a trailing slash, an encoded slash) at worst asks for more than it needs.
+ * Anything not named above needs {@code admin}. Quarkus Security enforces the matrix: each endpoint carries its roles
+ * as {@code @RolesAllowed} (EndpointRolesTest holds every one to this table), an endpoint added without them needs
+ * {@code admin} ({@code quarkus.security.jaxrs.default-roles-allowed}), and {@link ApiAuth} lets the public routes
+ * through unauthenticated.
  */
 public final class ApiAccess {
 

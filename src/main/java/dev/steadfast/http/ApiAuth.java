@@ -3,11 +3,22 @@ package dev.steadfast.http;
 import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.http.ApiAccess.Role;
-import io.quarkus.cache.Cache;
-import io.quarkus.cache.CacheName;
-import io.quarkus.cache.CaffeineCache;
+import io.quarkus.runtime.StartupEvent;
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.credential.TokenCredential;
+import io.quarkus.security.identity.IdentityProviderManager;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.security.identity.request.AuthenticationRequest;
+import io.quarkus.security.identity.request.TokenAuthenticationRequest;
+import io.quarkus.security.runtime.QuarkusPrincipal;
+import io.quarkus.security.runtime.QuarkusSecurityIdentity;
+import io.quarkus.vertx.http.runtime.security.ChallengeData;
+import io.quarkus.vertx.http.runtime.security.HttpAuthenticationMechanism;
+import io.quarkus.vertx.http.runtime.security.HttpCredentialTransport;
+import io.quarkus.vertx.http.runtime.security.HttpSecurityUtils;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
-import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -20,26 +31,23 @@ import java.lang.reflect.Method;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
- * Bearer-token authentication of every /ojs route (ojs-http-binding.md 5, ojs-security.md 6 and 7), as a Vert.x
- * route that runs right after {@link HttpFrame} gave the request its id and before any resource: a missing,
- * malformed or unknown token is {@code 401 unauthenticated} with {@code WWW-Authenticate: Bearer}, a known token
- * without a role {@link ApiAccess} allows is {@code 403 permission_denied}, both as OJS envelopes. The manifest and
- * health stay public. With {@code steadfast.auth.enabled=false} everything passes; with it on and no token
- * configured the server does not start (an operator gets a clear message at once, not a fleet of 401s later).
- *
- * <p>A token that matched is remembered in the {@value #TOKEN_CACHE} cache (quarkus-cache, bounded and expiring
- * after access, see application.properties), so its SHA-256 is computed once, not on every request. Only matches
- * are remembered: an unknown token is hashed and compared again on each request, so it can neither fill the cache
- * nor ever be taken for a known one. The configured tokens change only with a restart, which empties the cache.
+ * Bearer-token authentication of every /ojs route (ojs-http-binding.md 5, ojs-security.md 6 and 7), as the Quarkus
+ * Security {@link HttpAuthenticationMechanism}: it reads {@code Authorization: Bearer <token>} and hands the token
+ * to {@link ApiTokenIdentities}, whose identity carries the token's name as principal and its roles, which the
+ * resources' {@code @RolesAllowed} check ({@link ApiAccess} is the matrix they follow). A missing, malformed or
+ * unknown token on an /ojs route is {@code 401 unauthenticated} with {@code WWW-Authenticate: Bearer}, as an OJS
+ * envelope written by {@link #sendChallenge} (proactive authentication: before any resource, so a path no resource
+ * serves is refused too); a known token without a role the endpoint allows is {@code 403 permission_denied}
+ * ({@link ApiAccessDenied}). The manifest and health stay public: their requests are not authenticated at all,
+ * whatever header they carry. With {@code steadfast.auth.enabled=false} every request is the identity
+ * {@value #OPEN_PRINCIPAL} with every role; with it on and no token configured the server does not start (an
+ * operator gets a clear message at once, not a fleet of 401s later).
  *
  * <p>Every refusal is logged at WARN (ojs-security.md 11.1) with the status, the reason, the method, the route
  * template ({@link RouteTemplates}, from the resources' {@code @Path}s) and the client's address, never the token
@@ -47,29 +55,41 @@ import org.jboss.logging.Logger;
  * flood of bad requests cannot flood the log: the next line logged says how many were left out.
  */
 @ApplicationScoped
-public class ApiAuth {
+public class ApiAuth implements HttpAuthenticationMechanism {
 
     private static final Logger LOG = Logger.getLogger(ApiAuth.class);
     static final String REALM = "Bearer realm=\"steadfast\"";
-    static final String TOKEN_CACHE = "steadfast-api-tokens";
+    static final String OPEN_PRINCIPAL = "authentication-off";
+    /** Why the request in a routing context was not authenticated ({@link Refusal}), for {@link #sendChallenge}. */
+    private static final String REFUSAL = ApiAuth.class.getName() + ".refusal";
+
+    /** A 401: the reason logged, the challenge sent and the envelope's message. */
+    private record Refusal(String reason, String challenge, String message) {
+    }
+
+    private static final Refusal MISSING = new Refusal("no Authorization header", REALM,
+            "This endpoint requires a token: send Authorization: Bearer <token>.");
+    private static final Refusal MALFORMED = new Refusal("Authorization is not 'Bearer <token>'",
+            REALM + ", error=\"invalid_token\"", "The Authorization header must be 'Bearer <token>'.");
+    private static final Refusal UNKNOWN = new Refusal("unknown token", REALM + ", error=\"invalid_token\"",
+            "The token is not valid.");
 
     private final boolean enabled;
     private final ApiTokens tokens;
-    private final CaffeineCache known;
     private final Clock clock;
     private final BeanManager beans;
     private final LogBudget failures;
+    private final SecurityIdentity open;
     private volatile RouteTemplates routes = new RouteTemplates(List.of());
 
-    /** Without a clock or beans: for tests of the configuration, which never check a request. */
-    ApiAuth(SteadfastConfig config, Cache known) {
-        this(config, known, Clock.systemUTC(), null);
+    /** Without beans: for tests of the configuration, which never check a request. */
+    ApiAuth(SteadfastConfig config, Clock clock) {
+        this(config, clock, null);
     }
 
     @Inject
-    public ApiAuth(SteadfastConfig config, @CacheName(TOKEN_CACHE) Cache known, Clock clock, BeanManager beans) {
-        this.known = known == null ? null : known.as(CaffeineCache.class); // null: tests that never check a token
-        this.clock = clock;
+    public ApiAuth(SteadfastConfig config, Clock clock, BeanManager beans) {
+        this.clock = clock == null ? Clock.systemUTC() : clock;
         this.beans = beans;
         this.failures = new LogBudget(config.auth().failureLog().lines(),
                 Math.max(1, config.auth().failureLog().window().toMillis()));
@@ -81,75 +101,97 @@ public class ApiAuth {
                     + " line it prints (steadfast.auth.tokens.\"<name>\"=<roles>:sha256:<hex>), or switch"
                     + " authentication off explicitly with steadfast.auth.enabled=false.");
         }
+        QuarkusSecurityIdentity.Builder everything = QuarkusSecurityIdentity.builder()
+                .setPrincipal(new QuarkusPrincipal(OPEN_PRINCIPAL));
+        for (Role r : Role.values()) {
+            everything.addRole(r.wire());
+        }
+        this.open = everything.build();
     }
 
     public boolean enabled() {
         return enabled;
     }
 
-    void install(@Observes Router router) {
+    /** The configured tokens, which {@link ApiTokenIdentities} matches presented tokens against. */
+    ApiTokens tokens() {
+        return tokens;
+    }
+
+    void announce(@Observes StartupEvent e) {
         if (enabled) {
             LOG.infof("API authentication on: %d token(s) configured", tokens.size());
             routes = new RouteTemplates(resourceTemplates(beans));
-            router.route().order(-999).handler(this::check);
         } else {
             LOG.warn("API authentication is OFF (steadfast.auth.enabled=false): anyone who reaches the port can use"
                     + " the OJS API");
         }
     }
 
-    private void check(RoutingContext rc) {
+    @Override
+    public Uni<SecurityIdentity> authenticate(RoutingContext rc, IdentityProviderManager identities) {
+        if (!enabled) {
+            return Uni.createFrom().item(open);
+        }
         String path = rc.normalizedPath();
-        String method = rc.request().method().name();
-        if (!path.startsWith("/ojs/") || ApiAccess.isPublic(method, path)) {
-            rc.next();
-            return;
+        if (!path.startsWith("/ojs/") || ApiAccess.isPublic(rc.request().method().name(), path)) {
+            return Uni.createFrom().nullItem(); // anonymous: public routes, the console (its own login), probes
         }
         String header = rc.request().getHeader("Authorization");
-        if (header == null || header.isBlank()) {
-            logFailure(rc, ErrorCode.UNAUTHENTICATED, "no Authorization header");
-            refuse(rc, ErrorCode.UNAUTHENTICATED, REALM, "This endpoint requires a token: send Authorization: "
-                    + "Bearer <token>.", Map.of("scheme", "Bearer"));
-            return;
+        String token = header == null || header.isBlank() ? null : bearer(header);
+        if (token == null) {
+            return refused(rc, header == null || header.isBlank() ? MISSING : MALFORMED);
         }
-        String token = bearer(header);
-        ApiTokens.Entry who = token == null ? null : identify(token);
-        if (who == null) {
-            logFailure(rc, ErrorCode.UNAUTHENTICATED, token == null ? "Authorization is not 'Bearer <token>'"
-                    : "unknown token");
-            refuse(rc, ErrorCode.UNAUTHENTICATED, REALM + ", error=\"invalid_token\"", token == null
-                    ? "The Authorization header must be 'Bearer <token>'." : "The token is not valid.",
-                    Map.of("scheme", "Bearer"));
-            return;
-        }
-        Set<Role> allowed = ApiAccess.allowed(method, path);
-        if (!mayCall(who.roles(), allowed)) {
-            Map<String, Object> d = new LinkedHashMap<>();
-            d.put("token", who.name());
-            d.put("roles", who.roles().stream().map(Role::wire).sorted().toList());
-            d.put("required_roles", allowed.stream().map(Role::wire).sorted().toList());
-            logFailure(rc, ErrorCode.PERMISSION_DENIED, "token '" + who.name() + "' " + d.get("roles")
-                    + " lacks a role of " + d.get("required_roles"));
-            refuse(rc, ErrorCode.PERMISSION_DENIED, REALM + ", error=\"insufficient_scope\"",
-                    "Token '" + who.name() + "' (" + who.roles().stream().map(Role::wire).sorted()
-                            .collect(Collectors.joining(", ")) + ") may not " + method + " " + path + ".", d);
-            return;
-        }
-        rc.put("steadfast.token", who.name());
-        rc.next();
+        AuthenticationRequest request = HttpSecurityUtils.setRoutingContextAttribute(
+                new TokenAuthenticationRequest(new TokenCredential(token, "bearer")), rc);
+        return identities.authenticate(request).onFailure(AuthenticationFailedException.class)
+                .invoke(f -> rc.put(REFUSAL, UNKNOWN));
     }
 
-    private void logFailure(RoutingContext rc, ErrorCode code, String reason) {
+    private static Uni<SecurityIdentity> refused(RoutingContext rc, Refusal why) {
+        rc.put(REFUSAL, why);
+        return Uni.createFrom().failure(new AuthenticationFailedException(why.reason()));
+    }
+
+    /** The 401 as an OJS envelope with its challenge, logged (within the budget); also for an anonymous caller. */
+    @Override
+    public Uni<Boolean> sendChallenge(RoutingContext rc) {
+        Refusal why = rc.get(REFUSAL);
+        if (why == null) {
+            why = MISSING; // an anonymous request an endpoint's roles refused
+        }
+        logFailure(rc.request(), rc.normalizedPath(), ErrorCode.UNAUTHENTICATED, why.reason());
+        rc.response().putHeader("WWW-Authenticate", why.challenge());
+        HttpFrame.refuse(rc, ErrorCode.UNAUTHENTICATED, why.message(), Map.of("scheme", "Bearer"));
+        return Uni.createFrom().item(true);
+    }
+
+    @Override
+    public Uni<ChallengeData> getChallenge(RoutingContext rc) {
+        return Uni.createFrom().item(new ChallengeData(401, "WWW-Authenticate", REALM));
+    }
+
+    @Override
+    public Set<Class<? extends AuthenticationRequest>> getCredentialTypes() {
+        return Set.of(TokenAuthenticationRequest.class);
+    }
+
+    @Override
+    public Uni<HttpCredentialTransport> getCredentialTransport(RoutingContext rc) {
+        return Uni.createFrom().item(new HttpCredentialTransport(HttpCredentialTransport.Type.AUTHORIZATION, "bearer"));
+    }
+
+    /** Logs a refused request at WARN, unless this window's budget of lines is spent. */
+    void logFailure(HttpServerRequest request, String path, ErrorCode code, String reason) {
         long skipped = failures.admit(clock.millis());
         if (skipped == LogBudget.SKIP) {
             return;
         }
-        SocketAddress remote = rc.request().remoteAddress();
+        SocketAddress remote = request.remoteAddress();
         String more = skipped == 0 ? "" : "; " + skipped + " earlier failed authentication(s) were not logged (at most "
                 + failures.lines() + " lines per " + Duration.ofMillis(failures.windowMillis()) + ")";
         LOG.warnf("failed authentication: %d %s (%s) on %s %s from %s%s", code.status(), code.wire(), reason,
-                rc.request().method().name(), routes.of(rc.normalizedPath()),
-                remote == null ? "unknown" : remote.hostAddress(), more);
+                request.method().name(), routes.of(path), remote == null ? "unknown" : remote.hostAddress(), more);
     }
 
     /** The {@code @Path} templates of every resource bean (class path, and class path + method path). */
@@ -174,28 +216,6 @@ public class ApiAuth {
         return out;
     }
 
-    /** The configured token {@code token} is, or null: from the cache when it matched before. */
-    private ApiTokens.Entry identify(String token) {
-        CompletableFuture<ApiTokens.Entry> seen = known.getIfPresent(token);
-        if (seen != null) {
-            return seen.join(); // put completed, below
-        }
-        ApiTokens.Entry who = tokens.find(token);
-        if (who != null) {
-            known.put(token, CompletableFuture.completedFuture(who));
-        }
-        return who;
-    }
-
-    private static boolean mayCall(Set<Role> has, Set<Role> allowed) {
-        for (Role r : has) {
-            if (allowed.contains(r)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** The token of an {@code Authorization: Bearer <token>} header (scheme case-insensitive), or null. */
     static String bearer(String header) {
         String h = header.trim();
@@ -204,11 +224,5 @@ public class ApiAuth {
         }
         String t = h.substring(7).trim();
         return t.isEmpty() || t.contains(" ") ? null : t;
-    }
-
-    private static void refuse(RoutingContext rc, ErrorCode code, String challenge, String message,
-                               Map<String, Object> details) {
-        rc.response().putHeader("WWW-Authenticate", challenge);
-        HttpFrame.refuse(rc, code, message, details);
     }
 }

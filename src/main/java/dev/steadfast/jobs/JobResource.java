@@ -5,10 +5,12 @@ import dev.steadfast.domain.OjsException;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
 import dev.steadfast.queues.RateLimitResource;
 import dev.steadfast.schemas.ArgsValidation;
 import dev.steadfast.store.JobRow;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -48,6 +50,7 @@ public class JobResource {
      * {@code schema_validation}, or {@code warnings}.
      */
     @POST
+    @RolesAllowed({Roles.PRODUCER, Roles.ADMIN})
     public Uni<Response> push(String body) {
         return Uni.createFrom().item(() -> EnqueueParser.parse(json, Body.parse(json, body), clock.instant()))
                 .flatMap(c -> argsValidation.check(c).flatMap(warnings -> jobs.enqueue(c).flatMap(outcome -> {
@@ -87,6 +90,7 @@ public class JobResource {
     /** PUSH batch: {@code {"jobs": [...]}}, all or nothing (ojs-http-binding.md 9.2). */
     @POST
     @Path("/batch")
+    @RolesAllowed({Roles.PRODUCER, Roles.ADMIN})
     public Uni<Response> pushAll(String body) {
         return Uni.createFrom().item(() -> {
             Body b = Body.parse(json, body);
@@ -141,6 +145,7 @@ public class JobResource {
      */
     @POST
     @Path("/bulk")
+    @RolesAllowed({Roles.PRODUCER, Roles.ADMIN})
     public Uni<Response> bulk(String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
             com.fasterxml.jackson.databind.JsonNode list = b.array("jobs", true);
@@ -238,12 +243,14 @@ public class JobResource {
 
     @GET
     @Path("/{id}")
+    @RolesAllowed({Roles.PRODUCER, Roles.READONLY, Roles.ADMIN})
     public Uni<Response> info(@PathParam("id") String id) {
         return jobs.info(Params.jobId(id)).map(row -> Responses.ok(json, Map.of("job", JobJson.view(json, row))));
     }
 
     @DELETE
     @Path("/{id}")
+    @RolesAllowed({Roles.PRODUCER, Roles.ADMIN})
     public Uni<Response> cancel(@PathParam("id") String id) {
         return jobs.cancel(Params.jobId(id)).map(c -> {
             Map<String, Object> view = JobJson.view(json, c.job());
@@ -254,6 +261,7 @@ public class JobResource {
 
     @POST
     @Path("/{id}/activate")
+    @RolesAllowed({Roles.PRODUCER, Roles.ADMIN})
     public Uni<Response> activate(@PathParam("id") String id) {
         return jobs.activate(Params.jobId(id)).map(row -> {
             Map<String, Object> view = JobJson.view(json, row);

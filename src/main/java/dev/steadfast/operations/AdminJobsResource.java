@@ -6,12 +6,14 @@ import dev.steadfast.domain.OjsException;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
 import dev.steadfast.jobs.JobJson;
 import dev.steadfast.jobs.JobService;
 import dev.steadfast.stats.StatsService;
 import dev.steadfast.store.JobFilter;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -47,6 +49,7 @@ public class AdminJobsResource {
     /** The job as its whole envelope, not wrapped (ojs-admin-api.md 7.2); 404 when unknown. */
     @GET
     @Path("/{id}")
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> get(@PathParam("id") String id) {
         return jobs.info(Params.jobId(id)).map(row -> Responses.ok(json, JobJson.view(json, row)));
     }
@@ -57,6 +60,7 @@ public class AdminJobsResource {
      */
     @POST
     @Path("/bulk/retry")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> bulkRetry(String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
             Body f = b.object("filter");
@@ -79,6 +83,7 @@ public class AdminJobsResource {
     /** Jobs by state in one queue ({@code ?queue=}) or in all, counted now (zzz_jobs' countByState). */
     @GET
     @Path("/count")
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> count(@QueryParam("queue") String queue) {
         return stats.countByState(Params.queue("queue", queue)).map(c -> {
             Map<String, Object> counts = new LinkedHashMap<>();
@@ -98,6 +103,7 @@ public class AdminJobsResource {
      */
     @DELETE
     @Path("/completed")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> deleteCompleted(@QueryParam("before") String before) {
         Instant cutoff = Params.requiredTimestamp("before", before);
         return operator.deleteCompletedBefore(cutoff, "admin-api").map(n -> {
@@ -110,6 +116,7 @@ public class AdminJobsResource {
 
     @POST
     @Path("/{id}/cancel")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> cancel(@PathParam("id") String id) {
         return operator.cancel(Params.jobId(id), "admin-api").map(c -> {
             Map<String, Object> view = JobJson.view(json, c.job());
@@ -120,6 +127,7 @@ public class AdminJobsResource {
 
     @POST
     @Path("/{id}/retry")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> retry(@PathParam("id") String id) {
         return operator.retry(Params.jobId(id), "admin-api")
                 .map(row -> Responses.ok(json, Map.of("job", JobJson.view(json, row))));
@@ -127,6 +135,7 @@ public class AdminJobsResource {
 
     @DELETE
     @Path("/{id}")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> delete(@PathParam("id") String id) {
         return operator.delete(Params.jobId(id), "admin-api").map(row -> {
             Map<String, Object> out = new LinkedHashMap<>();

@@ -3,10 +3,12 @@ package dev.steadfast.operations;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
 import dev.steadfast.stats.MetricsSummary;
 import dev.steadfast.stats.StatsService;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Response;
@@ -21,6 +23,7 @@ import java.util.TreeMap;
  * steadfast.console.counts-max-age old, {@code counts_as_of}); the rest is counted per request.
  */
 @Path("/ojs/v1/admin/metrics")
+@RolesAllowed({Roles.READONLY, Roles.ADMIN})
 public class AdminMetricsResource {
 
     private final StatsService stats;

@@ -5,7 +5,9 @@ import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Response;
@@ -17,6 +19,7 @@ import java.util.Map;
  * unknown one.
  */
 @Path("/ojs/v1/admin/reset")
+@RolesAllowed(Roles.ADMIN)
 public class AdminResetResource {
 
     private final SystemService system;

@@ -3,11 +3,13 @@ package dev.steadfast.operations;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
 import dev.steadfast.stats.MetricsSummary;
 import dev.steadfast.stats.StatsService;
 import dev.steadfast.store.workers.WorkerStore;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Response;
@@ -22,6 +24,7 @@ import java.util.Map;
  * (discarded or dead-lettered), the same windows as {@code /ojs/v1/admin/metrics/summary}.
  */
 @Path("/ojs/v1/admin/stats")
+@RolesAllowed({Roles.READONLY, Roles.ADMIN})
 public class AdminStatsResource {
 
     /** Workers listed for the count; a fleet larger than this is reported as this many. */

@@ -5,6 +5,7 @@ import dev.steadfast.maintenance.MaintenanceReadiness;
 import dev.steadfast.work.Draining;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Response;
@@ -22,6 +23,7 @@ import org.eclipse.microprofile.health.Readiness;
  * public, like {@code /q/health} and {@code /q/metrics}; every answer carries {@code X-Request-Id}.
  */
 @Path("/")
+@PermitAll
 public class ProbeResource {
 
     private final SystemResource system;

@@ -5,9 +5,12 @@ import dev.steadfast.events.EventLog;
 import dev.steadfast.events.JobEvent;
 import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
 import dev.steadfast.jobs.RetryPolicies;
 import dev.steadfast.work.Draining;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.PermitAll;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.QueryParam;
@@ -40,12 +43,14 @@ public class SystemResource {
 
     @GET
     @Path("/manifest")
+    @PermitAll
     public Response manifest() {
         return Responses.ok(json, manifest.body());
     }
 
     @GET
     @Path("/v1/health")
+    @PermitAll
     public Uni<Response> health() {
         if (draining.serverDraining()) {
             Map<String, Object> backend = new LinkedHashMap<>();
@@ -84,12 +89,14 @@ public class SystemResource {
     /** The retry policy scopes in force (extension "retry-policy-scopes"): default, per queue, per type, clamp. */
     @GET
     @Path("/v1/retry-policies")
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Response retryPolicies() {
         return Responses.ok(json, policies.describe());
     }
 
     @GET
     @Path("/v1/events")
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Response events(@QueryParam("after") String after, @QueryParam("types") String types,
                            @QueryParam("queues") String queues, @QueryParam("job_types") String jobTypes,
                            @QueryParam("limit") String limit) {

@@ -7,10 +7,12 @@ import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.limits.QueueLimits;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
 import dev.steadfast.stats.QueueStats;
 import dev.steadfast.stats.StatsService;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -43,6 +45,7 @@ public class AdminQueuesResource {
     }
 
     @GET
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> list() {
         return stats.queues().map(all -> {
             List<Map<String, Object>> items = new ArrayList<>(all.size());
@@ -54,6 +57,7 @@ public class AdminQueuesResource {
 
     @GET
     @Path("/{name}")
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> get(@PathParam("name") String name) {
         JobRules.checkQueue(name);
         return stats.queues().map(all -> all.stream().filter(q -> q.name().equals(name)).findFirst()
@@ -63,6 +67,7 @@ public class AdminQueuesResource {
 
     @POST
     @Path("/{name}/pause")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> pause(@PathParam("name") String name) {
         return queues.pause(name, "admin-api").map(q -> {
             Map<String, Object> v = new LinkedHashMap<>();
@@ -75,6 +80,7 @@ public class AdminQueuesResource {
 
     @POST
     @Path("/{name}/resume")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> resume(@PathParam("name") String name) {
         return queues.resume(name, "admin-api").map(q -> {
             Map<String, Object> v = new LinkedHashMap<>();
@@ -91,6 +97,7 @@ public class AdminQueuesResource {
      */
     @PUT
     @Path("/{name}/rate-limit")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> setLimits(@PathParam("name") String name, String body) {
         return Uni.createFrom().item(() -> {
             Body b = Body.parse(json, body);
@@ -123,12 +130,14 @@ public class AdminQueuesResource {
 
     @GET
     @Path("/{name}/rate-limit")
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> getLimits(@PathParam("name") String name) {
         return limiter.get(name).map(l -> Responses.ok(json, limitsView(name, l)));
     }
 
     @DELETE
     @Path("/{name}/rate-limit")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> clearLimits(@PathParam("name") String name) {
         return limiter.set(name, new QueueLimits(null, null, null)).map(l -> Responses.ok(json, limitsView(name, l)));
     }

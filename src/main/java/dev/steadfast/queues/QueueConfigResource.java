@@ -7,7 +7,9 @@ import dev.steadfast.domain.QueueBound;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -36,6 +38,7 @@ public class QueueConfigResource {
     }
 
     @PUT
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> put(@PathParam("name") String name, String body) {
         String queue = Params.queue("name", name);
         return Uni.createFrom().item(() -> bound(Body.parse(json, body)))
@@ -44,6 +47,7 @@ public class QueueConfigResource {
     }
 
     @GET
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> get(@PathParam("name") String name) {
         String queue = Params.queue("name", name);
         return backpressure.bound(queue).map(b -> Responses.ok(json, view(queue, b)));

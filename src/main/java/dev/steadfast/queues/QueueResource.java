@@ -4,9 +4,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.QueueBound;
 import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
 import dev.steadfast.store.queues.QueueRow;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -36,6 +38,7 @@ public class QueueResource {
     }
 
     @GET
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> list() {
         return queues.list().map(rows -> {
             List<Map<String, Object>> out = new ArrayList<>(rows.size());
@@ -63,6 +66,7 @@ public class QueueResource {
      */
     @GET
     @Path("/{name}/stats")
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> stats(@PathParam("name") String name) {
         return queues.depth(name).flatMap(d -> backpressure.bound(d.queue().name()).map(bound -> {
             Map<String, Object> q = queueObject(d.queue().name(), d.queue().paused());
@@ -96,6 +100,7 @@ public class QueueResource {
     /** Pause (11.3): the queue object of the OpenAPI {@code QueuePauseResumeResponse}, plus when. */
     @POST
     @Path("/{name}/pause")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> pause(@PathParam("name") String name) {
         return queues.pause(name, "api").map(q -> {
             Map<String, Object> v = queueObject(q.name(), true);
@@ -107,6 +112,7 @@ public class QueueResource {
     /** Resume (11.4), the same shape as pause. */
     @POST
     @Path("/{name}/resume")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> resume(@PathParam("name") String name) {
         return queues.resume(name, "api").map(q -> {
             Map<String, Object> v = queueObject(q.name(), false);

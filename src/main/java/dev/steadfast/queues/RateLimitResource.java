@@ -3,8 +3,10 @@ package dev.steadfast.queues;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.limits.RateLimitPolicy;
 import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -18,6 +20,7 @@ import java.util.Map;
  * and its state now; 404 for a key no PUSH has named.
  */
 @Path("/ojs/v1/rate-limits/{key}")
+@RolesAllowed({Roles.READONLY, Roles.ADMIN})
 public class RateLimitResource {
 
     private final RateLimits limits;

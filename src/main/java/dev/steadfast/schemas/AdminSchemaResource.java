@@ -7,7 +7,9 @@ import dev.steadfast.domain.schema.SchemaVersion;
 import dev.steadfast.domain.schema.ValidationMode;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PUT;
@@ -36,6 +38,7 @@ public class AdminSchemaResource {
 
     @PUT
     @Path("/{type}/{version}")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> register(@PathParam("type") String type, @PathParam("version") String version, String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
             SchemaVersion v = SchemaJson.pathVersion(version);
@@ -60,6 +63,7 @@ public class AdminSchemaResource {
 
     @GET
     @Path("/{type}/{version}")
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> get(@PathParam("type") String type, @PathParam("version") String version) {
         return Uni.createFrom().item(() -> SchemaJson.pathVersion(version)).flatMap(v -> schemas.get(type, v))
                 .map(s -> Responses.ok(json, SchemaJson.view(s)));
@@ -67,6 +71,7 @@ public class AdminSchemaResource {
 
     @DELETE
     @Path("/{type}/{version}")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> delete(@PathParam("type") String type, @PathParam("version") String version) {
         return Uni.createFrom().item(() -> SchemaJson.pathVersion(version)).flatMap(v -> schemas.delete(type, v)
                 .map(x -> Responses.ok(json, SchemaJson.deleted(type, v))));
@@ -75,6 +80,7 @@ public class AdminSchemaResource {
     /** The latest version, bare, with the type's {@code versions} beside it (ojs-job-versioning.md 11.2). */
     @GET
     @Path("/{type}")
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> latest(@PathParam("type") String type) {
         return schemas.latest(type).flatMap(s -> schemas.versions(type).map(all -> {
             Map<String, Object> out = SchemaJson.view(s);
@@ -85,12 +91,14 @@ public class AdminSchemaResource {
 
     @GET
     @Path("/{type}/versions")
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> versions(@PathParam("type") String type) {
         return schemas.versions(type).map(rows -> Responses.ok(json, SchemaJson.versions(type, rows)));
     }
 
     @GET
     @Path("/{type}/validation")
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> mode(@PathParam("type") String type) {
         return schemas.mode(type).map(m -> Responses.ok(json, mode(m)));
     }
@@ -98,6 +106,7 @@ public class AdminSchemaResource {
     /** {@code {"mode": "strict"|"warn"|"off"}}; {@code "mode": null} returns the type to the server's default. */
     @PUT
     @Path("/{type}/validation")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> setMode(@PathParam("type") String type, String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
             if (!b.node().has("mode")) {

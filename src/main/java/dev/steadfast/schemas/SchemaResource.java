@@ -6,7 +6,9 @@ import dev.steadfast.domain.schema.SchemaVersion;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -41,6 +43,7 @@ public class SchemaResource {
     }
 
     @GET
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> list(@QueryParam("limit") String limit, @QueryParam("offset") String offset) {
         int l = Params.integer("limit", limit, 50, 1, 1000);
         int o = Params.integer("offset", offset, 0, 0, Integer.MAX_VALUE);
@@ -61,6 +64,7 @@ public class SchemaResource {
      * optionally {@code uri} (else {@code urn:ojs:schema:<type>:v<version>}) and {@code compatible_with}.
      */
     @POST
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> register(String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
             String uri = SchemaJson.uri(b);
@@ -84,12 +88,14 @@ public class SchemaResource {
     /** The schema under this URI, else the latest version of the type of this name (ojs-schema-registry.md 4.2). */
     @GET
     @Path("/{uri}")
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> get(@PathParam("uri") String uri) {
         return schemas.byUriOrType(uri).map(s -> Responses.ok(json, Map.of("schema", SchemaJson.view(s))));
     }
 
     @DELETE
     @Path("/{uri}")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> delete(@PathParam("uri") String uri) {
         return schemas.delete(uri).map(v -> Responses.ok(json, Map.of("deleted", true, "uri", uri)));
     }
@@ -97,6 +103,7 @@ public class SchemaResource {
     /** A type's versions, newest first; an empty list when it has none (ojs-schema-registry.md 4.3). */
     @GET
     @Path("/{type}/versions")
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> versions(@PathParam("type") String type) {
         return schemas.versions(type).map(rows -> Responses.ok(json, SchemaJson.versions(type, rows)));
     }
@@ -104,6 +111,7 @@ public class SchemaResource {
     /** Deletes a type's version (ojs-schema-registry.md 4.4). */
     @DELETE
     @Path("/{type}/{version}")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> deleteVersion(@PathParam("type") String type, @PathParam("version") String version) {
         return Uni.createFrom().item(() -> SchemaJson.pathVersion(version)).flatMap(v -> schemas.delete(type, v)
                 .map(x -> Responses.ok(json, SchemaJson.deleted(type, v))));

@@ -3,9 +3,11 @@ package dev.steadfast.work;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
 import dev.steadfast.store.workers.WorkerStore;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -41,6 +43,7 @@ public class AdminWorkersResource {
     }
 
     @GET
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> list() {
         Instant staleBefore = clock.instant().minus(config.workers().heartbeatTimeout());
         return workers.list(500).map(rows -> {
@@ -78,18 +81,21 @@ public class AdminWorkersResource {
 
     @POST
     @Path("/{id}/quiet")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> quiet(@PathParam("id") String id) {
         return direct(id, "quiet");
     }
 
     @POST
     @Path("/{id}/terminate")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> terminate(@PathParam("id") String id) {
         return direct(id, "terminate");
     }
 
     @POST
     @Path("/{id}/resume")
+    @RolesAllowed(Roles.ADMIN)
     public Uni<Response> resume(@PathParam("id") String id) {
         return direct(id, "running");
     }

@@ -8,8 +8,10 @@ import dev.steadfast.domain.Progress;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -39,6 +41,7 @@ public class ProgressResource {
     }
 
     @PUT
+    @RolesAllowed({Roles.WORKER, Roles.ADMIN})
     public Uni<Response> report(@PathParam("id") String id, String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b ->
                 progress.report(Params.jobId(id), WorkerResource.optionalWorkerId(b), report(b, "progress", 1.0)))
@@ -46,6 +49,7 @@ public class ProgressResource {
     }
 
     @GET
+    @RolesAllowed({Roles.PRODUCER, Roles.READONLY, Roles.ADMIN})
     public Uni<Response> get(@PathParam("id") String id) {
         return progress.get(Params.jobId(id)).map(v -> Responses.ok(json, view(v)));
     }

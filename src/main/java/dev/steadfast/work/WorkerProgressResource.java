@@ -3,7 +3,9 @@ package dev.steadfast.work;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Response;
@@ -15,6 +17,7 @@ import java.util.UUID;
  * {@code PUT /ojs/v1/jobs/{id}/progress} ({@link ProgressResource}).
  */
 @Path("/ojs/v1/workers/progress")
+@RolesAllowed({Roles.WORKER, Roles.ADMIN})
 public class WorkerProgressResource {
 
     private final ProgressService progress;

@@ -15,11 +15,13 @@ import dev.steadfast.http.HttpFrame;
 import dev.steadfast.http.Json;
 import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
 import dev.steadfast.jobs.JobJson;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.store.workers.WorkerStateStore;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -71,6 +73,7 @@ public class WorkerResource {
     @POST
     @Path("/fetch")
     @Produces(ANSWER)
+    @RolesAllowed({Roles.WORKER, Roles.ADMIN})
     public Uni<String> fetch(String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
             List<String> queues = b.strings("queues", true);
@@ -131,6 +134,7 @@ public class WorkerResource {
     @POST
     @Path("/ack/batch")
     @Produces(ANSWER)
+    @RolesAllowed({Roles.WORKER, Roles.ADMIN})
     public Uni<String> ackBatch(String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
             String worker = optionalWorkerId(b);
@@ -240,6 +244,7 @@ public class WorkerResource {
     @POST
     @Path("/ack")
     @Produces(ANSWER)
+    @RolesAllowed({Roles.WORKER, Roles.ADMIN})
     public Uni<String> ack(String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
             UUID id = jobIdField(b);
@@ -249,6 +254,7 @@ public class WorkerResource {
 
     @POST
     @Path("/nack")
+    @RolesAllowed({Roles.WORKER, Roles.ADMIN})
     public Uni<Response> nack(String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
             UUID id = jobIdField(b);
@@ -268,6 +274,7 @@ public class WorkerResource {
      */
     @POST
     @Path("/snooze")
+    @RolesAllowed({Roles.WORKER, Roles.ADMIN})
     public Uni<Response> snooze(String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b ->
                 workers.snooze(jobIdField(b), workerId(b), snoozeDelay(b), b.timestamp("until")))
@@ -318,6 +325,7 @@ public class WorkerResource {
      */
     @POST
     @Path("/heartbeat")
+    @RolesAllowed({Roles.WORKER, Roles.ADMIN})
     public Uni<Response> heartbeat(String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
             String worker = workerId(b);
@@ -352,6 +360,7 @@ public class WorkerResource {
     /** The heartbeat under the name the graceful-shutdown extension uses ({@code POST /ojs/v1/workers/beat}). */
     @POST
     @Path("/beat")
+    @RolesAllowed({Roles.WORKER, Roles.ADMIN})
     public Uni<Response> beat(String body) {
         return heartbeat(body);
     }
@@ -362,6 +371,7 @@ public class WorkerResource {
      */
     @GET
     @Path("/{id}/health")
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> health(@PathParam("id") String id) {
         return states.find(id).map(o -> {
             WorkerStateStore.Reported r = o.orElseThrow(() -> OjsException.notFound("worker", id));

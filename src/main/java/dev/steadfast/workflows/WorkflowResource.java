@@ -10,9 +10,11 @@ import dev.steadfast.domain.workflow.WorkflowType;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
 import dev.steadfast.jobs.EnqueueCommand;
 import dev.steadfast.jobs.EnqueueParser;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -50,6 +52,7 @@ public class WorkflowResource {
     }
 
     @POST
+    @RolesAllowed({Roles.PRODUCER, Roles.ADMIN})
     public Uni<Response> create(String body) {
         return Uni.createFrom().item(() -> command(Body.parse(json, body))).flatMap(workflows::create)
                 .map(v -> Response.fromResponse(Responses.json(json, 201, WorkflowJson.wrap(json, v)))
@@ -58,12 +61,14 @@ public class WorkflowResource {
 
     @GET
     @Path("/{id}")
+    @RolesAllowed({Roles.PRODUCER, Roles.READONLY, Roles.ADMIN})
     public Uni<Response> get(@PathParam("id") String id) {
         return workflows.get(workflowId(id)).map(v -> Responses.ok(json, WorkflowJson.wrap(json, v)));
     }
 
     @DELETE
     @Path("/{id}")
+    @RolesAllowed({Roles.PRODUCER, Roles.ADMIN})
     public Uni<Response> cancel(@PathParam("id") String id) {
         return workflows.cancel(workflowId(id)).map(v -> Responses.ok(json, WorkflowJson.wrap(json, v)));
     }

@@ -5,6 +5,7 @@ import dev.steadfast.console.Pages;
 import dev.steadfast.http.ConsoleErrorPage;
 import io.smallrye.common.annotation.Blocking;
 import io.vertx.core.http.HttpServerRequest;
+import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -24,6 +25,7 @@ import java.time.Clock;
  */
 @Path(LoginPage.PATH)
 @Produces(MediaType.TEXT_HTML)
+@PermitAll
 public class LoginPage {
 
     public static final String PATH = "/admin/login";

@@ -17,6 +17,12 @@ import org.jboss.logging.Logger;
  * Writes and reads the session cookie: {@code base64url(v1:user:csrf:expiry).base64url(HMAC-SHA256)}. The
  * server keeps no session state; a cookie whose signature does not verify, or that has expired, is no session.
  * The key is steadfast.console.session-secret, or random per start-up when that is unset.
+ *
+ * <p>Hand-made rather than the encrypted cookie of Quarkus's form authentication
+ * ({@code quarkus.http.auth.session.encryption-key}): the cookie must carry the session's CSRF token too, and exist
+ * before login (the login form is CSRF-checked, and the console without login still checks every form), which
+ * the form-authentication cookie, written only for a logged-in user, cannot; see ConsoleFilters. It is one HMAC
+ * from the JDK (javax.crypto), with nothing stored on the server.
  */
 @ApplicationScoped
 public class SessionCodec {

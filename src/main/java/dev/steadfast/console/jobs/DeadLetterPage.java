@@ -14,6 +14,7 @@ import dev.steadfast.domain.OjsException;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.tuples.Tuple2;
+import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -35,6 +36,7 @@ import java.util.UUID;
  */
 @Path("/admin/dead-letter")
 @Produces(MediaType.TEXT_HTML)
+@PermitAll
 public class DeadLetterPage {
 
     static final int MAX_SELECTED = 500;

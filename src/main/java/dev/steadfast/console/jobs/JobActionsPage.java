@@ -12,6 +12,7 @@ import dev.steadfast.jobs.JobService;
 import dev.steadfast.operations.OperatorService;
 import dev.steadfast.store.JobRow;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.FormParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -31,6 +32,7 @@ import java.util.function.Function;
  */
 @Path("/admin/jobs/{id}/actions")
 @Produces(MediaType.TEXT_HTML)
+@PermitAll
 public class JobActionsPage {
 
     private final OperatorService operator;

@@ -12,6 +12,7 @@ import dev.steadfast.store.queues.QueueRow;
 import dev.steadfast.work.ProgressService;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -31,6 +32,7 @@ import java.util.UUID;
  */
 @Path("/admin/jobs")
 @Produces(MediaType.TEXT_HTML)
+@PermitAll
 public class JobsPage {
 
     static final int PAGE_SIZE = 50;
