@@ -2,6 +2,7 @@ package dev.steadfast.http;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 
@@ -10,6 +11,7 @@ import jakarta.ws.rs.Path;
  * round trip, then fails, so ErrorMapper logs a 500 after an asynchronous hop (LogContextTest).
  */
 @Path("/test-only/fail-after-query")
+@RolesAllowed(Roles.ADMIN)
 public class FailingAfterQueryResource {
 
     private final Pool pool;
