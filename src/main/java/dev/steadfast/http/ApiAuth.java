@@ -1,6 +1,5 @@
 package dev.steadfast.http;
 
-import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.http.ApiAccess.Role;
 import io.quarkus.cache.Cache;
@@ -62,19 +61,19 @@ public class ApiAuth {
     private volatile RouteTemplates routes = new RouteTemplates(List.of());
 
     /** Without a clock or beans: for tests of the configuration, which never check a request. */
-    ApiAuth(SteadfastConfig config, Cache known) {
+    ApiAuth(AuthConfig config, Cache known) {
         this(config, known, Clock.systemUTC(), null);
     }
 
     @Inject
-    public ApiAuth(SteadfastConfig config, @CacheName(TOKEN_CACHE) Cache known, Clock clock, BeanManager beans) {
+    public ApiAuth(AuthConfig config, @CacheName(TOKEN_CACHE) Cache known, Clock clock, BeanManager beans) {
         this.known = known == null ? null : known.as(CaffeineCache.class); // null: tests that never check a token
         this.clock = clock;
         this.beans = beans;
-        this.failures = new LogBudget(config.auth().failureLog().lines(),
-                Math.max(1, config.auth().failureLog().window().toMillis()));
-        this.enabled = config.auth().enabled();
-        this.tokens = ApiTokens.parse(config.auth().tokens());
+        this.failures = new LogBudget(config.failureLog().lines(),
+                Math.max(1, config.failureLog().window().toMillis()));
+        this.enabled = config.enabled();
+        this.tokens = ApiTokens.parse(config.tokens());
         if (enabled && tokens.isEmpty()) {
             throw new IllegalStateException("API authentication is on (steadfast.auth.enabled defaults to true) but"
                     + " no token is configured. Make one with 'java scripts/MakeToken.java --role admin' and set the"

@@ -1,6 +1,5 @@
 package dev.steadfast.maintenance;
 
-import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.http.Timestamps;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -39,12 +38,11 @@ public class MaintenanceHealth {
     private final Map<String, Duration> staleAfter = new LinkedHashMap<>();
     private final Map<String, Instant> lastSuccess = new ConcurrentHashMap<>();
 
-    public MaintenanceHealth(Clock clock, SteadfastConfig config) {
+    public MaintenanceHealth(Clock clock, MaintenanceConfig m, CronTickConfig cron) {
         this.clock = clock;
         this.started = clock.instant();
-        SteadfastConfig.Maintenance m = config.maintenance();
         for (Duration d : List.of(m.leaseReaperInterval(), m.promoterInterval(), m.prunerInterval(),
-                m.expiryInterval(), config.cron().tickInterval(), m.workflowInterval())) {
+                m.expiryInterval(), cron.tickInterval(), m.workflowInterval())) {
             if (d.compareTo(Duration.ofSeconds(1)) < 0) {
                 throw new IllegalArgumentException("steadfast.maintenance intervals must be at least 1s (the Quarkus"
                         + " scheduler's resolution), got " + d);
@@ -55,7 +53,7 @@ public class MaintenanceHealth {
         staleAfter.put(RETRY_PROMOTER, m.promoterInterval().multipliedBy(n));
         staleAfter.put(EXPIRY_REAPER, m.expiryInterval().multipliedBy(n));
         staleAfter.put(WORKFLOW_ADVANCER, m.workflowInterval().multipliedBy(n));
-        staleAfter.put(CRON_FIRER, config.cron().tickInterval().multipliedBy(n));
+        staleAfter.put(CRON_FIRER, cron.tickInterval().multipliedBy(n));
         staleAfter.put(PRUNER, m.prunerInterval().multipliedBy(n)
                 .plus(Duration.parse("PT" + Pruner.FIRST_RUN_DELAY.toUpperCase(java.util.Locale.ROOT))));
     }
