@@ -41,13 +41,17 @@ public class MaintenanceHealth {
     public MaintenanceHealth(Clock clock, MaintenanceConfig m, CronTickConfig cron) {
         this.clock = clock;
         this.started = clock.instant();
-        for (Duration d : List.of(m.leaseReaperInterval(), m.promoterInterval(), m.prunerInterval(),
-                m.expiryInterval(), cron.tickInterval(), m.workflowInterval())) {
+        Map<String, Duration> intervals = Map.of("steadfast.maintenance.lease-reaper-interval",
+                m.leaseReaperInterval(), "steadfast.maintenance.promoter-interval", m.promoterInterval(),
+                "steadfast.maintenance.pruner-interval", m.prunerInterval(), "steadfast.maintenance.expiry-interval",
+                m.expiryInterval(), "steadfast.cron.tick-interval", cron.tickInterval(),
+                "steadfast.maintenance.workflow-interval", m.workflowInterval());
+        intervals.forEach((name, d) -> {
             if (d.compareTo(Duration.ofSeconds(1)) < 0) {
-                throw new IllegalArgumentException("steadfast.maintenance intervals must be at least 1s (the Quarkus"
-                        + " scheduler's resolution), got " + d);
+                throw new IllegalArgumentException(name + " must be at least 1s (the Quarkus scheduler's resolution),"
+                        + " got " + d);
             }
-        }
+        });
         int n = Math.max(1, m.staleAfterIntervals());
         staleAfter.put(LEASE_REAPER, m.leaseReaperInterval().multipliedBy(n));
         staleAfter.put(RETRY_PROMOTER, m.promoterInterval().multipliedBy(n));
