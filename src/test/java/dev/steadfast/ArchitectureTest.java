@@ -83,7 +83,6 @@ class ArchitectureTest {
         Map<String, Set<String>> g = packageGraph();
         assertEquals(Set.of(), g.get("domain"));
         assertEquals(Set.of("domain"), g.get("store"));
-        assertEquals(Set.of("domain"), g.get("config"));
     }
 
     @Test

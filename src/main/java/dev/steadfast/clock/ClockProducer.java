@@ -1,6 +1,5 @@
 package dev.steadfast.clock;
 
-import dev.steadfast.config.SteadfastConfig;
 import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -15,14 +14,9 @@ public class ClockProducer {
 
     @Produces
     @Singleton
-    Clock clock(SteadfastConfig config, Instance<dev.steadfast.clock.DatabaseClock> database) {
-        String source = config.clock().source();
-        if ("system".equals(source)) {
+    Clock clock(ClockConfig config, Instance<dev.steadfast.clock.DatabaseClock> database) {
+        if (config.source() == ClockSource.SYSTEM) {
             return Clock.systemUTC();
-        }
-        if (!"database".equals(source)) {
-            throw new IllegalArgumentException("steadfast.clock.source must be 'database' or 'system', not '"
-                    + source + "'");
         }
         return database.get();
     }

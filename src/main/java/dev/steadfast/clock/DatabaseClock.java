@@ -1,6 +1,5 @@
 package dev.steadfast.clock;
 
-import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ClockOffset;
 import dev.steadfast.store.DatabaseTime;
 import io.quarkus.runtime.ShutdownEvent;
@@ -50,11 +49,11 @@ public class DatabaseClock extends Clock {
     private final java.util.ArrayDeque<List<ClockOffset.Sample>> kept = new java.util.ArrayDeque<>();
     private volatile long timer = -1;
 
-    public DatabaseClock(DatabaseTime database, Vertx vertx, SteadfastConfig config) {
+    public DatabaseClock(DatabaseTime database, Vertx vertx, ClockConfig config) {
         this.database = database;
         this.vertx = vertx;
-        this.interval = config.clock().sampleInterval();
-        this.used = "database".equals(config.clock().source());
+        this.interval = config.sampleInterval();
+        this.used = config.source() == ClockSource.DATABASE;
     }
 
     void onStart(@Observes StartupEvent e) {

@@ -1,6 +1,5 @@
 package dev.steadfast.coalescing;
 
-import dev.steadfast.config.SteadfastConfig;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -37,14 +36,14 @@ public class Coalescers {
 
     private static final Logger LOG = Logger.getLogger(Coalescers.class);
 
-    private final SteadfastConfig.Batching config;
+    private final BatchingConfig config;
     private final MeterRegistry meters;
     private final List<Coalescer<?, ?>> all = new CopyOnWriteArrayList<>();
 
     private final Vertx vertx;
 
-    public Coalescers(SteadfastConfig config, MeterRegistry meters, Vertx vertx) {
-        this.config = config.batching();
+    public Coalescers(BatchingConfig config, MeterRegistry meters, Vertx vertx) {
+        this.config = config;
         this.meters = meters;
         this.vertx = vertx;
     }

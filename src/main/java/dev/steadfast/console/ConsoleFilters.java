@@ -1,6 +1,5 @@
 package dev.steadfast.console;
 
-import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.console.auth.ConsoleAuth;
 import dev.steadfast.console.auth.LoginPage;
 import dev.steadfast.console.auth.Session;
@@ -61,11 +60,11 @@ public class ConsoleFilters {
     private final ConsoleAuth auth;
     private final SessionCodec codec;
     private final ConsoleErrors errors;
-    private final SteadfastConfig config;
+    private final ConsoleConfig config;
     private final Clock clock;
 
     public ConsoleFilters(ConsoleRequest request, ConsoleAuth auth, SessionCodec codec, ConsoleErrors errors,
-                          SteadfastConfig config, Clock clock) {
+                          ConsoleConfig config, Clock clock) {
         this.request = request;
         this.auth = auth;
         this.codec = codec;
@@ -91,7 +90,7 @@ public class ConsoleFilters {
             request.issue(new Session(null, codec.newToken(), now.plus(auth.sessionTimeout())));
             s = request.issued();
         }
-        boolean loggedIn = s.loggedIn() && s.user().equals(config.console().username());
+        boolean loggedIn = s.loggedIn() && s.user().equals(config.username());
         request.session(auth.enabled() && loggedIn ? s.user() : null, s.csrf());
         if (!auth.enabled() || loggedIn || path.equals(LoginPage.PATH)) {
             return null;
@@ -135,7 +134,7 @@ public class ConsoleFilters {
         h.putSingle("X-Frame-Options", "DENY");
         h.putSingle("Referrer-Policy", "same-origin");
         h.putSingle(HttpHeaders.CACHE_CONTROL, "no-store");
-        boolean secure = config.console().secureCookies()
+        boolean secure = config.secureCookies()
                 .orElse("https".equals(req.getUriInfo().getRequestUri().getScheme()));
         if (request.ended()) {
             h.add(HttpHeaders.SET_COOKIE, cookie(SESSION_COOKIE, "", 0, secure));

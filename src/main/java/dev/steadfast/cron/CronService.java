@@ -1,7 +1,6 @@
 package dev.steadfast.cron;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.OperationTime;
@@ -28,7 +27,6 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.jboss.logging.Logger;
 
@@ -50,12 +48,12 @@ public class CronService {
     private final JobService jobs;
     private final Clock clock;
     private final ObjectMapper json;
-    private final SteadfastConfig config;
+    private final CronConfig config;
     private final EventLog events;
     private final Telemetry telemetry;
     private final MissedOccurrences missed;
 
-    public CronService(CronStore store, JobService jobs, Clock clock, ObjectMapper json, SteadfastConfig config,
+    public CronService(CronStore store, JobService jobs, Clock clock, ObjectMapper json, CronConfig config,
                        EventLog events, Telemetry telemetry) {
         this.store = store;
         this.jobs = jobs;
@@ -64,12 +62,7 @@ public class CronService {
         this.config = config;
         this.events = events;
         this.telemetry = telemetry;
-        String m = config.cron().missed().trim().toLowerCase(Locale.ROOT);
-        this.missed = switch (m) {
-            case "fire-once" -> MissedOccurrences.FIRE_ONCE;
-            case "skip" -> MissedOccurrences.SKIP;
-            default -> throw new IllegalArgumentException("steadfast.cron.missed must be fire-once or skip, got " + m);
-        };
+        this.missed = config.missed();
     }
 
     /** Registers a schedule; 409 duplicate when the name is taken (binding 13.2), 400 naming a bad field. */
@@ -156,7 +149,7 @@ public class CronService {
         FireTimes times = fireTimes(due.expression(), due.timezone());
         String previous = QueuedRuns.unfinished(due.lastJobState()) ? due.lastJobState() : null;
         CronDecision d = CronDecision.decide(due.fireAt(), times, now, OverlapPolicy.of(due.overlapPolicy()),
-                previous, due.held(), config.cron().misfireGrace(), missed);
+                previous, due.held(), config.misfireGrace(), missed);
         NewJob job = null;
         String reason = d.skipReason();
         if (d.enqueue()) {
@@ -201,7 +194,7 @@ public class CronService {
     }
 
     private long visibilityMs() {
-        return config.cron().defaultVisibilityTimeout().toMillis();
+        return config.defaultVisibilityTimeout().toMillis();
     }
 
 }

@@ -1,7 +1,7 @@
 package dev.steadfast.deadletters;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.maintenance.RetentionConfig;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
@@ -29,10 +29,10 @@ import java.util.Map;
 public class DeadLetterResource {
 
     private final DeadLetterService deadLetters;
-    private final SteadfastConfig config;
+    private final RetentionConfig config;
     private final ObjectMapper json;
 
-    public DeadLetterResource(DeadLetterService deadLetters, SteadfastConfig config, ObjectMapper json) {
+    public DeadLetterResource(DeadLetterService deadLetters, RetentionConfig config, ObjectMapper json) {
         this.deadLetters = deadLetters;
         this.config = config;
         this.json = json;
@@ -132,7 +132,7 @@ public class DeadLetterResource {
 
     Map<String, Object> retention() {
         Map<String, Object> r = new LinkedHashMap<>();
-        r.put("max_age", config.retention().deadLetter().map(Object::toString).orElse(null));
+        r.put("max_age", config.deadLetter().map(Object::toString).orElse(null));
         r.put("max_count", null);
         return r;
     }

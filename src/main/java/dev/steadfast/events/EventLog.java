@@ -1,6 +1,5 @@
 package dev.steadfast.events;
 
-import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.JobIds;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -40,8 +39,8 @@ public class EventLog {
     private final Instances instances;
     private final Clock clock;
 
-    public EventLog(SteadfastConfig config, Instances instances, Clock clock) {
-        this.capacity = Math.max(100, config.events().bufferSize());
+    public EventLog(EventsConfig config, Instances instances, Clock clock) {
+        this.capacity = Math.max(100, config.bufferSize());
         this.instances = instances;
         this.clock = clock;
     }

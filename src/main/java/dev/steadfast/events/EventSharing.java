@@ -2,7 +2,6 @@ package dev.steadfast.events;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.store.EventChannel;
 import dev.steadfast.store.JobNotifications;
 import io.quarkus.runtime.StartupEvent;
@@ -59,8 +58,8 @@ public class EventSharing {
         this.vertx = vertx;
     }
 
-    void start(@Observes StartupEvent e, SteadfastConfig config, JobNotifications notifications) {
-        if (!config.events().share()) {
+    void start(@Observes StartupEvent e, EventsConfig config, JobNotifications notifications) {
+        if (!config.share()) {
             return;
         }
         notifications.listenEvents(this::received);

@@ -1,6 +1,5 @@
 package dev.steadfast.events;
 
-import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.store.JobNotifications;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -62,8 +61,8 @@ public class WorkSignal {
     }
 
     /** Listens for other instances' new jobs, when configured (steadfast.fetch.listen, on by default). */
-    void listen(@Observes StartupEvent e, JobNotifications notifications, SteadfastConfig config) {
-        if (config.fetch().listen()) {
+    void listen(@Observes StartupEvent e, JobNotifications notifications, FetchListenConfig config) {
+        if (config.listen()) {
             notifications.start(this::wake, this::wakeAll);
         }
     }

@@ -1,6 +1,5 @@
 package dev.steadfast.http;
 
-import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.http.ApiAccess.Role;
 import io.quarkus.runtime.StartupEvent;
@@ -83,18 +82,18 @@ public class ApiAuth implements HttpAuthenticationMechanism {
     private volatile RouteTemplates routes = new RouteTemplates(List.of());
 
     /** Without beans: for tests of the configuration, which never check a request. */
-    ApiAuth(SteadfastConfig config, Clock clock) {
+    ApiAuth(AuthConfig config, Clock clock) {
         this(config, clock, null);
     }
 
     @Inject
-    public ApiAuth(SteadfastConfig config, Clock clock, BeanManager beans) {
+    public ApiAuth(AuthConfig config, Clock clock, BeanManager beans) {
         this.clock = clock == null ? Clock.systemUTC() : clock;
         this.beans = beans;
-        this.failures = new LogBudget(config.auth().failureLog().lines(),
-                Math.max(1, config.auth().failureLog().window().toMillis()));
-        this.enabled = config.auth().enabled();
-        this.tokens = ApiTokens.parse(config.auth().tokens());
+        this.failures = new LogBudget(config.failureLog().lines(),
+                Math.max(1, config.failureLog().window().toMillis()));
+        this.enabled = config.enabled();
+        this.tokens = ApiTokens.parse(config.tokens());
         if (enabled && tokens.isEmpty()) {
             throw new IllegalStateException("API authentication is on (steadfast.auth.enabled defaults to true) but"
                     + " no token is configured. Make one with 'java scripts/MakeToken.java --role admin' and set the"

@@ -1,6 +1,5 @@
 package dev.steadfast.http;
 
-import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.JobIds;
 import dev.steadfast.store.DatabaseFaults;
@@ -32,8 +31,8 @@ public class HttpFrame {
     private final long maxBody;
     private final ConsoleErrorPage console;
 
-    public HttpFrame(SteadfastConfig config, ConsoleErrorPage console) {
-        this.maxBody = config.http().maxBodyBytes();
+    public HttpFrame(HttpConfig config, ConsoleErrorPage console) {
+        this.maxBody = config.maxBodyBytes();
         this.console = console;
         Body.maxBytes = maxBody;
     }

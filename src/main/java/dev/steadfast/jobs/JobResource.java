@@ -25,13 +25,13 @@ import java.util.Map;
 public class JobResource {
 
     private final JobService jobs;
-    private final dev.steadfast.config.SteadfastConfig config;
+    private final JobsConfig config;
     private final ObjectMapper json;
     private final java.time.Clock clock;
     private final dev.steadfast.queues.RateLimits rateLimits;
     private final ArgsValidation argsValidation;
 
-    public JobResource(JobService jobs, dev.steadfast.config.SteadfastConfig config, ObjectMapper json,
+    public JobResource(JobService jobs, JobsConfig config, ObjectMapper json,
                        java.time.Clock clock, dev.steadfast.queues.RateLimits rateLimits,
                        ArgsValidation argsValidation) {
         this.rateLimits = rateLimits;
@@ -95,7 +95,7 @@ public class JobResource {
         return Uni.createFrom().item(() -> {
             Body b = Body.parse(json, body);
             com.fasterxml.jackson.databind.JsonNode list = b.array("jobs", true);
-            int max = config.jobs().maxBatch();
+            int max = config.maxBatch();
             if (list.isEmpty() || list.size() > max) {
                 throw OjsException.invalidField("jobs", "'jobs' must hold 1 to " + max + " jobs.",
                         "1 to " + max + " jobs", list.size() + " jobs");
@@ -149,7 +149,7 @@ public class JobResource {
     public Uni<Response> bulk(String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
             com.fasterxml.jackson.databind.JsonNode list = b.array("jobs", true);
-            int max = config.jobs().maxBatch();
+            int max = config.maxBatch();
             if (list.size() > max) {
                 throw new OjsException(dev.steadfast.domain.ErrorCode.PAYLOAD_TOO_LARGE, "Batch size " + list.size()
                         + " exceeds the maximum of " + max + ".", Map.of("max_batch_size", max, "received", list.size()));

@@ -3,7 +3,6 @@ package dev.steadfast.jobs;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.coalescing.Coalescer;
 import dev.steadfast.coalescing.Coalescers;
-import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.JobIds;
 import dev.steadfast.domain.JobRules;
@@ -46,7 +45,7 @@ public class JobService {
 
     private final JobStore store;
     private final Clock clock;
-    private final SteadfastConfig config;
+    private final JobsConfig config;
     private final RetryPolicies policies;
     private final QueueRegistry queues;
     private final Telemetry telemetry;
@@ -58,7 +57,7 @@ public class JobService {
     private final Backpressure backpressure;
     private final RateLimits rateLimits;
 
-    public JobService(JobStore store, Clock clock, SteadfastConfig config, RetryPolicies policies,
+    public JobService(JobStore store, Clock clock, JobsConfig config, RetryPolicies policies,
                       QueueRegistry queues, Telemetry telemetry, ObjectMapper json, WorkSignal signal,
                       UniqueEnqueue unique, QueueLimiter limiter, Coalescers coalescers, Backpressure backpressure,
                       RateLimits rateLimits) {
@@ -299,10 +298,10 @@ public class JobService {
         String queue = JobRules.checkQueue(c.queue() == null ? JobRules.DEFAULT_QUEUE : c.queue());
         int priority = c.priority() == null ? 0 : JobRules.checkPriority(c.priority());
         List<String> tags = JobRules.checkTags(c.tags() == null ? List.of() : c.tags());
-        long maxMs = config.jobs().maxTimeout().toMillis();
-        long timeout = c.timeoutMs() == null ? config.jobs().defaultTimeout().toMillis()
+        long maxMs = config.maxTimeout().toMillis();
+        long timeout = c.timeoutMs() == null ? config.defaultTimeout().toMillis()
                 : JobRules.checkPositiveMillis("options.timeout_ms", c.timeoutMs(), maxMs);
-        long visibility = c.visibilityTimeoutMs() == null ? config.jobs().defaultVisibilityTimeout().toMillis()
+        long visibility = c.visibilityTimeoutMs() == null ? config.defaultVisibilityTimeout().toMillis()
                 : JobRules.checkPositiveMillis("options.visibility_timeout_ms", c.visibilityTimeoutMs(), maxMs);
         ResolvedPolicy policy = policy(type, queue, c.retry());
         UUID id = c.id() == null ? JobIds.next(now.toEpochMilli()) : UUID.fromString(JobRules.checkId(c.id()));

@@ -2,7 +2,6 @@ package dev.steadfast.jobs;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.retry.MaxAttemptsRule;
@@ -30,8 +29,7 @@ public class RetryPolicies {
     private final Map<String, Map<String, Object>> byType = new TreeMap<>();
     private final MaxAttemptsRule maxAttempts;
 
-    public RetryPolicies(SteadfastConfig config, ObjectMapper json) {
-        SteadfastConfig.Retry r = config.retry();
+    public RetryPolicies(RetryConfig r, ObjectMapper json) {
         this.serverDefault = r.defaults().map(d -> RetryPolicy.merge(RetryPolicy.DEFAULT, parse(json, "defaults", d)))
                 .orElse(RetryPolicy.DEFAULT);
         r.queues().forEach((q, p) -> byQueue.put(q, check(json, "queues." + q, p)));

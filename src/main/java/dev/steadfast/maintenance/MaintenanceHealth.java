@@ -1,6 +1,5 @@
 package dev.steadfast.maintenance;
 
-import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.http.Timestamps;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -39,23 +38,26 @@ public class MaintenanceHealth {
     private final Map<String, Duration> staleAfter = new LinkedHashMap<>();
     private final Map<String, Instant> lastSuccess = new ConcurrentHashMap<>();
 
-    public MaintenanceHealth(Clock clock, SteadfastConfig config) {
+    public MaintenanceHealth(Clock clock, MaintenanceConfig m, CronTickConfig cron) {
         this.clock = clock;
         this.started = clock.instant();
-        SteadfastConfig.Maintenance m = config.maintenance();
-        for (Duration d : List.of(m.leaseReaperInterval(), m.promoterInterval(), m.prunerInterval(),
-                m.expiryInterval(), config.cron().tickInterval(), m.workflowInterval())) {
+        Map<String, Duration> intervals = Map.of("steadfast.maintenance.lease-reaper-interval",
+                m.leaseReaperInterval(), "steadfast.maintenance.promoter-interval", m.promoterInterval(),
+                "steadfast.maintenance.pruner-interval", m.prunerInterval(), "steadfast.maintenance.expiry-interval",
+                m.expiryInterval(), "steadfast.cron.tick-interval", cron.tickInterval(),
+                "steadfast.maintenance.workflow-interval", m.workflowInterval());
+        intervals.forEach((name, d) -> {
             if (d.compareTo(Duration.ofSeconds(1)) < 0) {
-                throw new IllegalArgumentException("steadfast.maintenance intervals must be at least 1s (the Quarkus"
-                        + " scheduler's resolution), got " + d);
+                throw new IllegalArgumentException(name + " must be at least 1s (the Quarkus scheduler's resolution),"
+                        + " got " + d);
             }
-        }
+        });
         int n = Math.max(1, m.staleAfterIntervals());
         staleAfter.put(LEASE_REAPER, m.leaseReaperInterval().multipliedBy(n));
         staleAfter.put(RETRY_PROMOTER, m.promoterInterval().multipliedBy(n));
         staleAfter.put(EXPIRY_REAPER, m.expiryInterval().multipliedBy(n));
         staleAfter.put(WORKFLOW_ADVANCER, m.workflowInterval().multipliedBy(n));
-        staleAfter.put(CRON_FIRER, config.cron().tickInterval().multipliedBy(n));
+        staleAfter.put(CRON_FIRER, cron.tickInterval().multipliedBy(n));
         staleAfter.put(PRUNER, m.prunerInterval().multipliedBy(n)
                 .plus(Duration.parse("PT" + Pruner.FIRST_RUN_DELAY.toUpperCase(java.util.Locale.ROOT))));
     }

@@ -1,6 +1,5 @@
 package dev.steadfast.maintenance;
 
-import dev.steadfast.config.SteadfastConfig;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
@@ -33,9 +32,9 @@ public class MaintenanceRuns {
     private final Duration timeout;
     private final MaintenanceHealth health;
 
-    public MaintenanceRuns(Clock clock, SteadfastConfig config, MaintenanceHealth health, MeterRegistry meters) {
+    public MaintenanceRuns(Clock clock, MaintenanceConfig config, MaintenanceHealth health, MeterRegistry meters) {
         this.clock = clock;
-        this.timeout = config.maintenance().runTimeout();
+        this.timeout = config.runTimeout();
         this.health = health;
         for (String task : MaintenanceHealth.TASKS) {
             Gauge.builder("steadfast.maintenance.last.success.seconds", health,

@@ -1,6 +1,5 @@
 package dev.steadfast.maintenance;
 
-import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.store.maintenance.MaintenanceStore;
 import dev.steadfast.store.workflows.WorkflowStore;
 import io.quarkus.scheduler.Scheduled;
@@ -30,15 +29,20 @@ public class Pruner {
     public static final String FIRST_RUN_DELAY = "10s";
 
     private final MaintenanceStore store;
-    private final SteadfastConfig config;
+    private final MaintenanceConfig maintenanceConfig;
+    private final RetentionConfig retention;
+    private final WorkerTimeoutConfig workers;
     private final MaintenanceRuns runs;
 
     private final WorkflowStore workflows;
 
-    public Pruner(MaintenanceStore store, SteadfastConfig config, MaintenanceRuns runs, WorkflowStore workflows) {
+    public Pruner(MaintenanceStore store, MaintenanceConfig maintenanceConfig, RetentionConfig retention,
+                  WorkerTimeoutConfig workers, MaintenanceRuns runs, WorkflowStore workflows) {
         this.store = store;
         this.workflows = workflows;
-        this.config = config;
+        this.maintenanceConfig = maintenanceConfig;
+        this.retention = retention;
+        this.workers = workers;
         this.runs = runs;
     }
 
@@ -57,25 +61,25 @@ public class Pruner {
 
     /** Prunes everything past retention at {@code now}; returns how many jobs were deleted. */
     public Uni<Integer> runOnce(Instant now) {
-        int batch = config.maintenance().batchSize();
-        Instant before = now.minus(config.retention().finished());
+        int batch = maintenanceConfig.batchSize();
+        Instant before = now.minus(retention.finished());
         Uni<Integer> finished = store.preparePartitions(now, DAYS_AHEAD)
                 .flatMap(x -> store.dropPartitionsBefore(before))
                 .flatMap(dropped -> Batches.untilShort(() -> store.pruneFinished(before, batch), batch)
                         .map(deleted -> dropped + deleted))
                 .call(x -> Batches.untilShort(() -> store.pruneOrphanProgress(batch), batch));
-        Uni<Integer> dead = config.retention().deadLetter()
+        Uni<Integer> dead = retention.deadLetter()
                 .map(age -> Batches.untilShort(() -> store.pruneDeadLetters(now.minus(age), batch), batch))
                 .orElse(Uni.createFrom().item(0));
-        Instant forgetBefore = now.minus(config.workers().heartbeatTimeout().multipliedBy(10));
+        Instant forgetBefore = now.minus(workers.heartbeatTimeout().multipliedBy(10));
         return finished.flatMap(a -> dead.flatMap(b -> pruneWorkflows(now).flatMap(
                 wf -> store.forgetWorkers(forgetBefore).map(w -> a + b))));
     }
 
     /** Deletes the finished workflows past retention at {@code now}; returns how many. */
     public Uni<Integer> pruneWorkflows(Instant now) {
-        int batch = config.maintenance().batchSize();
-        Instant before = now.minus(config.retention().workflows().orElse(config.retention().finished()));
+        int batch = maintenanceConfig.batchSize();
+        Instant before = now.minus(retention.workflows().orElse(retention.finished()));
         return Batches.untilShort(() -> workflows.pruneFinished(before, batch), batch).invoke(n -> {
             if (n > 0) {
                 LOG.infof("pruned %d finished workflows", n);

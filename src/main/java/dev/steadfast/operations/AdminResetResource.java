@@ -1,7 +1,6 @@
 package dev.steadfast.operations;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.http.Responses;
@@ -23,10 +22,10 @@ import java.util.Map;
 public class AdminResetResource {
 
     private final SystemService system;
-    private final SteadfastConfig config;
+    private final AdminConfig config;
     private final ObjectMapper json;
 
-    public AdminResetResource(SystemService system, SteadfastConfig config, ObjectMapper json) {
+    public AdminResetResource(SystemService system, AdminConfig config, ObjectMapper json) {
         this.system = system;
         this.config = config;
         this.json = json;
@@ -34,7 +33,7 @@ public class AdminResetResource {
 
     @POST
     public Uni<Response> reset() {
-        if (!config.admin().resetEnabled()) {
+        if (!config.resetEnabled()) {
             throw new OjsException(ErrorCode.NOT_FOUND, "No resource at POST /ojs/v1/admin/reset.",
                     Map.of("path", "/ojs/v1/admin/reset"));
         }

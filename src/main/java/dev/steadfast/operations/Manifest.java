@@ -1,6 +1,7 @@
 package dev.steadfast.operations;
 
-import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.jobs.JobsConfig;
+import dev.steadfast.http.AuthConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +15,7 @@ public class Manifest {
     private final Map<String, Object> body;
 
     public Manifest(@ConfigProperty(name = "quarkus.application.version", defaultValue = "0.1.0") String version,
-                    SteadfastConfig config, dev.steadfast.schemas.SchemaConfig schemaConfig) {
+                    JobsConfig jobsConfig, AuthConfig authConfig, dev.steadfast.schemas.SchemaConfig schemaConfig) {
         Map<String, Object> impl = new LinkedHashMap<>();
         impl.put("name", "steadfast");
         impl.put("version", version);
@@ -49,7 +50,7 @@ public class Manifest {
         registry.put("breaking_change_detection", false);
         caps.put("schema_registry", registry);
         caps.put("unique_jobs", uniqueJobs());
-        caps.put("bulk_enqueue", Map.of("atomic", true, "partial", true, "max_batch_size", config.jobs().maxBatch()));
+        caps.put("bulk_enqueue", Map.of("atomic", true, "partial", true, "max_batch_size", jobsConfig.maxBatch()));
         caps.put("workflows", true);
         caps.put("pause_resume", true);
         Map<String, Object> endpoints = new LinkedHashMap<>();
@@ -73,7 +74,7 @@ public class Manifest {
                 "long-poll", "batch-ack", "bearer-auth", "progress", "graceful-shutdown", "observability",
                 "rate-limiting", "bulk-operations", "schema-registry"));
         m.put("endpoints", endpoints);
-        m.put("authentication", authentication(config.auth().enabled()));
+        m.put("authentication", authentication(authConfig.enabled()));
         this.body = java.util.Collections.unmodifiableMap(m);
     }
 

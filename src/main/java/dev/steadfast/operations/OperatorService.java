@@ -1,6 +1,6 @@
 package dev.steadfast.operations;
 
-import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.maintenance.MaintenanceConfig;
 import dev.steadfast.deadletters.DeadLetterService;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.JobState;
@@ -49,7 +49,7 @@ public class OperatorService {
     private final int batch;
 
     public OperatorService(OperatorStore store, JobStore jobs, JobService jobService, DeadLetterService deadLetters,
-                           JobSearchService search, Telemetry telemetry, Clock clock, SteadfastConfig config) {
+                           JobSearchService search, Telemetry telemetry, Clock clock, MaintenanceConfig config) {
         this.search = search;
         this.store = store;
         this.jobs = jobs;
@@ -57,7 +57,7 @@ public class OperatorService {
         this.deadLetters = deadLetters;
         this.telemetry = telemetry;
         this.clock = clock;
-        this.batch = config.maintenance().batchSize();
+        this.batch = config.batchSize();
     }
 
     /** Deletes every job completed before {@code before}, batch after batch; returns how many. */

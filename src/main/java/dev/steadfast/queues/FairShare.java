@@ -1,6 +1,5 @@
 package dev.steadfast.queues;
 
-import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.ProducerSlots;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -30,8 +29,8 @@ public class FairShare {
     private int inFlight;
     private boolean timerSet;
 
-    public FairShare(SteadfastConfig config, Vertx vertx) {
-        this.rule = new ProducerSlots(config.fairness().producerSlots(), config.fairness().workerWindow());
+    public FairShare(FairnessConfig config, Vertx vertx) {
+        this.rule = new ProducerSlots(config.producerSlots(), config.workerWindow());
         this.vertx = vertx;
     }
 

@@ -1,6 +1,5 @@
 package dev.steadfast.stats;
 
-import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.store.maintenance.StatsStore;
 import io.smallrye.mutiny.Uni;
@@ -31,10 +30,10 @@ public class DepthCounts {
     private final AtomicReference<Snapshot> last = new AtomicReference<>();
     private final AtomicReference<Uni<Snapshot>> refreshing = new AtomicReference<>();
 
-    public DepthCounts(StatsStore stats, Clock clock, SteadfastConfig config) {
+    public DepthCounts(StatsStore stats, Clock clock, CountsConfig config) {
         this.stats = stats;
         this.clock = clock;
-        this.maxAge = config.console().countsMaxAge();
+        this.maxAge = config.countsMaxAge();
     }
 
     public Uni<Snapshot> get() {

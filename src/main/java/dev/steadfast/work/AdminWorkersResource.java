@@ -1,7 +1,7 @@
 package dev.steadfast.work;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.maintenance.WorkerTimeoutConfig;
 import dev.steadfast.http.Responses;
 import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
@@ -29,11 +29,11 @@ public class AdminWorkersResource {
 
     private final WorkerStore workers;
     private final HeartbeatService heartbeats;
-    private final SteadfastConfig config;
+    private final WorkerTimeoutConfig config;
     private final Clock clock;
     private final ObjectMapper json;
 
-    public AdminWorkersResource(WorkerStore workers, HeartbeatService heartbeats, SteadfastConfig config,
+    public AdminWorkersResource(WorkerStore workers, HeartbeatService heartbeats, WorkerTimeoutConfig config,
                                 Clock clock, ObjectMapper json) {
         this.workers = workers;
         this.heartbeats = heartbeats;
@@ -45,7 +45,7 @@ public class AdminWorkersResource {
     @GET
     @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> list() {
-        Instant staleBefore = clock.instant().minus(config.workers().heartbeatTimeout());
+        Instant staleBefore = clock.instant().minus(config.heartbeatTimeout());
         return workers.list(500).map(rows -> {
             List<Map<String, Object>> items = new ArrayList<>(rows.size());
             int running = 0, quiet = 0, stale = 0;

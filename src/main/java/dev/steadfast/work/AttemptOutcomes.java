@@ -1,7 +1,6 @@
 package dev.steadfast.work;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.retry.ErrorEntry;
@@ -32,10 +31,10 @@ import java.util.concurrent.ThreadLocalRandom;
 @ApplicationScoped
 public class AttemptOutcomes {
 
-    private final SteadfastConfig config;
+    private final ErrorsConfig config;
     private final ObjectMapper json;
 
-    public AttemptOutcomes(SteadfastConfig config, ObjectMapper json) {
+    public AttemptOutcomes(ErrorsConfig config, ObjectMapper json) {
         this.config = config;
         this.json = json;
     }
@@ -51,8 +50,8 @@ public class AttemptOutcomes {
         FailureDecision d = RetryDecider.decide(policy, a.attempt() - a.snoozes(), f, backoffFrom,
                 ThreadLocalRandom.current());
         ErrorEntry entry = new ErrorEntry(a.run(), a.attempt(), r.type(), r.code(), r.message(), now, details,
-                ErrorHistoryJson.backtrace(backtrace, config.errors().backtraceMaxFrames(),
-                        config.errors().backtraceMaxChars()));
+                ErrorHistoryJson.backtrace(backtrace, config.backtraceMaxFrames(),
+                        config.backtraceMaxChars()));
         String error = Json.write(json, ErrorHistoryJson.entry(json, entry, r.retryable(),
                 r.handlerCode().map(HandlerCode::name).orElse(null)));
         if (d instanceof FailureDecision.Retry retry) {
@@ -68,6 +67,6 @@ public class AttemptOutcomes {
 
     /** How many error history entries each job keeps (configuration, never below the spec's floor). */
     public int historyKept() {
-        return ErrorHistory.kept(config.errors().historySize());
+        return ErrorHistory.kept(config.historySize());
     }
 }

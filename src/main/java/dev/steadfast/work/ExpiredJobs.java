@@ -1,7 +1,7 @@
 package dev.steadfast.work;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.maintenance.MaintenanceConfig;
 import dev.steadfast.domain.JobExpiry;
 import dev.steadfast.domain.retry.ErrorEntry;
 import dev.steadfast.events.Telemetry;
@@ -30,16 +30,18 @@ import java.util.concurrent.atomic.AtomicLong;
 public class ExpiredJobs {
 
     private final MaintenanceStore store;
-    private final SteadfastConfig config;
+    private final FetchConfig fetchConfig;
+    private final MaintenanceConfig maintenanceConfig;
     private final Telemetry telemetry;
     private final AttemptOutcomes outcomes;
     private final ObjectMapper json;
     private final AtomicLong nextCheck = new AtomicLong();
 
-    public ExpiredJobs(MaintenanceStore store, SteadfastConfig config, Telemetry telemetry, AttemptOutcomes outcomes,
-                       ObjectMapper json) {
+    public ExpiredJobs(MaintenanceStore store, FetchConfig fetchConfig, MaintenanceConfig maintenanceConfig,
+                       Telemetry telemetry, AttemptOutcomes outcomes, ObjectMapper json) {
         this.store = store;
-        this.config = config;
+        this.fetchConfig = fetchConfig;
+        this.maintenanceConfig = maintenanceConfig;
         this.telemetry = telemetry;
         this.outcomes = outcomes;
         this.json = json;
@@ -49,7 +51,7 @@ public class ExpiredJobs {
     public Uni<Integer> discardIfDue(Instant now) {
         long last = nextCheck.get();
         long at = now.toEpochMilli();
-        if (at < last || !nextCheck.compareAndSet(last, at + config.fetch().reapInterval().toMillis())) {
+        if (at < last || !nextCheck.compareAndSet(last, at + fetchConfig.reapInterval().toMillis())) {
             return Uni.createFrom().item(0);
         }
         return discard(now).onFailure().recoverWithItem(0);
@@ -57,7 +59,7 @@ public class ExpiredJobs {
 
     /** Discards every job expired at {@code now}, batch after batch; answers how many. */
     public Uni<Integer> discard(Instant now) {
-        int batch = config.maintenance().batchSize();
+        int batch = maintenanceConfig.batchSize();
         return Batches.untilShort(() -> store.discardExpired(now, batch, outcomes.historyKept(), row -> entry(row, now))
                 .map(rows -> {
                     for (JobRow r : rows) {

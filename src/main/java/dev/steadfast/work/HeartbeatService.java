@@ -1,6 +1,6 @@
 package dev.steadfast.work;
 
-import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.maintenance.WorkerTimeoutConfig;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.OperationTime;
@@ -31,12 +31,15 @@ public class HeartbeatService {
 
     private final WorkerStore workers;
     private final Clock clock;
-    private final SteadfastConfig config;
+    private final WorkersConfig workersConfig;
+    private final WorkerTimeoutConfig timeoutConfig;
 
-    public HeartbeatService(WorkerStore workers, Clock clock, SteadfastConfig config) {
+    public HeartbeatService(WorkerStore workers, Clock clock, WorkersConfig workersConfig,
+                            WorkerTimeoutConfig timeoutConfig) {
         this.workers = workers;
         this.clock = clock;
-        this.config = config;
+        this.workersConfig = workersConfig;
+        this.timeoutConfig = timeoutConfig;
     }
 
     /** The answer to a heartbeat: the directive and the jobs whose lease was extended. */
@@ -61,7 +64,7 @@ public class HeartbeatService {
                                 + " its holder); nothing was extended.", d);
                     }
                     String d = beat.directive();
-                    if ("running".equals(d) && config.workers().testDirectives()) {
+                    if ("running".equals(d) && workersConfig.testDirectives()) {
                         d = beat.extended().stream().map(WorkerStore.Extended::testDirective)
                                 .filter(t -> t != null && DIRECTIVES.contains(t)).findFirst().orElse(d);
                     }
@@ -81,6 +84,6 @@ public class HeartbeatService {
 
     /** A worker silent this long is shown as stale. */
     public java.time.Duration staleAfter() {
-        return config.workers().heartbeatTimeout();
+        return timeoutConfig.heartbeatTimeout();
     }
 }

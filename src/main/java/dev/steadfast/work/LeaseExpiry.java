@@ -1,6 +1,6 @@
 package dev.steadfast.work;
 
-import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.maintenance.MaintenanceConfig;
 import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.retry.Failure;
@@ -38,17 +38,19 @@ public class LeaseExpiry {
     private final MaintenanceStore store;
     private final AttemptOutcomes outcomes;
     private final Telemetry telemetry;
-    private final SteadfastConfig config;
+    private final FetchConfig fetchConfig;
+    private final MaintenanceConfig maintenanceConfig;
     private final HeldAttempts held;
     private final WorkSignal signal;
     private final AtomicLong nextCheck = new AtomicLong();
 
-    public LeaseExpiry(MaintenanceStore store, AttemptOutcomes outcomes, Telemetry telemetry, SteadfastConfig config,
-                       HeldAttempts held, WorkSignal signal) {
+    public LeaseExpiry(MaintenanceStore store, AttemptOutcomes outcomes, Telemetry telemetry, FetchConfig fetchConfig,
+                       MaintenanceConfig maintenanceConfig, HeldAttempts held, WorkSignal signal) {
         this.store = store;
         this.outcomes = outcomes;
         this.telemetry = telemetry;
-        this.config = config;
+        this.fetchConfig = fetchConfig;
+        this.maintenanceConfig = maintenanceConfig;
         this.held = held;
         this.signal = signal;
     }
@@ -60,7 +62,7 @@ public class LeaseExpiry {
     public Uni<Integer> reapIfDue(Instant now) {
         long last = nextCheck.get();
         long at = now.toEpochMilli();
-        if (at < last || !nextCheck.compareAndSet(last, at + config.fetch().reapInterval().toMillis())) {
+        if (at < last || !nextCheck.compareAndSet(last, at + fetchConfig.reapInterval().toMillis())) {
             return Uni.createFrom().item(0);
         }
         return reap(now).onFailure().recoverWithItem(0);
@@ -68,7 +70,7 @@ public class LeaseExpiry {
 
     /** Reaps every lease expired at {@code now}, batch after batch; returns how many jobs it handled. */
     public Uni<Integer> reap(Instant now) {
-        int batch = config.maintenance().batchSize();
+        int batch = maintenanceConfig.batchSize();
         return Batches.untilShort(() -> reapBatch(now, batch), batch);
     }
 

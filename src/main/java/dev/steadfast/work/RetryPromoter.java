@@ -1,6 +1,6 @@
 package dev.steadfast.work;
 
-import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.maintenance.MaintenanceConfig;
 import dev.steadfast.events.Telemetry;
 import dev.steadfast.maintenance.MaintenanceHealth;
 import dev.steadfast.maintenance.MaintenanceRuns;
@@ -24,14 +24,14 @@ public class RetryPromoter {
 
     private final MaintenanceStore store;
     private final Telemetry telemetry;
-    private final SteadfastConfig config;
+    private final MaintenanceConfig config;
     private final MaintenanceRuns runs;
 
     private final java.time.Clock clock;
     /** 0 idle, 1 running, 2 running and asked again meanwhile. */
     private final java.util.concurrent.atomic.AtomicInteger onDue = new java.util.concurrent.atomic.AtomicInteger();
 
-    public RetryPromoter(MaintenanceStore store, Telemetry telemetry, SteadfastConfig config, MaintenanceRuns runs,
+    public RetryPromoter(MaintenanceStore store, Telemetry telemetry, MaintenanceConfig config, MaintenanceRuns runs,
                          dev.steadfast.events.WorkSignal signal, java.time.Clock clock) {
         this.runs = runs;
         this.store = store;
@@ -69,7 +69,7 @@ public class RetryPromoter {
 
     /** Promotes every job due at {@code now}; returns how many. */
     public Uni<Integer> runOnce(Instant now) {
-        int batch = config.maintenance().batchSize();
+        int batch = config.batchSize();
         return store.promoteDue(now, batch).flatMap(promoted -> {
             promoted.forEach(p -> telemetry.promoted(p.id(), p.type(), p.queue(), p.priority(), now));
             return promoted.size() < batch ? Uni.createFrom().item(promoted.size())

@@ -2,7 +2,7 @@ package dev.steadfast.work;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.jobs.JobsConfig;
 import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobRules;
 import dev.steadfast.domain.JobState;
@@ -51,22 +51,26 @@ public class WorkerResource {
     private final WorkerService workers;
     private final FailureService failures;
     private final HeartbeatService heartbeats;
-    private final SteadfastConfig config;
+    private final FetchConfig fetchConfig;
+    private final JobsConfig jobsConfig;
+    private final WorkersConfig workersConfig;
     private final ObjectMapper json;
     private final Draining draining;
     private final WorkerStateStore states;
     private final Clock clock;
 
     public WorkerResource(WorkerService workers, FailureService failures, HeartbeatService heartbeats,
-                          SteadfastConfig config, ObjectMapper json, Draining draining, WorkerStateStore states,
-                          Clock clock) {
+                          FetchConfig fetchConfig, JobsConfig jobsConfig, WorkersConfig workersConfig, ObjectMapper json,
+                          Draining draining, WorkerStateStore states, Clock clock) {
         this.draining = draining;
         this.states = states;
         this.clock = clock;
         this.workers = workers;
         this.failures = failures;
         this.heartbeats = heartbeats;
-        this.config = config;
+        this.fetchConfig = fetchConfig;
+        this.jobsConfig = jobsConfig;
+        this.workersConfig = workersConfig;
         this.json = json;
     }
 
@@ -82,7 +86,7 @@ public class WorkerResource {
             }
             queues.forEach(JobRules::checkQueue);
             Long count = b.integer("count");
-            int max = config.fetch().maxCount();
+            int max = fetchConfig.maxCount();
             if (count != null && (count < 1 || count > max)) {
                 throw OjsException.invalidField("count", "'count' must be an integer from 1 to " + max + ".",
                         "integer in [1, " + max + "]", count.toString());
@@ -90,7 +94,7 @@ public class WorkerResource {
             String worker = workerId(b);
             Long vis = b.integer("visibility_timeout_ms");
             if (vis != null) {
-                JobRules.checkPositiveMillis("visibility_timeout_ms", vis, config.jobs().maxTimeout().toMillis());
+                JobRules.checkPositiveMillis("visibility_timeout_ms", vis, jobsConfig.maxTimeout().toMillis());
             }
             return workers.fetch(queues, count == null ? 1 : count.intValue(), worker, vis, waitOf(b));
         }).map(jobs -> {
@@ -120,7 +124,7 @@ public class WorkerResource {
             throw OjsException.invalidField("wait_ms", "'wait_ms' must be 0 or more milliseconds.", "integer >= 0",
                     ms.toString());
         }
-        Duration max = config.fetch().maxWait();
+        Duration max = fetchConfig.maxWait();
         return ms >= max.toMillis() ? max : Duration.ofMillis(ms);
     }
 
@@ -143,7 +147,7 @@ public class WorkerResource {
             for (int i = 0; i < arr.size(); i++) {
                 items.add(Body.element(json, arr.get(i), "acks[" + i + "]"));
             }
-            int max = config.jobs().maxBatch();
+            int max = jobsConfig.maxBatch();
             if (items.isEmpty() || items.size() > max) {
                 throw OjsException.invalidField("acks", "'acks' must hold 1 to " + max + " items.",
                         "array of 1.." + max, Integer.toString(items.size()));
@@ -285,7 +289,7 @@ public class WorkerResource {
     private Duration snoozeDelay(Body b) {
         Long ms = b.integer("delay_ms");
         String iso = b.string("delay", false);
-        long max = config.jobs().maxTimeout().toMillis();
+        long max = jobsConfig.maxTimeout().toMillis();
         if (ms != null) {
             if (ms < 0 || ms > max) {
                 throw OjsException.invalidField("delay_ms", "'delay_ms' must be from 0 to " + max + ".",
@@ -335,7 +339,7 @@ public class WorkerResource {
             List<UUID> ids = heartbeatJobs(b);
             Long vis = b.integer("visibility_timeout_ms");
             if (vis != null) {
-                JobRules.checkPositiveMillis("visibility_timeout_ms", vis, config.jobs().maxTimeout().toMillis());
+                JobRules.checkPositiveMillis("visibility_timeout_ms", vis, jobsConfig.maxTimeout().toMillis());
             }
             List<String> queues = b.strings("queues", false);
             String stateText = b.string("state", false);
@@ -345,7 +349,7 @@ public class WorkerResource {
             return heartbeats.beat(worker, ids, vis, b.string("hostname", false), queues)
                     .call(() -> draining.heartbeat(worker, reported, clock.instant()));
         }).map(beat -> {
-            String directive = draining.serverDraining() && config.workers().quietOnShutdown()
+            String directive = draining.serverDraining() && workersConfig.quietOnShutdown()
                     && "running".equals(beat.directive()) ? "quiet" : beat.directive();
             Map<String, Object> out = new LinkedHashMap<>();
             out.put("state", directive);
@@ -448,7 +452,7 @@ public class WorkerResource {
 
     /** {@code w}, or a 400 when it is missing and this server requires it. */
     private String requireWorker(String w) {
-        if (w == null && config.workers().requireWorkerId()) {
+        if (w == null && workersConfig.requireWorkerId()) {
             throw OjsException.invalidField("worker_id", "This server requires 'worker_id' on every worker request"
                     + " (steadfast.workers.require-worker-id), so that only the lease holder can answer for a job.",
                     "string", "missing");

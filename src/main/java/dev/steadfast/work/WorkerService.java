@@ -2,7 +2,6 @@ package dev.steadfast.work;
 
 import dev.steadfast.coalescing.Coalescer;
 import dev.steadfast.coalescing.Coalescers;
-import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.OperationTime;
@@ -45,7 +44,7 @@ public class WorkerService {
     private final QueueLimiter limiter;
     private final WorkflowService workflows;
 
-    public WorkerService(JobStore store, Clock clock, Telemetry telemetry, SteadfastConfig config, HeldAttempts held,
+    public WorkerService(JobStore store, Clock clock, Telemetry telemetry, FetchConfig config, HeldAttempts held,
                          WorkSignal signal, LeaseExpiry expiry, ExpiredJobs expired, Draining draining,
                          QueueLimiter limiter, WorkflowService workflows, Coalescers coalescers) {
         this.workflows = workflows;
@@ -58,7 +57,7 @@ public class WorkerService {
         this.telemetry = telemetry;
         this.held = held;
         this.signal = signal;
-        this.pollInterval = config.fetch().pollInterval();
+        this.pollInterval = config.pollInterval();
         this.acks = coalescers.create("ack", this::completeAll);
     }
 

@@ -2,7 +2,7 @@ package dev.steadfast.workflows;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.jobs.JobsConfig;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.JobIds;
 import dev.steadfast.domain.JobState;
@@ -70,7 +70,7 @@ public class WorkflowService {
     private final Backpressure backpressure;
 
     public WorkflowService(WorkflowStore store, JobService jobs, QueueRegistry queues, WorkSignal signal,
-                           Telemetry telemetry, ObjectMapper json, Clock clock, SteadfastConfig config,
+                           Telemetry telemetry, ObjectMapper json, Clock clock, JobsConfig config,
                            Backpressure backpressure) {
         this.backpressure = backpressure;
         this.store = store;
@@ -80,7 +80,7 @@ public class WorkflowService {
         this.telemetry = telemetry;
         this.json = json;
         this.clock = clock;
-        this.maxJobs = config.jobs().maxBatch();
+        this.maxJobs = config.maxBatch();
     }
 
     /**

@@ -115,17 +115,14 @@ class ApiAccessTest {
         assertNull(ApiAuth.bearer("Bearer a b"));
     }
 
-    static dev.steadfast.config.SteadfastConfig config(boolean enabled, Map<String, String> tokens) {
+    static AuthConfig config(boolean enabled, Map<String, String> tokens) {
         Object failureLog = java.lang.reflect.Proxy.newProxyInstance(ApiAccessTest.class.getClassLoader(),
-                new Class<?>[] {dev.steadfast.config.SteadfastConfig.Auth.FailureLog.class},
+                new Class<?>[] {AuthConfig.FailureLog.class},
                 (p, m, a) -> m.getName().equals("lines") ? (Object) 10 : java.time.Duration.ofMinutes(1));
-        Object auth = java.lang.reflect.Proxy.newProxyInstance(ApiAccessTest.class.getClassLoader(),
-                new Class<?>[] {dev.steadfast.config.SteadfastConfig.Auth.class},
+        return (AuthConfig) java.lang.reflect.Proxy.newProxyInstance(ApiAccessTest.class.getClassLoader(),
+                new Class<?>[] {AuthConfig.class},
                 (p, m, a) -> m.getName().equals("enabled") ? enabled
                         : m.getName().equals("failureLog") ? failureLog : tokens);
-        return (dev.steadfast.config.SteadfastConfig) java.lang.reflect.Proxy.newProxyInstance(
-                ApiAccessTest.class.getClassLoader(), new Class<?>[] {dev.steadfast.config.SteadfastConfig.class},
-                (p, m, a) -> m.getName().equals("auth") ? auth : null);
     }
 
     @Test

@@ -3,7 +3,6 @@ package dev.steadfast.stats;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import dev.steadfast.config.SteadfastConfig;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.store.maintenance.StatsStore;
 import io.smallrye.mutiny.Uni;
@@ -59,11 +58,9 @@ class DepthCountsTest {
         }
     }
 
-    static SteadfastConfig config(Duration maxAge) {
-        Object console = Proxy.newProxyInstance(DepthCountsTest.class.getClassLoader(),
-                new Class<?>[] {SteadfastConfig.Console.class}, (p, m, a) -> maxAge);
-        return (SteadfastConfig) Proxy.newProxyInstance(DepthCountsTest.class.getClassLoader(),
-                new Class<?>[] {SteadfastConfig.class}, (p, m, a) -> console);
+    static CountsConfig config(Duration maxAge) {
+        return (CountsConfig) Proxy.newProxyInstance(DepthCountsTest.class.getClassLoader(),
+                new Class<?>[] {CountsConfig.class}, (p, m, a) -> maxAge);
     }
 
     private static long available(DepthCounts c) {

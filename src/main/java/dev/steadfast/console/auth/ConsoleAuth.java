@@ -1,6 +1,6 @@
 package dev.steadfast.console.auth;
 
-import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.console.ConsoleConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -38,8 +38,7 @@ public class ConsoleAuth {
     /** The outcome of a login attempt. */
     public enum Outcome { OK, WRONG, THROTTLED, NOT_CONFIGURED }
 
-    public ConsoleAuth(SteadfastConfig config, Clock clock) {
-        SteadfastConfig.Console c = config.console();
+    public ConsoleAuth(ConsoleConfig c, Clock clock) {
         this.enabled = c.authEnabled();
         this.username = c.username();
         this.hash = c.passwordHash().map(h -> {

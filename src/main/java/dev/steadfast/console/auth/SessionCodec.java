@@ -1,6 +1,6 @@
 package dev.steadfast.console.auth;
 
-import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.console.ConsoleConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -34,8 +34,8 @@ public class SessionCodec {
     private final SecureRandom random = new SecureRandom();
     private final byte[] key;
 
-    public SessionCodec(SteadfastConfig config) {
-        Optional<String> secret = config.console().sessionSecret();
+    public SessionCodec(ConsoleConfig config) {
+        Optional<String> secret = config.sessionSecret();
         if (secret.isPresent()) {
             if (secret.get().length() < 32) {
                 throw new IllegalArgumentException("steadfast.console.session-secret must be at least 32 characters");

@@ -2,7 +2,7 @@ package dev.steadfast.console.auth;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.steadfast.config.SteadfastConfig;
+import dev.steadfast.console.ConsoleConfig;
 import dev.steadfast.console.auth.ConsoleAuth.Outcome;
 import java.lang.reflect.Proxy;
 import java.time.Clock;
@@ -38,14 +38,12 @@ class ConsoleAuthTest {
         }
     }
 
-    static SteadfastConfig config(Optional<String> hash, int maxFailures) {
+    static ConsoleConfig config(Optional<String> hash, int maxFailures) {
         Map<String, Object> console = Map.of("authEnabled", true, "username", "ops", "passwordHash", hash,
                 "sessionSecret", Optional.empty(), "sessionTimeout", Duration.ofHours(8),
                 "secureCookies", Optional.empty(), "maxFailedLogins", maxFailures);
-        Object c = Proxy.newProxyInstance(ConsoleAuthTest.class.getClassLoader(),
-                new Class<?>[] {SteadfastConfig.Console.class}, (p, m, a) -> console.get(m.getName()));
-        return (SteadfastConfig) Proxy.newProxyInstance(ConsoleAuthTest.class.getClassLoader(),
-                new Class<?>[] {SteadfastConfig.class}, (p, m, a) -> m.getName().equals("console") ? c : null);
+        return (ConsoleConfig) Proxy.newProxyInstance(ConsoleAuthTest.class.getClassLoader(),
+                new Class<?>[] {ConsoleConfig.class}, (p, m, a) -> console.get(m.getName()));
     }
 
     @Test

@@ -1,0 +1,21 @@
+package dev.steadfast.events;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** The lifecycle events kept for GET /ojs/v1/events and shared between instances. */
+@ConfigMapping(prefix = "steadfast.events")
+public interface EventsConfig {
+
+    /** Recent lifecycle events kept in memory for GET /ojs/v1/events. */
+    @WithDefault("10000")
+    int bufferSize();
+
+    /**
+     * Share lifecycle events with the other instances on the same database (NOTIFY on the channel
+     * {@code steadfast_events}), so GET /ojs/v1/events and its stream show every instance's events. Events
+     * are only sent while another instance is present.
+     */
+    @WithDefault("true")
+    boolean share();
+}

@@ -1,0 +1,42 @@
+package dev.steadfast.http;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Map;
+
+/** Bearer-token authentication of the OJS API (/ojs/...); the console has its own login. */
+@ConfigMapping(prefix = "steadfast.auth")
+public interface AuthConfig {
+
+    /**
+     * Require a token on every /ojs route except the manifest and health. On unless set to false (off in dev
+     * and test). On without any token configured, the server refuses to start.
+     */
+    @WithDefault("true")
+    boolean enabled();
+
+    /**
+     * The accepted tokens by name: {@code steadfast.auth.tokens."ci-worker"=worker:sha256:<hex>}, roles
+     * {@code producer}, {@code worker}, {@code admin}, {@code readonly} (comma-separated); make one with
+     * {@code java scripts/MakeToken.java --role worker}.
+     */
+    Map<String, String> tokens();
+
+    /** The WARN lines about failed authentications (401 and 403 of the API). */
+    FailureLog failureLog();
+
+    /**
+     * A client can fail authentication as often as it likes, so its lines are budgeted: at most {@code lines}
+     * per {@code window}; the next line logged after a full window says how many were left out.
+     */
+    interface FailureLog {
+        /** Most WARN lines about failed authentications per window. */
+        @WithDefault("10")
+        int lines();
+
+        /** The window the lines are counted in. */
+        @WithDefault("1m")
+        Duration window();
+    }
+}
