@@ -118,7 +118,7 @@ public interface SteadfastConfig {
         /**
          * The accepted tokens by name: {@code steadfast.auth.tokens."ci-worker"=worker:sha256:<hex>}, roles
          * {@code producer}, {@code worker}, {@code admin}, {@code readonly} (comma-separated); make one with
-         * {@code java scripts/MakeToken.java --role worker}.
+         * the server jar's command {@code java -jar quarkus-run.jar token --role worker}.
          */
         java.util.Map<String, String> tokens();
 
@@ -404,7 +404,7 @@ public interface SteadfastConfig {
 
         /**
          * The console user's password as a PBKDF2-HMAC-SHA256 hash, {@code pbkdf2-sha256$<iterations>$<salt>$<hash>}
-         * (base64); make one with {@code java scripts/HashPassword.java}. Without it, nobody can log in.
+         * (base64); make one with {@code java -jar quarkus-run.jar hash-password}. Without it, nobody can log in.
          */
         java.util.Optional<String> passwordHash();
 
