@@ -13,6 +13,14 @@ import java.util.function.UnaryOperator;
  * load, when there is nothing to serve, do they all wait for that one load. A failed reload is retried by the next
  * caller. The time is an input ({@code now}), so callers pass the instant they read once per operation.
  *
+ * <p>Hand-made on purpose, beside the Caffeine caches elsewhere (stats.DepthCounts, work.HeldAttempts): quarkus-cache
+ * offers only expire-after-write, under which every PUSH or FETCH arriving while the value reloads (once a second)
+ * would wait for the reload. Caffeine's own refresh-after-write would not make them wait, but its refresh interval
+ * is one per cache and a write restarts it, so {@link #changed} could not apply a local change at once and still
+ * have the next caller reread the rows; it hands the caller that finds the value stale the old value, where here
+ * that caller waits for the reread; and it reads one ticker per cache, where here each caller passes its
+ * {@code now}. RefreshedSnapshotTest pins each of these.
+ *
  * @param <T> the value, immutable
  */
 public final class RefreshedSnapshot<T> {

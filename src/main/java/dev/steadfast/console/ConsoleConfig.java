@@ -22,7 +22,7 @@ public interface ConsoleConfig {
 
     /**
      * The console user's password as a PBKDF2-HMAC-SHA256 hash, {@code pbkdf2-sha256$<iterations>$<salt>$<hash>}
-     * (base64); make one with {@code java scripts/HashPassword.java}. Without it, nobody can log in.
+     * (base64); make one with {@code java -jar quarkus-run.jar hash-password}. Without it, nobody can log in.
      */
     Optional<String> passwordHash();
 

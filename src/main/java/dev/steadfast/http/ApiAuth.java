@@ -96,7 +96,7 @@ public class ApiAuth implements HttpAuthenticationMechanism {
         this.tokens = ApiTokens.parse(config.tokens());
         if (enabled && tokens.isEmpty()) {
             throw new IllegalStateException("API authentication is on (steadfast.auth.enabled defaults to true) but"
-                    + " no token is configured. Make one with 'java scripts/MakeToken.java --role admin' and set the"
+                    + " no token is configured. Make one with 'java -jar quarkus-run.jar token --role admin' and set the"
                     + " line it prints (steadfast.auth.tokens.\"<name>\"=<roles>:sha256:<hex>), or switch"
                     + " authentication off explicitly with steadfast.auth.enabled=false.");
         }

@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 
 /**
  * The API tokens the server accepts, read from {@code steadfast.auth.tokens."<name>"=<role[,role]>:sha256:<hex>}.
- * Only the SHA-256 of each token is configured: tokens are 256-bit random strings (scripts/MakeToken.java), so a
+ * Only the SHA-256 of each token is configured: tokens are 256-bit random strings (the server jar's {@code token} command), so a
  * fast unsalted hash is enough to keep a leaked configuration from revealing them (nobody can search a 2^256
  * space), and checking costs one hash per distinct token ({@link ApiAuth} remembers the tokens that matched). A
  * presented token is hashed and compared with every configured hash in constant time ({@link MessageDigest#isEqual}),
@@ -46,7 +46,7 @@ public final class ApiTokens {
             var m = LINE.matcher(e.getValue().trim());
             if (!m.matches()) {
                 throw new IllegalArgumentException(where + " must look like <role[,role]>:sha256:<64 hex digits>"
-                        + " (make one with: java scripts/MakeToken.java --role worker)");
+                        + " (make one with: java -jar quarkus-run.jar token --role worker)");
             }
             Set<Role> roles = EnumSet.noneOf(Role.class);
             for (String r : m.group(1).split(",")) {

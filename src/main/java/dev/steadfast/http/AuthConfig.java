@@ -19,7 +19,7 @@ public interface AuthConfig {
     /**
      * The accepted tokens by name: {@code steadfast.auth.tokens."ci-worker"=worker:sha256:<hex>}, roles
      * {@code producer}, {@code worker}, {@code admin}, {@code readonly} (comma-separated); make one with
-     * {@code java scripts/MakeToken.java --role worker}.
+     * the server jar's command {@code java -jar quarkus-run.jar token --role worker}.
      */
     Map<String, String> tokens();
 

@@ -1,5 +1,7 @@
 package dev.steadfast.stats;
 
+import com.github.benmanes.caffeine.cache.AsyncLoadingCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.store.maintenance.StatsStore;
 import io.smallrye.mutiny.Uni;
@@ -8,7 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Jobs per queue and state, and dead letters per queue, shared by every console request for
@@ -16,6 +18,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * million jobs), so a dozen open consoles refreshing every 5 s cost one count, not a dozen. A snapshot past its
  * age is still served, while one refresh runs in the background, until it is twelve times too old; then callers
  * wait for the fresh one. With PT0S every call counts. Per instance and in memory.
+ *
+ * <p>A one-entry Caffeine cache: refresh-after-write is the age (stale served while one reload runs), expire-after-
+ * write twelve ages (waited for), concurrent loads shared, a failed load retried by the next caller and a failed
+ * refresh logged by Caffeine. It is built here rather than configured through quarkus-cache, whose caches offer
+ * neither refresh-after-write nor a ticker: its time is the {@link Clock} bean's, so tests move it.
  */
 @ApplicationScoped
 public class DepthCounts {
@@ -24,33 +31,35 @@ public class DepthCounts {
     public record Snapshot(Instant at, Map<String, Map<JobState, Long>> byQueue, Map<String, Long> deadLetters) {
     }
 
+    private static final Boolean ALL = Boolean.TRUE;
+
     private final StatsStore stats;
     private final Clock clock;
-    private final Duration maxAge;
-    private final AtomicReference<Snapshot> last = new AtomicReference<>();
-    private final AtomicReference<Uni<Snapshot>> refreshing = new AtomicReference<>();
+    /** Null when the age is zero: every call counts. */
+    private final AsyncLoadingCache<Boolean, Snapshot> shared;
 
     public DepthCounts(StatsStore stats, Clock clock, CountsConfig config) {
         this.stats = stats;
         this.clock = clock;
-        this.maxAge = config.countsMaxAge();
+        Duration maxAge = config.countsMaxAge();
+        Instant base = clock.instant();
+        this.shared = maxAge.isZero() ? null : Caffeine.newBuilder()
+                .ticker(() -> Duration.between(base, clock.instant()).toNanos())
+                .executor(Runnable::run) // the count itself is non-blocking; nothing to hand to another pool
+                .refreshAfterWrite(maxAge)
+                .expireAfterWrite(maxAge.multipliedBy(12))
+                .buildAsync((all, executor) -> count().subscribeAsCompletionStage());
     }
 
+    /** The counts as this caller found them: fresh, or stale while one refresh runs, or the load it waits for. */
     public Uni<Snapshot> get() {
-        if (maxAge.isZero()) {
+        if (shared == null) {
             return count();
         }
-        Snapshot s = last.get();
-        Duration age = s == null ? null : Duration.between(s.at(), clock.instant());
-        if (age != null && age.compareTo(maxAge) <= 0) {
-            return Uni.createFrom().item(s);
-        }
-        Uni<Snapshot> fresh = shared();
-        if (age != null && age.compareTo(maxAge.multipliedBy(12)) <= 0) {
-            fresh.subscribe().with(x -> { }, e -> { });
-            return Uni.createFrom().item(s);
-        }
-        return fresh;
+        // read without side effects first: Caffeine answers a refresh that completed at once with its new value
+        Snapshot found = shared.synchronous().policy().getIfPresentQuietly(ALL);
+        CompletableFuture<Snapshot> loaded = shared.get(ALL); // loads when absent or expired, refreshes when stale
+        return found != null ? Uni.createFrom().item(found) : Uni.createFrom().completionStage(loaded);
     }
 
     private Uni<Snapshot> count() {
@@ -58,16 +67,6 @@ public class DepthCounts {
             Instant at = clock.instant();
             return Uni.combine().all().unis(stats.countsByQueue(), stats.deadLettersByQueue()).asTuple()
                     .map(t -> new Snapshot(at, t.getItem1(), t.getItem2()));
-        }).invoke(last::set);
-    }
-
-    /** One count at a time: concurrent callers share the count in flight. */
-    private Uni<Snapshot> shared() {
-        Uni<Snapshot> running = refreshing.get();
-        if (running != null) {
-            return running;
-        }
-        Uni<Snapshot> mine = count().eventually(() -> refreshing.set(null)).memoize().indefinitely();
-        return refreshing.compareAndSet(null, mine) ? mine : shared();
+        });
     }
 }

@@ -128,7 +128,7 @@ class ApiAccessTest {
     @Test
     void authenticationOnWithoutATokenRefusesToStartAndSaysWhatToSet() {
         var e = assertThrows(IllegalStateException.class, () -> new ApiAuth(config(true, Map.of()), null));
-        assertTrue(e.getMessage().contains("steadfast.auth.tokens") && e.getMessage().contains("MakeToken")
+        assertTrue(e.getMessage().contains("steadfast.auth.tokens") && e.getMessage().contains("quarkus-run.jar token --role")
                 && e.getMessage().contains("steadfast.auth.enabled=false"), e.getMessage());
         assertFalse(new ApiAuth(config(false, Map.of()), null).enabled(), "off only when configured off");
         assertTrue(new ApiAuth(config(true, Map.of("a", "admin:sha256:" + "0".repeat(64))), null).enabled());

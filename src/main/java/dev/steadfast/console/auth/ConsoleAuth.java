@@ -53,7 +53,7 @@ public class ConsoleAuth {
         this.clock = clock;
         if (enabled && hash.isEmpty()) {
             LOG.warn("the console requires a login but steadfast.console.password-hash is not set: nobody can log in"
-                    + " (make a hash with: java scripts/HashPassword.java)");
+                    + " (make a hash with: java -jar quarkus-run.jar hash-password)");
         }
         if (!enabled) {
             LOG.warn("console login is switched off (steadfast.console.auth-enabled=false): anyone who can reach"

@@ -10,8 +10,8 @@ import javax.crypto.spec.PBEKeySpec;
 /**
  * The console password's stored form: {@code pbkdf2-sha256$<iterations>$<salt>$<hash>}, salt and hash in base64,
  * PBKDF2 with HMAC-SHA256 from the JDK (javax.crypto), compared in constant time. The iteration count travels in
- * the string, so it can be raised without breaking stored hashes; scripts/HashPassword.java writes the same
- * format (600,000 iterations, OWASP's 2023 figure).
+ * the string, so it can be raised without breaking stored hashes; the server jar's {@code hash-password} command
+ * writes the same format (600,000 iterations, OWASP's 2023 figure).
  */
 public final class PasswordHash {
 

@@ -5,14 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
+import dev.steadfast.commands.Commands;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The stored password format, and scripts/HashPassword.java writing hashes the server accepts. */
+/** The stored password format, and the jar's hash-password command writing hashes the server accepts. */
 class PasswordHashTest {
 
     @Test
@@ -36,19 +36,16 @@ class PasswordHashTest {
     }
 
     @Test
-    void theScriptWritesAHashTheServerVerifies() throws Exception {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Process p = new ProcessBuilder(java, "scripts/HashPassword.java", "--stdin").start();
-        try (OutputStream in = p.getOutputStream()) {
-            in.write("a long console password\n".getBytes(StandardCharsets.UTF_8));
-        }
-        String out;
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            out = r.readLine();
-        }
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue());
-        assertTrue(out.startsWith("pbkdf2-sha256$600000$"), out);
-        assertTrue(PasswordHash.parse(out).matches("a long console password"));
+    void theHashPasswordCommandWritesAHashTheServerVerifies() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = Commands.run(new String[] {"hash-password", "--stdin"},
+                new ByteArrayInputStream("a long console password\n".getBytes(StandardCharsets.UTF_8)),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+        String[] lines = out.toString(StandardCharsets.UTF_8).split("\n");
+        assertEquals(1, lines.length, "one line: the hash");
+        assertTrue(lines[0].startsWith("pbkdf2-sha256$600000$"), lines[0]);
+        assertTrue(PasswordHash.parse(lines[0]).matches("a long console password"));
     }
 }
