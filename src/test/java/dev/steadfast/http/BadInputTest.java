@@ -253,6 +253,19 @@ class BadInputTest {
         assertNothingEnqueued();
     }
 
+    @Test
+    void a405NamesTheMethodsThePathTakes() {
+        assertAllowed(request().get(Api.FETCH), List.of("POST"));
+        assertAllowed(send("{}").put(JOBS + "/019539a4-0000-7000-8000-ffffffffffff"), List.of("DELETE", "GET"));
+        assertAllowed(request().delete(JOBS), List.of("POST"));
+    }
+
+    private static void assertAllowed(io.restassured.response.Response r, List<String> methods) {
+        Map<String, Object> e = assertError(r, 405, "invalid_request");
+        assertEquals(methods, ((Map<?, ?>) e.get("details")).get("allowed"), r::asString);
+        assertEquals(String.join(", ", methods), r.header("Allow"), "Allow header");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"2.0", "0.9", "banana"})
     void anUnsupportedOjsVersionIs422Unsupported(String version) {
