@@ -19,9 +19,10 @@ import org.hibernate.type.SqlTypes;
  * table {@code jobs}, {@link FinishedJobEntity} over the history {@code job_history} (V18__live_jobs_and_history.sql
  * creates it LIKE jobs, so both have these columns). JSON columns are read as JSON text and written back as jsonb,
  * so a job's args are never re-encoded on the way through the server (as {@link JobRow} keeps them). Each column
- * names its SQL type as the migrations create it ({@code jsonb}, {@code text}, {@code text[]}), so Hibernate's schema
- * validation (run by dev mode at every start and live reload) finds the entities and the tables in agreement;
- * SchemaValidationTest runs that validation against a migrated database.
+ * names its SQL type as the migrations create it ({@code jsonb}, {@code text}, and {@code tags} as {@code _text},
+ * PostgreSQL's own name for text[], which is what dev mode's validator reads), so Hibernate's schema validation (run by
+ * dev mode at every start and live reload) finds the entities and the tables in agreement; SchemaValidationTest runs
+ * that validation against a migrated database.
  */
 @MappedSuperclass
 public abstract class JobColumns extends PanacheEntityBase {
@@ -42,7 +43,7 @@ public abstract class JobColumns extends PanacheEntityBase {
     @ColumnTransformer(read = "cast(extensions as text)", write = "cast(? as jsonb)")
     public String extensions;
     public int priority;
-    @Column(columnDefinition = "text[]")
+    @Column(columnDefinition = "_text")
     @JdbcTypeCode(SqlTypes.ARRAY)
     public String[] tags;
     /** The wire name of the {@link JobState}. */
