@@ -49,8 +49,7 @@ public final class Body {
         try {
             node = m.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(text);
         } catch (JsonProcessingException e) {
-            throw new OjsException(ErrorCode.INVALID_PAYLOAD, "The request body is not valid JSON: "
-                    + e.getOriginalMessage(), Map.of("line", e.getLocation() == null ? 0 : e.getLocation().getLineNr()));
+            throw malformed(e);
         }
         if (!(node instanceof ObjectNode o)) {
             throw new OjsException(ErrorCode.INVALID_PAYLOAD, "The request body must be a JSON object, not "
@@ -62,6 +61,39 @@ public final class Body {
                     + " stored; remove it or encode the data (e.g. base64).", "text without NUL", "text with NUL");
         }
         return new Body(o, "");
+    }
+
+    /**
+     * 400 invalid_payload for a body Jackson could not read, in our words: the reason, then where ("at line 1,
+     * column 12"), with line and column in the details. Jackson's own text names its settings and says
+     * {@code Source: REDACTED (...)}, so only its first clause is kept, and only when it holds neither.
+     */
+    static OjsException malformed(JsonProcessingException e) {
+        int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+        int column = e.getLocation() == null ? 0 : e.getLocation().getColumnNr();
+        String at = line > 0 ? " at line " + line + ", column " + column : "";
+        return new OjsException(ErrorCode.INVALID_PAYLOAD, "The request body is not valid JSON: " + reason(e) + at
+                + ".", line > 0 ? Map.of("line", line, "column", column) : Map.of());
+    }
+
+    private static String reason(JsonProcessingException e) {
+        if (e instanceof com.fasterxml.jackson.core.io.JsonEOFException) {
+            return "it ends before the JSON is complete (an object, array or string is not closed)";
+        }
+        if (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException
+                && String.valueOf(e.getOriginalMessage()).startsWith("Trailing token")) {
+            return "more than one JSON value (send a single object)";
+        }
+        if (e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException) {
+            return "it is nested too deeply or holds a number or string too long to read";
+        }
+        String m = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+        int cut = m.indexOf(" (start marker at");
+        m = (cut >= 0 ? m.substring(0, cut) : m).strip();
+        if (m.isEmpty() || m.contains("Source:") || m.contains("`") || m.contains("\n")) {
+            return "it could not be read";
+        }
+        return Character.toLowerCase(m.charAt(0)) + m.substring(1);
     }
 
     /**

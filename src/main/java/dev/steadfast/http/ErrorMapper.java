@@ -10,14 +10,16 @@ import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import java.util.List;
 import java.util.Map;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**
  * The one place failures become HTTP answers: an {@link OjsException} becomes its envelope; JAX-RS routing
- * failures become 404 / 405 / 400 envelopes; a passing database fault (restart, lost connection, pool exhaustion,
- * statement timeout: {@link DatabaseFaults}) becomes 503 backend_error, retryable; anything else is
+ * failures become 404 / 405 / 400 envelopes (a 405 with the path's methods in {@code Allow} and
+ * {@code details.allowed}, from {@link ResourceMethods}); a passing database fault (restart, lost connection, pool
+ * exhaustion, statement timeout: {@link DatabaseFaults}) becomes 503 backend_error, retryable; anything else is
  * logged with its request id and answered 500 internal_error, without a stack trace on the wire. Under /admin the
  * same status and message are rendered as the console's HTML error page instead of the envelope.
  */
@@ -26,11 +28,13 @@ public class ErrorMapper {
     private static final Logger LOG = Logger.getLogger(ErrorMapper.class);
 
     private final ConsoleErrorPage console;
+    private final ResourceMethods methods;
     private static final java.util.concurrent.atomic.AtomicLong unavailable = new java.util.concurrent.atomic.AtomicLong();
     private static final java.util.concurrent.atomic.AtomicLong lastUnavailableLog = new java.util.concurrent.atomic.AtomicLong();
 
-    public ErrorMapper(ConsoleErrorPage console) {
+    public ErrorMapper(ConsoleErrorPage console, ResourceMethods methods) {
         this.console = console;
+        this.methods = methods;
     }
 
     @ServerExceptionMapper
@@ -44,9 +48,13 @@ public class ErrorMapper {
             return envelope(ErrorCode.NOT_FOUND, "No such resource.", Map.of(), headers, uri);
         }
         if (e instanceof NotAllowedException) {
-            String allowed = String.join(", ", e.getResponse().getAllowedMethods());
-            return envelope(ErrorCode.METHOD_NOT_ALLOWED, "This method is not allowed on this path.",
+            List<String> allowed = methods.allowed(uri.getPath());
+            Response r = envelope(ErrorCode.METHOD_NOT_ALLOWED, allowed.isEmpty()
+                    ? "This method is not allowed on this path."
+                    : "This path takes " + String.join(", ", allowed) + ", not this method.",
                     allowed.isEmpty() ? Map.of() : Map.of("allowed", allowed), headers, uri);
+            return allowed.isEmpty() ? r
+                    : Response.fromResponse(r).header(HttpHeaders.ALLOW, String.join(", ", allowed)).build();
         }
         if (e instanceof NotSupportedException) {
             return envelope(ErrorCode.INVALID_REQUEST, "Unsupported Content-Type.", Map.of(), headers, uri);

@@ -41,6 +41,18 @@ final class RouteTemplates {
         return best == null ? NONE : "/" + String.join("/", best);
     }
 
+    /** Every template {@code path} matches, literal or not, as {@link #normalize} writes them. */
+    List<String> allOf(String path) {
+        String[] p = segments(path == null ? "" : path);
+        List<String> out = new ArrayList<>();
+        for (String[] t : templates) {
+            if (matches(t, p)) {
+                out.add("/" + String.join("/", t));
+            }
+        }
+        return out;
+    }
+
     private static boolean matches(String[] t, String[] p) {
         if (t.length != p.length) {
             return false;

@@ -18,41 +18,55 @@ import org.hibernate.type.SqlTypes;
  * The columns every job has, live or finished, as the Panache entities map them: {@link JobEntity} over the live
  * table {@code jobs}, {@link FinishedJobEntity} over the history {@code job_history} (V18__live_jobs_and_history.sql
  * creates it LIKE jobs, so both have these columns). JSON columns are read as JSON text and written back as jsonb,
- * so a job's args are never re-encoded on the way through the server (as {@link JobRow} keeps them).
+ * so a job's args are never re-encoded on the way through the server (as {@link JobRow} keeps them). Each column
+ * names its SQL type as the migrations create it ({@code jsonb}, {@code text}, and {@code tags} as {@code _text},
+ * PostgreSQL's own name for text[], which is what dev mode's validator reads), so Hibernate's schema validation (run by
+ * dev mode at every start and live reload) finds the entities and the tables in agreement; SchemaValidationTest runs
+ * that validation against a migrated database.
  */
 @MappedSuperclass
 public abstract class JobColumns extends PanacheEntityBase {
 
     @Id
     public UUID id;
+    @Column(columnDefinition = "text")
     public String type;
+    @Column(columnDefinition = "text")
     public String queue;
+    @Column(columnDefinition = "jsonb")
     @ColumnTransformer(read = "cast(args as text)", write = "cast(? as jsonb)")
     public String args;
+    @Column(columnDefinition = "jsonb")
     @ColumnTransformer(read = "cast(meta as text)", write = "cast(? as jsonb)")
     public String meta;
+    @Column(columnDefinition = "jsonb")
     @ColumnTransformer(read = "cast(extensions as text)", write = "cast(? as jsonb)")
     public String extensions;
     public int priority;
+    @Column(columnDefinition = "_text")
     @JdbcTypeCode(SqlTypes.ARRAY)
     public String[] tags;
     /** The wire name of the {@link JobState}. */
+    @Column(columnDefinition = "text")
     public String state;
     public int attempt;
     public int snoozes;
     @Column(name = "max_attempts")
     public int maxAttempts;
-    @Column(name = "retry_policy")
+    @Column(name = "retry_policy", columnDefinition = "jsonb")
     @ColumnTransformer(read = "cast(retry_policy as text)", write = "cast(? as jsonb)")
     public String retryPolicy;
+    @Column(columnDefinition = "jsonb")
     @ColumnTransformer(read = "cast(error as text)", write = "cast(? as jsonb)")
     public String error;
     /** The type of the most recent error, for dead-letter filters and statistics. */
     @Formula("error->>'type'")
     public String errorType;
+    @Column(columnDefinition = "jsonb")
     @ColumnTransformer(read = "cast(errors as text)", write = "cast(? as jsonb)")
     public String errors;
     public int run;
+    @Column(columnDefinition = "jsonb")
     @ColumnTransformer(read = "cast(result as text)", write = "cast(? as jsonb)")
     public String result;
     @Column(name = "timeout_ms")
@@ -81,7 +95,7 @@ public abstract class JobColumns extends PanacheEntityBase {
     public Instant cancelledAt;
     @Column(name = "discarded_at")
     public Instant discardedAt;
-    @Column(name = "lease_owner")
+    @Column(name = "lease_owner", columnDefinition = "text")
     public String leaseOwner;
     @Column(name = "lease_expires_at")
     public Instant leaseExpiresAt;

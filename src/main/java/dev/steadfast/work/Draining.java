@@ -3,6 +3,7 @@ package dev.steadfast.work;
 import dev.steadfast.coalescing.Coalescers;
 import dev.steadfast.domain.WorkerState;
 import dev.steadfast.events.WorkSignal;
+import dev.steadfast.maintenance.WorkerTimeoutConfig;
 import dev.steadfast.store.workers.WorkerStateStore;
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
@@ -27,7 +28,9 @@ import org.jboss.logging.Logger;
  *
  * <p>Workers: what a worker reported is read from the database at most once per {@link #FRESH} per worker per
  * instance, so every instance refuses a draining worker within a second of its heartbeat, and FETCH costs no query
- * in between.
+ * in between. That read also keeps a worker that only fetches (never sends a heartbeat) on the Workers page: when its
+ * row is missing or was last seen more than a third of steadfast.workers.heartbeat-timeout ago, a FETCH records it
+ * as seen, one upsert per worker per such interval per instance, never one per FETCH.
  */
 @ApplicationScoped
 public class Draining {
@@ -43,12 +46,14 @@ public class Draining {
     }
 
     private final WorkerStateStore store;
+    private final Duration seenEvery;
     private final WorkSignal signal;
     private final Map<String, Known> workers = new ConcurrentHashMap<>();
     private volatile boolean server;
 
-    public Draining(WorkerStateStore store, WorkSignal signal) {
+    public Draining(WorkerStateStore store, WorkSignal signal, WorkerTimeoutConfig config) {
         this.store = store;
+        this.seenEvery = config.heartbeatTimeout().dividedBy(3);
         this.signal = signal;
     }
 
@@ -78,7 +83,7 @@ public class Draining {
         if (server) {
             return Uni.createFrom().item(false);
         }
-        return workerId == null ? Uni.createFrom().item(true) : acceptsWorkAsWorker(workerId, now);
+        return workerId == null ? Uni.createFrom().item(true) : acceptsWorkAsWorker(workerId, now, true);
     }
 
     /**
@@ -90,19 +95,25 @@ public class Draining {
         if (state != null) {
             return reported(workerId, state, now);
         }
-        return acceptsWorkAsWorker(workerId, now).flatMap(ok -> ok ? Uni.createFrom().voidItem()
+        return acceptsWorkAsWorker(workerId, now, false).flatMap(ok -> ok ? Uni.createFrom().voidItem()
                 : reported(workerId, WorkerState.RUNNING, now));
     }
 
-    private Uni<Boolean> acceptsWorkAsWorker(String workerId, Instant now) {
+    /** {@code fetching}: a FETCH asks, so a worker not seen for {@link #seenEvery} is recorded as seen now. */
+    private Uni<Boolean> acceptsWorkAsWorker(String workerId, Instant now, boolean fetching) {
         Known k = workers.get(workerId);
         if (k != null && now.isBefore(k.readAt().plus(FRESH))) {
             return Uni.createFrom().item(k.state().acceptsWork());
         }
-        return store.find(workerId).map(found -> {
+        return store.find(workerId).flatMap(found -> {
             WorkerState s = found.map(WorkerStateStore.Reported::state).orElse(WorkerState.RUNNING);
             remember(workerId, s, now);
-            return s.acceptsWork();
+            Instant last = found.map(WorkerStateStore.Reported::lastSeen).orElse(null);
+            if (!fetching || last != null && last.isAfter(now.minus(seenEvery))) {
+                return Uni.createFrom().item(s.acceptsWork());
+            }
+            // the Workers page is a view: a failed write must not refuse the FETCH
+            return store.seen(workerId, now).onFailure().recoverWithNull().replaceWith(s.acceptsWork());
         });
     }
 

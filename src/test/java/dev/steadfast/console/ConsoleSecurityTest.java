@@ -53,6 +53,16 @@ class ConsoleSecurityTest {
     }
 
     @Test
+    void theServersRootLeadsToTheConsoleAndItsLogin() {
+        Response root = anonymous().get("/");
+        assertEquals(303, root.statusCode(), root::asString);
+        assertTrue(root.header("Location").endsWith("/admin"), root.header("Location"));
+        Response admin = anonymous().get(root.header("Location"));
+        assertEquals(303, admin.statusCode());
+        assertTrue(admin.header("Location").contains("/admin/login"), admin.header("Location"));
+    }
+
+    @Test
     void loginStartsASessionAndLogoutEndsIt() {
         Response form = anonymous().get("/admin/login?next=/admin/queues");
         assertEquals(200, form.statusCode());

@@ -174,4 +174,12 @@ class ApiAuthTest {
         assertEquals(List.of("bearer"), m.path("authentication.schemes"));
         assertEquals(200, request().get("/ojs/v1/health").statusCode());
     }
+
+    @Test
+    void theErrorReferenceAndTheRootArePublic() {
+        assertTrue(ErrorDocsTest.ids("/docs/errors.html").contains("unauthenticated"));
+        Response root = request().redirects().follow(false).get("/");
+        assertEquals(303, root.statusCode(), root::asString);
+        assertTrue(root.header("Location").endsWith("/admin"), root.header("Location"));
+    }
 }

@@ -64,9 +64,18 @@ class BadInputTest {
     @ParameterizedTest
     @ValueSource(strings = {"{\"type\": \"email.send\", \"args\": [", "{ invalid json }", "{\"type\": 'x'}",
             "{\"type\": \"email.send\", \"args\": []} trailing",
-            "{\"type\": \"email.send\", \"args\": []} {\"type\": \"email.send\", \"args\": []}", "\u00ff\u00fe"})
+            "{\"type\": \"email.send\", \"args\": []} {\"type\": \"email.send\", \"args\": []}", "\u00ff\u00fe",
+            "{\"type\": \"email.send\"", "{\"args\": [1, 2", "{\"args\": [[[\"x\"]]"})
     void malformedJsonIs400InvalidPayload(String body) {
-        assertError(send(body).post(JOBS), 400, "invalid_payload");
+        Map<String, Object> e = assertError(send(body).post(JOBS), 400, "invalid_payload");
+        String message = (String) e.get("message");
+        for (String internal : new String[] {"Source", "REDACTED", "`", "Feature", "jackson", "\n"}) {
+            assertTrue(!message.contains(internal), () -> "library internals in: " + message);
+        }
+        assertTrue(message.matches("The request body is not valid JSON: .+ at line \\d+, column \\d+\\."), message);
+        Map<?, ?> details = (Map<?, ?>) e.get("details");
+        assertTrue(details.get("line") instanceof Integer && details.get("column") instanceof Integer,
+                details::toString);
         assertNothingEnqueued();
     }
 
@@ -251,6 +260,19 @@ class BadInputTest {
         assertError(request().get(Api.FETCH), 405, "invalid_request");
         assertError(send("{}").put(JOBS + "/019539a4-0000-7000-8000-ffffffffffff"), 405, "invalid_request");
         assertNothingEnqueued();
+    }
+
+    @Test
+    void a405NamesTheMethodsThePathTakes() {
+        assertAllowed(request().get(Api.FETCH), List.of("POST"));
+        assertAllowed(send("{}").put(JOBS + "/019539a4-0000-7000-8000-ffffffffffff"), List.of("DELETE", "GET"));
+        assertAllowed(request().delete(JOBS), List.of("POST"));
+    }
+
+    private static void assertAllowed(io.restassured.response.Response r, List<String> methods) {
+        Map<String, Object> e = assertError(r, 405, "invalid_request");
+        assertEquals(methods, ((Map<?, ?>) e.get("details")).get("allowed"), r::asString);
+        assertEquals(String.join(", ", methods), r.header("Allow"), "Allow header");
     }
 
     @ParameterizedTest

@@ -23,8 +23,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * A real headless Chromium for browser tests: the Debian {@code chromium} and {@code chromium-driver} packages,
- * a fresh profile directory per run, no background network traffic. Tests skip (a JUnit assumption) only when
- * /usr/bin/chromium is absent; CI installs it. Screenshots go to target/screenshots/.
+ * a fresh profile directory per run, no background network traffic. When either is missing, tests skip (a JUnit
+ * assumption) with a message naming both packages to install; with {@code -Dsteadfast.browser.required=true}
+ * (.ci/run, which installs both) they fail instead, so CI never passes without the browser test. Screenshots go to
+ * target/screenshots/.
  */
 public final class Browser implements AutoCloseable {
 
@@ -52,10 +54,22 @@ public final class Browser implements AutoCloseable {
         driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
     }
 
-    /** Starts Chromium, or skips the test when it is not installed. */
+    /** Starts Chromium, or skips (fails, when required) the test when it or its driver is not installed. */
     public static Browser start(String baseUrl) throws IOException {
-        Assumptions.assumeTrue(Files.isExecutable(CHROMIUM), "Chromium is not installed at " + CHROMIUM);
+        String missing = missing(CHROMIUM, CHROMEDRIVER);
+        if (missing != null && Boolean.getBoolean("steadfast.browser.required")) {
+            org.junit.jupiter.api.Assertions.fail(missing);
+        }
+        Assumptions.assumeTrue(missing == null, missing);
         return new Browser(baseUrl);
+    }
+
+    /** What to install when {@code chromium} or {@code driver} is not an executable, else null. */
+    static String missing(Path chromium, Path driver) {
+        java.util.List<String> absent = Stream.of(chromium, driver).filter(p -> !Files.isExecutable(p))
+                .map(Path::toString).toList();
+        return absent.isEmpty() ? null : "The console's browser test needs Chromium and its driver; " + absent
+                + (absent.size() == 1 ? " is" : " are") + " missing. Install both: apt-get install chromium chromium-driver";
     }
 
     public WebDriver driver() {

@@ -48,6 +48,16 @@ class WorkerResourceTest {
         Api.reset();
     }
 
+    @Test
+    void aWorkerThatOnlyFetchesIsListedAmongTheWorkers() {
+        String worker = "w-fetch-only-" + newUuidV7();
+        enqueue("email.send", "fetch-only");
+        assertEquals(1, fetchIds(worker, 1, "fetch-only").size());
+        List<Map<String, Object>> items = Api.request().get("/ojs/v1/admin/workers").path("items");
+        assertTrue(items.stream().anyMatch(w -> worker.equals(w.get("id")) && "running".equals(w.get("state"))),
+                items::toString);
+    }
+
     /** Enqueues a job into {@code queue} with {@code retry} as its policy and fetches it for {@code worker}. */
     private static String activeJob(String queue, Map<String, Object> retry, String worker) {
         String id = enqueue(obj("type", "test.job", "args", arr(), "options", obj("queue", queue, "retry", retry)));

@@ -20,6 +20,15 @@ public class WorkerStateStore {
             INSERT INTO workers (id, first_seen, last_seen, state, state_at) VALUES ($1, $2, $2, $3, $2)
             ON CONFLICT (id) DO UPDATE SET state = $3, state_at = $2, last_seen = $2""";
 
+    /**
+     * RECORD_SEEN: a worker that fetched is known, and seen now, without a heartbeat (the console's Workers page and
+     * the admin API list it). Written at most once per worker per interval per instance (work.Draining), not per
+     * FETCH; a later last_seen (from a heartbeat elsewhere) is kept.
+     */
+    static final String SEEN = """
+            INSERT INTO workers (id, first_seen, last_seen) VALUES ($1, $2, $2)
+            ON CONFLICT (id) DO UPDATE SET last_seen = GREATEST(workers.last_seen, $2)""";
+
     static final String FIND = """
             SELECT state, state_at, directive, last_seen, active_jobs, hostname FROM workers WHERE id = $1""";
 
@@ -32,6 +41,11 @@ public class WorkerStateStore {
     public Uni<Void> report(String workerId, WorkerState state, Instant now) {
         return pool.preparedQuery(REPORT).execute(Tuple.of(workerId, JobStore.odt(now), state.wire()))
                 .replaceWithVoid();
+    }
+
+    /** Records that {@code workerId} fetched at {@code now}. */
+    public Uni<Void> seen(String workerId, Instant now) {
+        return pool.preparedQuery(SEEN).execute(Tuple.of(workerId, JobStore.odt(now))).replaceWithVoid();
     }
 
     /** What a worker last reported, with the operator's directive for it. */
