@@ -32,6 +32,7 @@ public final class TestClock extends Clock {
 
     private final Clock base;
     private final AtomicReference<Duration> offset = new AtomicReference<>(Duration.ZERO);
+    private final AtomicReference<Duration> furthest = new AtomicReference<>(Duration.ZERO);
 
     public TestClock(Clock base) {
         this.base = base;
@@ -44,18 +45,38 @@ public final class TestClock extends Clock {
 
     /** Moves the clock forward (or back, for a negative amount) by {@code by}; answers the new instant. */
     public Instant advance(Duration by) {
-        offset.accumulateAndGet(by, Duration::plus);
+        moved(offset.accumulateAndGet(by, Duration::plus));
         return instant();
     }
 
     /** Moves the clock so that it reads {@code at} now (and goes on ticking from there if its base ticks). */
     public void set(Instant at) {
-        offset.set(Duration.between(base.instant(), at));
+        Duration to = Duration.between(base.instant(), at);
+        offset.set(to);
+        moved(to);
+    }
+
+    private void moved(Duration to) {
+        furthest.accumulateAndGet(to, (a, b) -> a.compareTo(b) >= 0 ? a : b);
+    }
+
+    /**
+     * The base clock plus the furthest this clock was ever moved ahead (never less than {@link #instant()} after
+     * a reset). The server keeps instants it read while a test had moved the clock (FETCH's next lease check, for
+     * one) after {@link #reset()} turned it back; a test that must be past all of those starts from here.
+     */
+    public Instant furthest() {
+        return base.instant().plus(furthest.get());
     }
 
     /** Back to the base clock: the real time in a {@code @QuarkusTest}. */
     public void reset() {
         offset.set(Duration.ZERO);
+    }
+
+    /** The clock this one adds its offset to. */
+    public Clock base() {
+        return base;
     }
 
     /** How far this clock is ahead of its base. */

@@ -53,6 +53,8 @@ class TestClockTest {
     @Order(3)
     void eachTestStartsAtTheRealTimeAgain() {
         assertEquals(Duration.ZERO, clock.offset(), "the previous test's three days are gone");
+        assertTrue(!clock.furthest().isBefore(clock.instant().plus(Duration.ofDays(3))),
+                "but not how far the server's clock went");
     }
 
     @Test
@@ -64,6 +66,7 @@ class TestClockTest {
         assertEquals(Instant.parse("2026-11-20T00:00:00Z"), frozen.instant());
         frozen.reset();
         assertEquals(Instant.parse("2026-11-21T10:00:00Z"), frozen.instant());
+        assertEquals(Instant.parse("2026-11-21T10:01:00Z"), frozen.furthest());
     }
 
     /** An injected singleton is the instance itself; a client proxy would hide it behind its own class. */
