@@ -204,8 +204,11 @@ class HotPathTest {
     void theLeaseReaperAndARetriedFetchFollowTheSameAttempts() {
         String id = enqueue(job("hot-reaped", "retry", fixedRetry(3, "PT0.001S")));
         fetchOne("worker-a", "hot-reaped");
-        expireLease(id);
-        assertEquals(1, reaper.runOnce(clock.instant()).await().indefinitely());
+        // The lease runs out ahead of the server's clock, so only this run (given a later instant) takes it back,
+        // not the scheduled reaper.
+        Instant later = clock.instant().plusSeconds(30);
+        leaseRunsOutAt(id, later.minusSeconds(1));
+        assertEquals(1, reaper.runOnce(later).await().indefinitely());
         waitUntilDue(id);
         assertEquals(List.of(id), fetchIdsSoon("worker-b", "hot-reaped"));
         assertError(send(obj("job_id", id, "worker_id", "worker-a", "error", error("x", "late"))).post(Api.NACK),
@@ -217,13 +220,14 @@ class HotPathTest {
 
     @Test
     void aFetchTakesBackExpiredLeasesAtMostOncePerInterval() {
+        // FETCH remembers when it may check next, also from an earlier test that had moved the clock: start past that.
+        clock.set(clock.furthest());
         String first = enqueue(job("hot-fetch-reap", "retry", fixedRetry(3, "PT0.001S")));
         String second = enqueue(job("hot-fetch-reap", "retry", fixedRetry(3, "PT0.001S")));
         assertEquals(2, fetchIds("worker-a", 2, "hot-fetch-reap").size());
-        // The checks look a minute past any instant the server has seen (FETCH remembers when it may check next, also
-        // from an earlier test that had moved the clock), and the leases run out before or after that; both are
-        // ahead of the clock, so the scheduled reaper leaves them alone.
-        Instant later = clock.furthest().plusSeconds(60);
+        // The checks look a minute ahead, and the leases run out before or after that; both are ahead of the
+        // server's clock, so the scheduled reaper leaves them alone.
+        Instant later = clock.instant().plusSeconds(60);
         leaseRunsOutAt(first, later.minusSeconds(30));
         leaseRunsOutAt(second, later.plus(Duration.ofHours(2)));
         assertEquals(1, expiry.reapIfDue(later).await().indefinitely(), "the first check in an interval reaps");
