@@ -18,11 +18,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * read otherwise ({@code clock.DatabaseClock}: this machine's clock corrected to PostgreSQL's), so it starts at the
  * real time and keeps ticking: rows a test writes with the database's {@code now()} stay comparable with the
  * server's instants until the test moves the clock. {@link TestClockReset} puts the offset back to zero before each
- * test method, so a moved clock never leaks into the next test.
+ * test method, so a moved clock never leaks into the next test; instants the server remembered while it was moved
+ * can (see {@link #furthest()}).
  *
  * <p>Moving the clock changes the server's idea of "now" for everything that reads the bean: HTTP operations
- * (fetch, ack, lease checks, due times) and the scheduled tasks. Tests that call a task's {@code runOnce(now)} pass
- * {@code clock.instant()} after moving it. The server's SQL binds the clock's instant and never calls the
+ * (fetch, ack, lease checks, due times) and the scheduled tasks, which then race a test's own {@code runOnce}.
+ * Assert on the outcome (a job's state) after moving the clock; where a test asserts a task's count, pass the task
+ * a later instant instead and leave the server's clock alone. The server's SQL binds the clock's instant and never calls the
  * database's {@code now()}, so the database agrees with a moved clock; a test that writes times with SQL's
  * {@code now()} must move them along itself (or bind {@code clock.instant()}).
  *
