@@ -1,10 +1,12 @@
 package dev.steadfast.clock;
 
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.domain.ClockOffset;
 import dev.steadfast.store.DatabaseTime;
+import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Clock;
@@ -31,7 +33,9 @@ class DatabaseClockTest {
 
     @Test
     void theServerReadsTheDatabaseClock() {
-        assertInstanceOf(DatabaseClock.class, unproxied(clock));
+        // In @QuarkusTest runs the server's clock is testsupport.TestClock, over the database clock.
+        TestClock test = assertInstanceOf(TestClock.class, unproxied(clock));
+        assertSame(unproxied(databaseClock), unproxied(test.base()));
         Duration measured = databaseClock.measure().await().atMost(Duration.ofSeconds(10));
         assertTrue(measured.abs().compareTo(Duration.ofSeconds(1)) < 0, "same machine: " + measured);
         Instant before = clock.instant();
@@ -43,7 +47,7 @@ class DatabaseClockTest {
                 before + " <= " + direct.database() + " <= " + after);
     }
 
-    private static Object unproxied(Clock c) {
+    private static Object unproxied(Object c) {
         return c instanceof io.quarkus.arc.ClientProxy p ? p.arc_contextualInstance() : c;
     }
 }

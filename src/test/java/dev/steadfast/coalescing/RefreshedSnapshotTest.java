@@ -44,6 +44,7 @@ class RefreshedSnapshotTest {
         int n = 64;
         ExecutorService pool = Executors.newFixedThreadPool(8);
         CountDownLatch go = new CountDownLatch(1);
+        AtomicInteger arrived = new AtomicInteger();
         List<CompletableFuture<String>> answers = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             answers.add(CompletableFuture.supplyAsync(() -> {
@@ -52,14 +53,15 @@ class RefreshedSnapshotTest {
                 } catch (InterruptedException e) {
                     throw new IllegalStateException(e);
                 }
-                return s.get(T0).subscribeAsCompletionStage();
+                CompletableFuture<String> answer = s.get(T0).subscribeAsCompletionStage();
+                arrived.incrementAndGet();
+                return answer;
             }, pool).thenCompose(f -> f));
         }
         go.countDown();
-        while (loads.open.isEmpty()) {
-            Thread.onSpinWait();
-        }
-        Thread.sleep(50); // let every caller arrive while the load is open
+        org.awaitility.Awaitility.await("every caller subscribed while the load is open")
+                .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5)).until(() -> arrived.get() == n);
+        assertEquals(1, loads.open.size(), "the first load is still open");
         loads.finish("v1");
         for (CompletableFuture<String> a : answers) {
             assertEquals("v1", a.get(5, TimeUnit.SECONDS));

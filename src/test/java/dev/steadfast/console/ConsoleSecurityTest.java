@@ -16,6 +16,7 @@ import dev.steadfast.console.auth.SessionCodec;
 import dev.steadfast.testsupport.Api;
 import dev.steadfast.testsupport.Console;
 import dev.steadfast.testsupport.JobsInState;
+import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
@@ -31,6 +32,9 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class ConsoleSecurityTest {
+
+    @Inject
+    TestClock clock;
 
     @Inject
     SessionCodec codec;
@@ -84,7 +88,7 @@ class ConsoleSecurityTest {
         assertTrue(ok.header("Location").endsWith("/admin/queues"));
         String session = ok.getCookie(SESSION);
         assertNotNull(session);
-        assertFalse(codec.decode(session, Instant.now()).get().csrf().equals(token), "a new token after login");
+        assertFalse(codec.decode(session, clock.instant()).get().csrf().equals(token), "a new token after login");
         String page = anonymous().cookie(SESSION, session).get("/admin/queues").asString();
         assertTrue(page.contains("Log out"));
 
@@ -110,10 +114,10 @@ class ConsoleSecurityTest {
     void forgedTamperedAndExpiredSessionsAreNoSessions() {
         String good = Console.session();
         String tampered = good.substring(0, good.length() - 3) + (good.endsWith("AAA") ? "BBB" : "AAA");
-        String forged = codec.encode(new Session("admin", "t", Instant.now().plusSeconds(60)))
+        String forged = codec.encode(new Session("admin", "t", clock.instant().plusSeconds(60)))
                 .replaceFirst("\\..*", ".c2lnbmF0dXJl");
-        String expired = codec.encode(new Session("admin", "t", Instant.now().minusSeconds(1)));
-        String otherUser = codec.encode(new Session("mallory", "t", Instant.now().plusSeconds(60)));
+        String expired = codec.encode(new Session("admin", "t", clock.instant().minusSeconds(1)));
+        String otherUser = codec.encode(new Session("mallory", "t", clock.instant().plusSeconds(60)));
         for (String cookie : List.of(tampered, forged, expired, otherUser, "garbage", "")) {
             assertEquals(303, anonymous().cookie(SESSION, cookie).get("/admin").statusCode(), cookie);
         }

@@ -1,5 +1,6 @@
 package dev.steadfast.cron;
 
+import dev.steadfast.testsupport.TestClock;
 import static dev.steadfast.testsupport.Api.arr;
 import static dev.steadfast.testsupport.Api.assertError;
 import static dev.steadfast.testsupport.Api.detailField;
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.steadfast.testsupport.Api;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +25,9 @@ import org.junit.jupiter.api.Test;
 /** /ojs/v1/cron in the binding's (and SDKs') shape and in the conformance suite's. */
 @QuarkusTest
 class CronApiTest {
+
+    @Inject
+    TestClock clock;
 
     @BeforeEach
     void reset() {
@@ -53,7 +58,7 @@ class CronApiTest {
         assertEquals(0, c.get("run_count"));
         assertTrue(Api.TIMESTAMP.matcher((String) c.get("created_at")).matches());
         Instant next = Instant.parse((String) c.get("next_run_at"));
-        assertTrue(next.isAfter(Instant.now()));
+        assertTrue(next.isAfter(clock.instant()));
         assertEquals(0, next.atZone(java.time.ZoneId.of("America/New_York")).getMinute());
         assertEquals(9, next.atZone(java.time.ZoneId.of("America/New_York")).getHour());
         assertEquals("reports", ((Map<?, ?>) c.get("options")).get("queue"));
@@ -146,7 +151,7 @@ class CronApiTest {
         assertNull(paused.path("cron.next_run_at"));
         Response resumed = request().post("/ojs/v1/cron/p/resume");
         assertEquals("active", resumed.path("cron.status"));
-        assertTrue(Instant.parse(resumed.path("cron.next_run_at")).isAfter(Instant.now()));
+        assertTrue(Instant.parse(resumed.path("cron.next_run_at")).isAfter(clock.instant()));
         assertError(request().post("/ojs/v1/cron/nope/pause"), 404, "not_found");
     }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -32,6 +33,9 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class CronFiringTest {
+
+    @Inject
+    TestClock clock;
 
     @Inject
     CronFirer firer;
@@ -120,10 +124,10 @@ class CronFiringTest {
     void skipLeavesOutAnOccurrenceWhileThePreviousRunIsUnfinished() {
         register("slow", "* * * * *", "cron-skip", "skip");
         // Due a moment ago, so the run it enqueues is claimable by a real-time FETCH.
-        Instant due = Instant.now().minusSeconds(1).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        Instant due = clock.instant().minusSeconds(1).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
         pool.preparedQuery("UPDATE cron_jobs SET next_fire_at = $1 WHERE name = 'slow'")
                 .execute(Tuple.of(due.atOffset(java.time.ZoneOffset.UTC))).await().indefinitely();
-        firer.runOnce(Instant.now()).await().indefinitely();
+        firer.runOnce(clock.instant()).await().indefinitely();
         assertEquals(1, Api.fetchIds("w", 1, "cron-skip").size());
         due = nextRun("slow");
         firer.runOnce(due).await().indefinitely();
@@ -153,10 +157,10 @@ class CronFiringTest {
                 arr("serial"), "options", obj("queue", "cron-enq", "retry", Api.fixedRetry(3, "PT4M"))))
                 .post("/ojs/v1/cron").then().statusCode(201);
         // Due a moment ago, so the first run is claimable by a real-time FETCH.
-        Instant first = Instant.now().minusSeconds(1).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        Instant first = clock.instant().minusSeconds(1).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
         pool.preparedQuery("UPDATE cron_jobs SET next_fire_at = $1 WHERE name = 'serial'")
                 .execute(Tuple.of(first.atOffset(java.time.ZoneOffset.UTC))).await().indefinitely();
-        firer.runOnce(Instant.now()).await().indefinitely();
+        firer.runOnce(clock.instant()).await().indefinitely();
         List<String> running = Api.fetchIds("w", 5, "cron-enq");
         assertEquals(1, running.size());
 
@@ -201,21 +205,21 @@ class CronFiringTest {
         assertEquals(List.of(), Api.fetchIds("w", 5, "cron-enq"), "never two runs at once");
 
         Api.ack(running.get(0)).then().statusCode(200);
-        firer.runOnce(Instant.now()).await().indefinitely();
-        firer.runOnce(Instant.now()).await().indefinitely();
+        firer.runOnce(clock.instant()).await().indefinitely();
+        firer.runOnce(clock.instant()).await().indefinitely();
         List<String> second = Api.fetchIds("w", 5, "cron-enq");
         assertEquals(List.of(jobs.get(1).getUUID("id").toString()), second,
                 "the earliest held occurrence, and only it, once the run before it finished");
         assertEquals(2, request().get("/ojs/v1/cron/serial").<Integer>path("cron.queued_occurrences"));
-        firer.runOnce(Instant.now()).await().indefinitely();
+        firer.runOnce(clock.instant()).await().indefinitely();
         assertEquals(List.of(), Api.fetchIds("w", 5, "cron-enq"), "the third waits for the second");
 
         Api.nack(second.get(0), Api.error("handler_error", "boom")).then().statusCode(200);
         assertEquals("retryable", Api.state(second.get(0)));
-        firer.runOnce(Instant.now()).await().indefinitely();
+        firer.runOnce(clock.instant()).await().indefinitely();
         assertEquals(List.of(), Api.fetchIds("w", 5, "cron-enq"), "a run waiting for its retry has not finished");
         Api.cancel(second.get(0)).then().statusCode(200);
-        firer.runOnce(Instant.now()).await().indefinitely();
+        firer.runOnce(clock.instant()).await().indefinitely();
         List<String> third = Api.fetchIds("w", 5, "cron-enq");
         assertEquals(List.of(jobs.get(2).getUUID("id").toString()), third, "a cancelled run has finished too");
 

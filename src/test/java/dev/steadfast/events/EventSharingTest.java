@@ -2,6 +2,7 @@ package dev.steadfast.events;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Instant;
@@ -19,6 +20,9 @@ import org.junit.jupiter.api.Test;
 class EventSharingTest {
 
     @Inject
+    TestClock clock;
+
+    @Inject
     EventSharing sharing;
 
     @Inject
@@ -26,7 +30,7 @@ class EventSharingTest {
 
     @Test
     void anotherInstancesEventsAreListedInTimeOrder() {
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         String queue = "shared-" + now.toEpochMilli();
         log.emit("job.enqueued", now, "local-job", "t.x", queue, Map.of());
         String ms = String.format("%012x", now.minusMillis(30).toEpochMilli()); // JobIds.next never goes back

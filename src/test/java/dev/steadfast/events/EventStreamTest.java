@@ -1,12 +1,14 @@
 package dev.steadfast.events;
 
 import static dev.steadfast.testsupport.Api.enqueue;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.testsupport.Api;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.net.URI;
+import java.time.Duration;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -48,7 +50,7 @@ class EventStreamTest {
 
     /**
      * Opens the stream at {@code uri} and runs {@code enqueue} every 100 ms (the subscription is registered
-     * asynchronously) until a {@code job.enqueued} data line arrives; answers that line.
+     * asynchronously) until a {@code job.enqueued} data line arrives, for at most 10 s; answers that line.
      */
     private static String firstEnqueuedEvent(URI uri, Runnable enqueue) throws Exception {
         HttpClient client = HttpClient.newHttpClient();
@@ -56,11 +58,12 @@ class EventStreamTest {
         CompletableFuture<HttpResponse<Stream<String>>> open = client.sendAsync(req, HttpResponse.BodyHandlers.ofLines());
         CompletableFuture<String> seen = open.thenApplyAsync(r -> r.body()
                 .filter(l -> l.startsWith("data:") && l.contains("job.enqueued")).findFirst().orElse(""));
-        for (int i = 0; i < 50 && !seen.isDone(); i++) {
-            Thread.sleep(100);
-            enqueue.run();
-        }
-        String line = seen.get(10, TimeUnit.SECONDS);
+        await("a job.enqueued event on " + uri).pollInterval(Duration.ofMillis(100)).atMost(Duration.ofSeconds(10))
+                .until(() -> {
+                    enqueue.run();
+                    return seen.isDone();
+                });
+        String line = seen.get(1, TimeUnit.SECONDS);
         open.get().body().close();
         return line;
     }

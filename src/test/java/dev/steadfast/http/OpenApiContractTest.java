@@ -474,11 +474,13 @@ class OpenApiContractTest {
                 HttpResponse.BodyHandlers.ofLines());
         CompletableFuture<String> first = open.thenApplyAsync(r -> r.body().filter(l -> l.startsWith("data:"))
                 .findFirst().orElse(""));
-        for (int i = 0; i < 50 && !first.isDone(); i++) {
-            Thread.sleep(100); // the subscription is registered asynchronously; enqueue until one is seen
-            Api.enqueue("oa.sse", "oa-sse");
-        }
-        String data = first.get(10, TimeUnit.SECONDS).substring(5).trim();
+        // The subscription is registered asynchronously: enqueue until one is seen.
+        org.awaitility.Awaitility.await("an event on the stream").pollInterval(java.time.Duration.ofMillis(100))
+                .atMost(java.time.Duration.ofSeconds(10)).until(() -> {
+                    Api.enqueue("oa.sse", "oa-sse");
+                    return first.isDone();
+                });
+        String data = first.get(1, TimeUnit.SECONDS).substring(5).trim();
         HttpResponse<Stream<String>> res = open.get();
         assertNotNull(res, "the stream answered");
         try {

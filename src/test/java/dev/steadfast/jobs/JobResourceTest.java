@@ -1,5 +1,6 @@
 package dev.steadfast.jobs;
 
+import dev.steadfast.testsupport.TestClock;
 import static dev.steadfast.testsupport.Api.TIMESTAMP;
 import static dev.steadfast.testsupport.Api.UUID_V7;
 import static dev.steadfast.testsupport.Api.ack;
@@ -26,7 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.steadfast.testsupport.Api;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
+import jakarta.inject.Inject;
 import java.net.URI;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -39,6 +42,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** PUSH, INFO and CANCEL (ojs-http-binding.md 7.1, 7.7, 7.9, 9.1, 9.3, 9.4). */
 @QuarkusTest
 class JobResourceTest {
+
+    @Inject
+    TestClock clock;
 
     @BeforeEach
     void reset() {
@@ -120,7 +126,7 @@ class JobResourceTest {
 
     @Test
     void aFutureDelayUntilSchedulesTheJobAndItIsNotFetchable() {
-        String at = Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.MILLIS).toString();
+        String at = clock.instant().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.MILLIS).toString();
         Response r = push(obj("type", "report.build", "args", arr(), "options",
                 obj("queue", "later", "delay_until", at)));
 
@@ -134,7 +140,7 @@ class JobResourceTest {
 
     @Test
     void aFutureScheduledAtInOptionsSchedulesTheJob() {
-        String at = Instant.now().plus(1, ChronoUnit.DAYS).toString();
+        String at = clock.instant().plus(1, ChronoUnit.DAYS).toString();
         String id = enqueue(obj("type", "report.build", "args", arr(), "options",
                 obj("queue", "later", "scheduled_at", at)));
 
@@ -144,7 +150,7 @@ class JobResourceTest {
 
     @Test
     void aFutureTopLevelScheduledAtSchedulesTheJob() {
-        String at = Instant.now().plus(1, ChronoUnit.DAYS).toString();
+        String at = clock.instant().plus(1, ChronoUnit.DAYS).toString();
         String id = enqueue(obj("type", "report.build", "args", arr(), "queue", "later", "scheduled_at", at));
 
         assertEquals("scheduled", state(id));
@@ -154,7 +160,7 @@ class JobResourceTest {
     @Test
     void aFutureTopLevelScheduledAtSchedulesTheJobEvenWhenOptionsAreGiven() {
         // ojs-core.md 5/6: scheduled_at is an envelope attribute; a future one MUST make the job scheduled.
-        String at = Instant.now().plus(1, ChronoUnit.DAYS).toString();
+        String at = clock.instant().plus(1, ChronoUnit.DAYS).toString();
         String id = enqueue(obj("type", "report.build", "args", arr(), "scheduled_at", at,
                 "options", obj("queue", "later")));
 
@@ -164,7 +170,7 @@ class JobResourceTest {
 
     @Test
     void aPastDelayUntilMakesTheJobAvailableAtOnce() {
-        String at = Instant.now().minus(1, ChronoUnit.HOURS).toString();
+        String at = clock.instant().minus(1, ChronoUnit.HOURS).toString();
         Response r = push(obj("type", "report.build", "args", arr(), "options",
                 obj("queue", "past", "delay_until", at)));
 
@@ -329,7 +335,7 @@ class JobResourceTest {
     @Test
     void aScheduledJobCanBeCancelled() {
         String id = enqueue(obj("type", "email.send", "args", arr(), "options",
-                obj("delay_until", Instant.now().plus(1, ChronoUnit.HOURS).toString())));
+                obj("delay_until", clock.instant().plus(1, ChronoUnit.HOURS).toString())));
 
         Response r = cancel(id);
 
@@ -376,16 +382,20 @@ class JobResourceTest {
 
     @Test
     void aRetryableJobCanBeCancelledAndIsNotRetried() {
-        String id = enqueue(obj("type", "email.send", "args", arr(), "options",
-                obj("retry", Api.fixedRetry(3, "PT0.1S"))));
-        fetchOne("w1", "default");
+        Map<String, Object> retrying = obj("type", "email.send", "args", arr(), "options",
+                obj("retry", Api.fixedRetry(3, "PT1S")));
+        String id = enqueue(retrying);
+        String other = enqueue(retrying);
+        assertEquals(2, fetchIds("w1", 2, "default").size());
         Api.nack(id, Api.error("handler_error", "boom")).then().statusCode(200);
+        Api.nack(other, Api.error("handler_error", "boom")).then().statusCode(200);
 
         Response r = cancel(id);
 
         assertEquals(200, r.statusCode(), r.asString());
         assertEquals("retryable", r.path("job.previous_state"));
-        sleepMillis(300);
+        clock.advance(Duration.ofSeconds(2)); // past both retries' due time
+        assertEquals(List.of(other), Api.fetchIdsSoon("w1", 10, "default"), "only the job that was not cancelled");
         assertEquals(List.of(), fetchIds("w1", 10, "default"));
         assertEquals("cancelled", state(id));
     }
@@ -399,14 +409,6 @@ class JobResourceTest {
         Map<String, Object> e = assertError(cancel(id), 409, "conflict");
 
         assertEquals("discarded", ((Map<?, ?>) e.get("details")).get("current_state"));
-    }
-
-    private static void sleepMillis(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     @Test

@@ -14,6 +14,7 @@ import dev.steadfast.store.JobFilter;
 import dev.steadfast.store.JobSummary;
 import dev.steadfast.testsupport.Api;
 import dev.steadfast.testsupport.JobsInState;
+import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
@@ -26,6 +27,9 @@ import org.junit.jupiter.api.Test;
 /** Job listings: each filter, text search over args, meta and errors, and keyset pages in both directions. */
 @QuarkusTest
 class JobSearchTest {
+
+    @Inject
+    TestClock clock;
 
     @Inject
     JobSearchService search;
@@ -54,7 +58,7 @@ class JobSearchTest {
         assertEquals(List.of(a), ids(new JobFilter(null, null, "mail.send", false, null, null, null, null)));
         assertEquals(List.of(b, a), ids(new JobFilter(null, null, "mail.", true, null, null, null, null)));
         assertEquals(List.of(a), ids(new JobFilter(null, null, null, false, "vip", null, null, null)));
-        java.time.Instant future = java.time.Instant.now().plusSeconds(60);
+        java.time.Instant future = clock.instant().plusSeconds(60);
         assertEquals(List.of(), ids(new JobFilter(null, null, null, false, null, future, null, null)));
         assertEquals(List.of(c, b, a), ids(new JobFilter(null, null, null, false, null, null, future, null)));
     }

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.TestClock;
 import dev.steadfast.work.ExpiryReaper;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -27,6 +28,9 @@ import org.junit.jupiter.api.Test;
 class ScheduledAndExpiringJobsTest {
 
     @Inject
+    TestClock clock;
+
+    @Inject
     ExpiryReaper reaper;
 
     @BeforeEach
@@ -36,11 +40,11 @@ class ScheduledAndExpiringJobsTest {
 
     @Test
     void relativeScheduledAtAndDelayScheduleFromNow() {
-        Instant before = Instant.now();
+        Instant before = clock.instant();
         String a = enqueue(obj("type", "d.t", "args", arr(), "options", obj("queue", "dq", "scheduled_at", "+PT1H")));
         String b = enqueue(obj("type", "d.t", "args", arr(), "options", obj("queue", "dq", "delay", "PT2H")));
         String c = enqueue(obj("type", "d.t", "args", arr(), "options", obj("queue", "dq", "delay_ms", 3_600_000)));
-        Instant after = Instant.now();
+        Instant after = clock.instant();
         for (Object[] x : new Object[][] {{a, Duration.ofHours(1)}, {b, Duration.ofHours(2)}, {c, Duration.ofHours(1)}}) {
             Map<String, Object> j = jobView((String) x[0]);
             assertEquals("scheduled", j.get("state"));
@@ -61,11 +65,11 @@ class ScheduledAndExpiringJobsTest {
 
     @Test
     void anExpiredJobIsNeverDeliveredAndIsDiscardedWithItsReason() {
-        String past = Instant.now().minusSeconds(1).toString();
+        String past = clock.instant().minusSeconds(1).toString();
         String id = enqueue(obj("type", "x.t", "args", arr(), "options", obj("queue", "xq", "expires_at", past)));
         String keep = enqueue(obj("type", "x.t", "args", arr(), "options", obj("queue", "xq", "expires_at", "+PT1H")));
         assertEquals(List.of(keep), Api.fetchIds("w", 5, "xq"), "the claim passes over the expired job");
-        reaper.runOnce(Instant.now()).await().indefinitely();
+        reaper.runOnce(clock.instant()).await().indefinitely();
         Map<String, Object> j = jobView(id);
         assertEquals("discarded", j.get("state"));
         assertTrue(j.get("discarded_at") != null);
@@ -83,7 +87,7 @@ class ScheduledAndExpiringJobsTest {
                 "+PT2H", "expires_at", "+PT1H")));
         String waiting = enqueue(obj("type", "x.t", "args", arr(), "options", obj("queue", "xq2",
                 "expires_at", "+PT3H")));
-        reaper.runOnce(Instant.now().plus(Duration.ofMinutes(61))).await().indefinitely();
+        reaper.runOnce(clock.advance(Duration.ofMinutes(61))).await().indefinitely();
         assertEquals("discarded", jobView(sched).get("state"));
         assertEquals("available", jobView(waiting).get("state"));
     }

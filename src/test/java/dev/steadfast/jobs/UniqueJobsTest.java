@@ -1,5 +1,6 @@
 package dev.steadfast.jobs;
 
+import dev.steadfast.testsupport.TestClock;
 import static dev.steadfast.testsupport.Api.arr;
 import static dev.steadfast.testsupport.Api.assertError;
 import static dev.steadfast.testsupport.Api.detailField;
@@ -19,6 +20,7 @@ import dev.steadfast.testsupport.Api;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
+import jakarta.inject.Inject;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -37,6 +39,9 @@ import org.junit.jupiter.api.Test;
 /** Unique jobs (ojs-unique-jobs.md) against PostgreSQL: each conflict strategy, states, batches, parallel producers. */
 @QuarkusTest
 class UniqueJobsTest {
+
+    @Inject
+    TestClock clock;
 
     @TestHTTPResource("/ojs/v1/jobs")
     URI jobsUri;
@@ -97,7 +102,7 @@ class UniqueJobsTest {
     @Test
     void replaceExceptScheduleKeepsTheScheduledTime() {
         Map<String, Object> u = obj("keys", arr("type"), "on_conflict", "replace_except_schedule");
-        String at = java.time.Instant.now().plusSeconds(3600).truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+        String at = clock.instant().plusSeconds(3600).truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
                 .toString();
         Map<String, Object> scheduled = uniqueJob("uq-res", 1, u);
         ((Map<String, Object>) scheduled.get("options")).put("scheduled_at", at);
@@ -232,7 +237,7 @@ class UniqueJobsTest {
         assertEquals("cancelled", state(old));
         assertEquals("available", state(replacing));
         Map<String, Object> res = obj("key", arr("order"), "on_conflict", "replace_except_schedule");
-        String at = java.time.Instant.now().plusSeconds(3600).truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+        String at = clock.instant().plusSeconds(3600).truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
                 .toString();
         Map<String, Object> scheduled = uniqueJob("uq-ak-s", obj("order", 3), res);
         ((Map<String, Object>) scheduled.get("options")).put("scheduled_at", at);

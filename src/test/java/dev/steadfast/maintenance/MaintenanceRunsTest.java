@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -25,6 +26,9 @@ import org.junit.jupiter.api.Test;
 class MaintenanceRunsTest {
 
     @Inject
+    TestClock clock;
+
+    @Inject
     MaintenanceRuns runs;
 
     @Inject
@@ -33,7 +37,7 @@ class MaintenanceRunsTest {
     @Test
     void aSuccessfulRunIsRecordedWithTheInstantItWasGiven() {
         AtomicReference<Instant> given = new AtomicReference<>();
-        Instant before = Instant.now();
+        Instant before = clock.instant();
         runs.run("test-ok", now -> {
             given.set(now);
             return Uni.createFrom().item(3);
@@ -62,8 +66,8 @@ class MaintenanceRunsTest {
 
     @Test
     void readinessShowsEachTaskAndTurnsDownWhenOneStopsSucceeding() {
-        assertEquals(HealthCheckResponse.Status.UP, health.check(Instant.now()).getStatus());
-        HealthCheckResponse later = health.check(Instant.now().plus(Duration.ofHours(1)));
+        assertEquals(HealthCheckResponse.Status.UP, health.check(clock.instant()).getStatus());
+        HealthCheckResponse later = health.check(clock.instant().plus(Duration.ofHours(1)));
         assertEquals(HealthCheckResponse.Status.DOWN, later.getStatus());
         assertTrue(later.getData().orElseThrow().get("lease-reaper").toString().contains("STALE"));
         request().get("/q/health/ready").then().statusCode(200).body("checks.name", hasItem("maintenance"));

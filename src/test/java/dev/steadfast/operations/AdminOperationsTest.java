@@ -1,5 +1,6 @@
 package dev.steadfast.operations;
 
+import dev.steadfast.testsupport.TestClock;
 import static dev.steadfast.testsupport.Api.ack;
 import static dev.steadfast.testsupport.Api.arr;
 import static dev.steadfast.testsupport.Api.assertError;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.steadfast.testsupport.Api;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
+import jakarta.inject.Inject;
 import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,6 +30,9 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class AdminOperationsTest {
+
+    @Inject
+    TestClock clock;
 
     static final String COUNT = "/ojs/v1/admin/jobs/count";
     static final String COMPLETED = "/ojs/v1/admin/jobs/completed";
@@ -84,7 +89,7 @@ class AdminOperationsTest {
         request().delete(COMPLETED + "?before=" + secondDone).then().statusCode(200).body("deleted", equalTo(1));
         Api.info(first).then().statusCode(404);
         assertEquals("completed", jobView(second).get("state"), "completed at the cutoff itself is kept");
-        request().delete(COMPLETED + "?before=" + Instant.now().plusSeconds(3600)).then().statusCode(200)
+        request().delete(COMPLETED + "?before=" + clock.instant().plusSeconds(3600)).then().statusCode(200)
                 .body("deleted", equalTo(1));
         request().get(COUNT).then().body("counts.completed", equalTo(0)).body("counts.discarded", equalTo(2))
                 .body("counts.available", equalTo(1));

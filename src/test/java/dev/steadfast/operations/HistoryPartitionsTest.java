@@ -12,6 +12,7 @@ import dev.steadfast.store.Completion;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.maintenance.MaintenanceStore;
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -33,6 +34,9 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class HistoryPartitionsTest {
+
+    @Inject
+    TestClock clock;
 
     @Inject
     JobStore jobs;
@@ -82,7 +86,7 @@ class HistoryPartitionsTest {
         assertEquals("job_history_done_20010203", partitionOf(id));
         info(id).then().statusCode(200);
 
-        pruner.runOnce(Instant.now()).await().indefinitely();
+        pruner.runOnce(clock.instant()).await().indefinitely();
         info(id).then().statusCode(404);
     }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.steadfast.store.workers.WorkerStore;
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -25,6 +26,9 @@ import org.junit.jupiter.api.Test;
 class HeartbeatAtomicityTest {
 
     @Inject
+    TestClock clock;
+
+    @Inject
     WorkerStore workers;
 
     @Test
@@ -33,7 +37,7 @@ class HeartbeatAtomicityTest {
         String id = enqueue("beat.atomic", "beat-atomic");
         assertEquals(id, fetchOne("w-atomic", "beat-atomic"));
         Object lease = jobView(id).get("lease_expires_at");
-        Instant later = Instant.now().plusSeconds(5).truncatedTo(ChronoUnit.MICROS);
+        Instant later = clock.instant().plusSeconds(5).truncatedTo(ChronoUnit.MICROS);
         assertThrows(RuntimeException.class, () -> workers.beat("w-atomic", new UUID[] {UUID.fromString(id)},
                 600_000L, "host\u0000name", null, later).await().atMost(Duration.ofSeconds(10)));
         assertEquals(lease, jobView(id).get("lease_expires_at"), "the lease was not extended");

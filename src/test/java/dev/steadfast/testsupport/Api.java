@@ -159,6 +159,17 @@ public final class Api {
         return r.path("jobs.id");
     }
 
+    /**
+     * FETCH until it answers a job, for at most 5 s: a due job's row may be locked for a moment by the retry
+     * promoter, and the claim's SKIP LOCKED then passes over it, as it should.
+     */
+    public static List<String> fetchIdsSoon(String workerId, int count, String... queues) {
+        return org.awaitility.Awaitility.await("a job from " + Arrays.toString(queues))
+                .pollDelay(java.time.Duration.ZERO).pollInterval(java.time.Duration.ofMillis(20))
+                .atMost(java.time.Duration.ofSeconds(5))
+                .until(() -> fetchIds(workerId, count, queues), ids -> !ids.isEmpty());
+    }
+
     /** Fetches exactly one job and returns its id; fails when the queues gave nothing. */
     public static String fetchOne(String workerId, String... queues) {
         List<String> ids = fetchIds(workerId, 1, queues);

@@ -50,8 +50,7 @@ public final class JobsInState {
 
     /** A job scheduled an hour ahead. */
     public static String scheduled(String queue, String type) {
-        String at = java.time.Instant.now().plusSeconds(3600).toString();
-        return enqueue(obj("type", type, "args", arr(), "options", obj("queue", queue, "scheduled_at", at)));
+        return enqueue(obj("type", type, "args", arr(), "options", obj("queue", queue, "scheduled_at", "+PT1H")));
     }
 
     public static String cancelled(String queue, String type) {

@@ -1,5 +1,6 @@
 package dev.steadfast.work;
 
+import dev.steadfast.testsupport.TestClock;
 import static dev.steadfast.testsupport.Api.FETCH;
 import static dev.steadfast.testsupport.Api.arr;
 import static dev.steadfast.testsupport.Api.enqueue;
@@ -12,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.steadfast.domain.retry.Lease;
 import dev.steadfast.testsupport.Api;
 import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,6 +25,9 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class HeartbeatLeaseTest {
+
+    @Inject
+    TestClock clock;
 
     @BeforeEach
     void reset() {
@@ -52,7 +57,7 @@ class HeartbeatLeaseTest {
         assertEquals(granted, leaseOf(id), "a 1 s heartbeat keeps the 10 minute lease");
         // The domain rule says the same for any instant before expiry.
         Lease lease = new Lease("w", granted);
-        assertEquals(granted, lease.extend(Instant.now(), Duration.ofSeconds(1), null).expiresAt());
+        assertEquals(granted, lease.extend(clock.instant(), Duration.ofSeconds(1), null).expiresAt());
     }
 
     @Test

@@ -20,11 +20,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.steadfast.domain.retry.ErrorHistory;
 import dev.steadfast.events.WorkSignal;
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +45,13 @@ import org.junit.jupiter.api.Test;
 class HotPathTest {
 
     @Inject
+    TestClock clock;
+
+    @Inject
     WorkSignal signal;
+
+    @Inject
+    io.quarkus.scheduler.Scheduler scheduler;
 
     @Inject
     Pool pool;
@@ -163,11 +171,17 @@ class HotPathTest {
     void anAnswerAfterTheLeaseRanOutIsRefusedEvenBeforeTheReaperRuns() {
         String id = enqueue(job("hot-fence"));
         fetchOne("w", "hot-fence");
-        expireLease(id);
-        Map<String, Object> e = assertError(Api.ack(id, "w", null), 409, "conflict");
-        assertTrue(String.valueOf(e.get("message")).contains("lease ran out"), e::toString);
-        assertError(send(obj("job_id", id, "worker_id", "w", "error", error("x", "late"))).post(Api.NACK), 409,
-                "conflict");
+        // Before the reaper runs, for certain: its scheduled run would otherwise take the lease back first now and then.
+        scheduler.pause(dev.steadfast.maintenance.MaintenanceHealth.LEASE_REAPER);
+        try {
+            expireLease(id);
+            Map<String, Object> e = assertError(Api.ack(id, "w", null), 409, "conflict");
+            assertTrue(String.valueOf(e.get("message")).contains("lease ran out"), e::toString);
+            assertError(send(obj("job_id", id, "worker_id", "w", "error", error("x", "late"))).post(Api.NACK), 409,
+                    "conflict");
+        } finally {
+            scheduler.resume(dev.steadfast.maintenance.MaintenanceHealth.LEASE_REAPER);
+        }
         // The lease reaper (running in the background) decides the attempt; the late answers changed nothing.
         List<Map<String, Object>> errors = (List<Map<String, Object>>) jobView(id).get("errors");
         assertTrue(errors.stream().noneMatch(x -> "late".equals(x.get("message"))), errors::toString);
@@ -199,8 +213,11 @@ class HotPathTest {
     void theLeaseReaperAndARetriedFetchFollowTheSameAttempts() {
         String id = enqueue(job("hot-reaped", "retry", fixedRetry(3, "PT0.001S")));
         fetchOne("worker-a", "hot-reaped");
-        expireLease(id);
-        assertEquals(1, reaper.runOnce(Instant.now()).await().indefinitely());
+        // The lease runs out ahead of the server's clock, so only this run (given a later instant) takes it back,
+        // not the scheduled reaper.
+        Instant later = clock.instant().plusSeconds(30);
+        leaseRunsOutAt(id, later.minusSeconds(1));
+        assertEquals(1, reaper.runOnce(later).await().indefinitely());
         waitUntilDue(id);
         assertEquals(List.of(id), fetchIdsSoon("worker-b", "hot-reaped"));
         assertError(send(obj("job_id", id, "worker_id", "worker-a", "error", error("x", "late"))).post(Api.NACK),
@@ -212,25 +229,27 @@ class HotPathTest {
 
     @Test
     void aFetchTakesBackExpiredLeasesAtMostOncePerInterval() {
+        // FETCH remembers when it may check next, also from an earlier test that had moved the clock: start past that.
+        clock.set(clock.furthest());
         String first = enqueue(job("hot-fetch-reap", "retry", fixedRetry(3, "PT0.001S")));
         String second = enqueue(job("hot-fetch-reap", "retry", fixedRetry(3, "PT0.001S")));
         assertEquals(2, fetchIds("worker-a", 2, "hot-fetch-reap").size());
-        // The leases run out 30 s from now by the real clock (so the scheduled reaper leaves them alone), and the
-        // checks look a minute ahead.
-        Instant later = Instant.now().plusSeconds(60);
-        leaseRunsOutIn(first, "30 seconds");
-        leaseRunsOutIn(second, "2 hours");
+        // The checks look a minute ahead, and the leases run out before or after that; both are ahead of the
+        // server's clock, so the scheduled reaper leaves them alone.
+        Instant later = clock.instant().plusSeconds(60);
+        leaseRunsOutAt(first, later.minusSeconds(30));
+        leaseRunsOutAt(second, later.plus(Duration.ofHours(2)));
         assertEquals(1, expiry.reapIfDue(later).await().indefinitely(), "the first check in an interval reaps");
         assertEquals("visibility_timeout", ((Map<?, ?>) ((List<?>) jobView(first).get("errors")).get(0)).get("type"));
-        leaseRunsOutIn(second, "30 seconds");
+        leaseRunsOutAt(second, later.minusSeconds(30));
         assertEquals(0, expiry.reapIfDue(later).await().indefinitely(), "a second check in the same interval does not run");
         assertEquals("active", jobView(second).get("state"));
         assertEquals(1, expiry.reapIfDue(later.plusMillis(200)).await().indefinitely(), "the next interval's check reaps");
     }
 
-    private void leaseRunsOutIn(String id, String interval) {
-        pool.preparedQuery("UPDATE jobs SET lease_expires_at = now() + $2::text::interval WHERE id = $1")
-                .execute(Tuple.of(UUID.fromString(id), interval)).await().indefinitely();
+    private void leaseRunsOutAt(String id, Instant at) {
+        pool.preparedQuery("UPDATE jobs SET lease_expires_at = $2 WHERE id = $1")
+                .execute(Tuple.of(UUID.fromString(id), at.atOffset(java.time.ZoneOffset.UTC))).await().indefinitely();
     }
 
     @Test
@@ -283,10 +302,9 @@ class HotPathTest {
         return ids;
     }
 
-    private void awaitWaiters(int n) throws InterruptedException {
-        for (int i = 0; i < 2000 && signal.waiting() < n; i++) {
-            Thread.sleep(5);
-        }
+    private void awaitWaiters(int n) {
+        org.awaitility.Awaitility.await("the FETCH should be waiting").pollInterval(java.time.Duration.ofMillis(5))
+                .atMost(java.time.Duration.ofSeconds(10)).until(() -> signal.waiting() >= n);
         assertEquals(n, signal.waiting(), "the FETCH should be waiting");
     }
 

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -27,6 +28,9 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class LeaseExpiryTest {
+
+    @Inject
+    TestClock clock;
 
     @Inject
     LeaseReaper reaper;
@@ -47,7 +51,9 @@ class LeaseExpiryTest {
         String id = enqueue(job("lease-q", obj("visibility_timeout_ms", 60_000, "retry", fixedRetry(3, "PT0.001S"))));
         assertEquals(id, fetchOne("worker-a", "lease-q"));
 
-        int reaped = reaper.runOnce(Instant.now().plus(Duration.ofSeconds(61))).await().indefinitely();
+        // The reaper is given a later instant rather than the server's clock moved: with a moved clock the
+        // scheduled reaper and FETCH's own reap would take the lease back too, and the count would race them.
+        int reaped = reaper.runOnce(clock.instant().plus(Duration.ofSeconds(61))).await().indefinitely();
         assertEquals(1, reaped);
 
         Map<String, Object> job = jobView(id);
@@ -77,7 +83,7 @@ class LeaseExpiryTest {
         hourly.put("max_interval", "PT1H");
         String id = enqueue(job("lease-q2", obj("visibility_timeout_ms", 1000, "retry", hourly)));
         fetchOne("w", "lease-q2");
-        reaper.runOnce(Instant.now().plus(Duration.ofSeconds(2))).await().indefinitely();
+        reaper.runOnce(clock.instant().plus(Duration.ofSeconds(2))).await().indefinitely();
         Map<String, Object> job = jobView(id);
         assertEquals("retryable", job.get("state"));
         assertEquals(3_600_000, ((Number) job.get("retry_delay_ms")).intValue());
@@ -89,7 +95,7 @@ class LeaseExpiryTest {
         String id = enqueue(job("lease-q3", obj("timeout_ms", 1000, "retry", fixedRetry(2, "PT0.001S"))));
         fetchOne("w", "lease-q3");
         assertTrue(((String) jobView(id).get("lease_expires_at")) != null);
-        reaper.runOnce(Instant.now().plus(Duration.ofSeconds(2))).await().indefinitely();
+        reaper.runOnce(clock.instant().plus(Duration.ofSeconds(2))).await().indefinitely();
         Map<String, Object> job = jobView(id);
         Map<String, Object> error = (Map<String, Object>) job.get("error");
         assertEquals("timeout", error.get("type"));
@@ -101,7 +107,7 @@ class LeaseExpiryTest {
         String id = enqueue(job("lease-q4", obj("visibility_timeout_ms", 1000,
                 "retry", obj("max_attempts", 1, "on_exhaustion", "dead_letter"))));
         fetchOne("w", "lease-q4");
-        reaper.runOnce(Instant.now().plus(Duration.ofSeconds(2))).await().indefinitely();
+        reaper.runOnce(clock.instant().plus(Duration.ofSeconds(2))).await().indefinitely();
         Map<String, Object> job = jobView(id);
         assertEquals("discarded", job.get("state"));
         assertEquals(true, job.get("dead_letter"));
@@ -125,7 +131,7 @@ class LeaseExpiryTest {
         String after = (String) jobView(id).get("lease_expires_at");
         assertTrue(after.compareTo(before) > 0, "the lease moved forward: " + before + " -> " + after);
 
-        reaper.runOnce(Instant.now().plus(Duration.ofSeconds(10))).await().indefinitely();
+        reaper.runOnce(clock.instant().plus(Duration.ofSeconds(10))).await().indefinitely();
         assertEquals("active", jobView(id).get("state"), "an extended lease is not reaped");
     }
 

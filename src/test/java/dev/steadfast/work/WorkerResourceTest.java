@@ -28,8 +28,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -42,6 +44,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** FETCH, ACK and FAIL (nack) (ojs-http-binding.md 7.3-7.5, 10.1-10.3). */
 @QuarkusTest
 class WorkerResourceTest {
+
+    @Inject
+    TestClock clock;
 
     @BeforeEach
     void reset() {
@@ -63,28 +68,6 @@ class WorkerResourceTest {
         String id = enqueue(obj("type", "test.job", "args", arr(), "options", obj("queue", queue, "retry", retry)));
         assertEquals(id, fetchOne(worker, queue));
         return id;
-    }
-
-    /** Fetches from {@code queue} until a job comes back (a retry becoming due), for at most {@code within}. */
-    private static String fetchWhenDue(String worker, String queue, Duration within) {
-        Instant deadline = Instant.now().plus(within);
-        while (Instant.now().isBefore(deadline)) {
-            List<String> ids = fetchIds(worker, 1, queue);
-            if (!ids.isEmpty()) {
-                return ids.get(0);
-            }
-            sleep(50);
-        }
-        return fail("no job became fetchable in " + queue + " within " + within);
-    }
-
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     // ---------------------------------------------------------------- FETCH
@@ -156,7 +139,7 @@ class WorkerResourceTest {
     @Test
     void aFetchedJobIsActiveWithItsFirstAttemptAndALease() {
         String id = enqueue(job("test.job", "default"));
-        Instant before = Instant.now().minusSeconds(1);
+        Instant before = clock.instant().minusSeconds(1);
 
         Response r = fetch("worker-7", 1, "default");
 
@@ -266,7 +249,8 @@ class WorkerResourceTest {
         assertEquals(100, failed.<Integer>path("retry_delay_ms"));
         assertNotNull(jobView(id).get("error"), "the failed attempt's error is recorded");
 
-        assertEquals(id, fetchWhenDue("w1", "flaky", Duration.ofSeconds(5)));
+        clock.advance(Duration.ofMillis(100)); // the retry's delay
+        assertEquals(List.of(id), Api.fetchIdsSoon("w1", 1, "flaky"));
         ack(id, "w1", obj("recovered", true)).then().statusCode(200);
 
         Map<String, Object> job = jobView(id);
@@ -348,7 +332,7 @@ class WorkerResourceTest {
     @Test
     void aFailureWithAttemptsLeftMakesTheJobRetryable() {
         String id = activeJob("retrying", fixedRetry(3, "PT1S"), "w1");
-        Instant before = Instant.now();
+        Instant before = clock.instant();
 
         Response r = nack(id, error("handler_error", "SMTP connection refused"));
 
@@ -360,12 +344,14 @@ class WorkerResourceTest {
         assertEquals(3, r.<Integer>path("max_attempts"));
         assertEquals(1000, r.<Integer>path("retry_delay_ms"));
         Instant next = Instant.parse(r.path("next_attempt_at"));
-        assertTrue(!next.isBefore(before.plusMillis(900)) && next.isBefore(Instant.now().plusMillis(1100)),
+        assertTrue(!next.isBefore(before.plusMillis(900)) && next.isBefore(clock.instant().plusMillis(1100)),
                 "next_attempt_at " + next + " is about 1 s after the failure");
         Map<String, Object> job = jobView(id);
         assertEquals("retryable", job.get("state"));
         assertEquals("SMTP connection refused", ((Map<?, ?>) job.get("error")).get("message"));
         assertEquals(List.of(), fetchIds("w1", 1, "retrying"), "a retry is not fetchable before it is due");
+        clock.set(next);
+        assertEquals(List.of(id), Api.fetchIdsSoon("w1", 1, "retrying"), "and is once it is due");
     }
 
     @Test

@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -22,7 +23,6 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
@@ -32,12 +32,15 @@ import org.junit.jupiter.api.Test;
 /**
  * A waiting member's delay (a chain step after the first, a batch callback) counts from when the workflow enqueues
  * it, and an absolute scheduled_at is kept when it is later: the member becomes scheduled, and the claim takes it
- * once due. Time passing is simulated by moving the stored instants, never by sleeping.
+ * once due. Time passes by moving the server's clock (testsupport.TestClock), never by sleeping.
  */
 @QuarkusTest
 class WorkflowDelayTest {
 
-    /** Tolerance for the server's clock (the database's) against the test's. */
+    @Inject
+    TestClock clock;
+
+    /** Tolerance for the time that passes between reading the clock and the server's own reading. */
     private static final Duration SKEW = Duration.ofSeconds(2);
 
     @Inject
@@ -57,29 +60,24 @@ class WorkflowDelayTest {
         return r.getOffsetDateTime(column).toInstant();
     }
 
-    private void sql(String statement, Object... params) {
-        pool.preparedQuery(statement).execute(Tuple.from(params)).await().indefinitely();
-    }
-
     private static void near(Instant expected, Instant actual) {
         assertTrue(Duration.between(expected, actual).abs().compareTo(SKEW) <= 0, expected + " vs " + actual);
     }
 
     @Test
     void aChainStepsDelayCountsFromItsActivationAndALaterScheduledAtWins() {
-        Instant absolute = Instant.now().plus(3, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
+        Instant absolute = clock.instant().plus(5, ChronoUnit.HOURS).truncatedTo(ChronoUnit.SECONDS);
         Response r = create(obj("type", "chain", "steps", arr(job("d.zero", "wf-d"), job("d.one", "wf-d", "delay", "PT1H"),
                 job("d.two", "wf-d", "delay_ms", 600_000, "scheduled_at", absolute.toString()))));
         assertEquals(201, r.statusCode(), r::asString);
         String wf = r.path("workflow.id");
         List<String> ids = r.path("workflow.steps.job_id");
         assertEquals("pending", state(ids.get(1)), "a delayed step still waits for the one before");
-        // The workflow was created two hours ago: counted from its creation, step 1's hour would be over.
-        sql("UPDATE jobs SET created_at = created_at - interval '2 hours',"
-                + " scheduled_at = scheduled_at - interval '2 hours' WHERE id = $1", UUID.fromString(ids.get(1)));
+        // Two hours after the workflow was created: counted from its creation, step 1's hour would be over.
+        clock.advance(Duration.ofHours(2));
 
         assertEquals(ids.get(0), fetchOne("w", "wf-d"));
-        Instant acked = Instant.now();
+        Instant acked = clock.instant();
         ack(ids.get(0), "w", obj("n", 0)).then().statusCode(200);
         Row one = row(ids.get(1));
         assertEquals("scheduled", one.getString("state"));
@@ -87,22 +85,23 @@ class WorkflowDelayTest {
         assertTrue(fetchIds("w", 5, "wf-d").isEmpty(), "not claimable before it is due");
         assertEquals("running", get(wf).path("workflow.state"));
 
-        sql("UPDATE jobs SET run_at = now() - interval '1 second' WHERE id = $1", UUID.fromString(ids.get(1)));
-        assertEquals(ids.get(1), fetchOne("w", "wf-d"), "the claim takes it once due");
+        clock.advance(Duration.ofHours(1));
+        assertEquals(List.of(ids.get(1)), Api.fetchIdsSoon("w", 1, "wf-d"), "the claim takes it once due");
         ack(ids.get(1), "w", obj("n", 1)).then().statusCode(200);
         Row two = row(ids.get(2));
         assertEquals("scheduled", two.getString("state"));
         assertEquals(absolute, at(two, "run_at"), "its scheduled_at is later than now + 10 minutes");
+        assertTrue(fetchIds("w", 5, "wf-d").isEmpty(), "not claimable before its scheduled_at");
 
-        sql("UPDATE jobs SET run_at = now() - interval '1 second' WHERE id = $1", UUID.fromString(ids.get(2)));
-        assertEquals(ids.get(2), fetchOne("w", "wf-d"));
+        clock.set(absolute);
+        assertEquals(List.of(ids.get(2)), Api.fetchIdsSoon("w", 1, "wf-d"));
         ack(ids.get(2), "w", obj("n", 2)).then().statusCode(200);
         assertEquals("completed", get(wf).path("workflow.state"));
     }
 
     @Test
     void aStepWithoutADelayButAPastScheduledAtIsEnqueuedAtOnce() {
-        String past = OffsetDateTime.now().minusHours(1).toInstant().toString();
+        String past = clock.instant().minus(1, ChronoUnit.HOURS).toString();
         Response r = create(obj("type", "chain", "steps", arr(job("p.zero", "wf-p"),
                 job("p.one", "wf-p", "scheduled_at", past))));
         List<String> ids = r.path("workflow.steps.job_id");
@@ -123,7 +122,7 @@ class WorkflowDelayTest {
         String onComplete = r.path("workflow.callbacks.on_complete.job_id");
         String onSuccess = r.path("workflow.callbacks.on_success.job_id");
         assertEquals(a, fetchOne("w", "wf-bd"));
-        Instant acked = Instant.now();
+        Instant acked = clock.instant();
         ack(a, "w", obj()).then().statusCode(200);
         Row cb = row(onComplete);
         assertEquals("scheduled", cb.getString("state"));

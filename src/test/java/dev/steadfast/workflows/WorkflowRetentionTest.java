@@ -19,6 +19,7 @@ import dev.steadfast.maintenance.Pruner;
 import dev.steadfast.store.workflows.WorkflowStore;
 import dev.steadfast.testsupport.Api;
 import dev.steadfast.testsupport.Console;
+import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -42,6 +43,9 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class WorkflowRetentionTest {
+
+    @Inject
+    TestClock clock;
 
     private static final String WORKFLOWS = "/ojs/v1/workflows";
 
@@ -98,10 +102,10 @@ class WorkflowRetentionTest {
 
         String runningId = create("chain", "ret-run", 2).path("workflow.id");
 
-        assertEquals(0, prune(Instant.now().plus(Duration.ofDays(1))), "within retention (7 days)");
+        assertEquals(0, prune(clock.instant().plus(Duration.ofDays(1))), "within retention (7 days)");
         assertEquals(200, status(doneId));
 
-        assertEquals(1, prune(Instant.now().plus(Duration.ofDays(8))));
+        assertEquals(1, prune(clock.instant().plus(Duration.ofDays(8))));
         assertEquals(404, status(doneId));
         assertEquals(0, memberRows(doneId), "its member rows go with it");
         assertEquals(200, status(cancelledId), "a cancelled workflow whose member is still active is kept");
@@ -113,7 +117,7 @@ class WorkflowRetentionTest {
         assertTrue(!page.asString().contains("id=\"workflow\""), "its page shows no workflow panel");
 
         ack(active).then().statusCode(200);
-        assertEquals(1, prune(Instant.now().plus(Duration.ofDays(8))), "kept only while its job was live");
+        assertEquals(1, prune(clock.instant().plus(Duration.ofDays(8))), "kept only while its job was live");
         assertEquals(404, status(cancelledId));
     }
 
@@ -127,10 +131,10 @@ class WorkflowRetentionTest {
         String inner = r.path("workflow.steps[0].workflow_id");
         ack(fetchOne("w", "ret-nest")).then().statusCode(200);
         assertEquals("completed", request().get(WORKFLOWS + "/" + inner).path("workflow.state"));
-        assertEquals(0, prune(Instant.now().plus(Duration.ofDays(8))), "a finished inner workflow stays with its root");
+        assertEquals(0, prune(clock.instant().plus(Duration.ofDays(8))), "a finished inner workflow stays with its root");
         assertEquals(200, status(inner));
         ack(fetchOne("w", "ret-nest")).then().statusCode(200);
-        assertEquals(1, prune(Instant.now().plus(Duration.ofDays(8))));
+        assertEquals(1, prune(clock.instant().plus(Duration.ofDays(8))));
         assertEquals(404, status(root));
         assertEquals(404, status(inner), "deleted with its root");
         assertEquals(0, memberRows(inner));
@@ -160,7 +164,7 @@ class WorkflowRetentionTest {
             String id = create("group", "ret-many", 1).path("workflow.id");
             request().delete(WORKFLOWS + "/" + id).then().statusCode(200);
         }
-        Instant before = Instant.now().plus(Duration.ofDays(8));
+        Instant before = clock.instant().plus(Duration.ofDays(8));
         ExecutorService threads = Executors.newFixedThreadPool(6);
         CountDownLatch go = new CountDownLatch(1);
         List<Future<Integer>> results = new ArrayList<>();

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.steadfast.store.JobNotifications;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -35,6 +36,9 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class RateLimitConcurrencyTest {
+
+    @Inject
+    TestClock clock;
 
     @Inject
     RateLimitStore store;
@@ -71,7 +75,7 @@ class RateLimitConcurrencyTest {
                 .connectingTo(JobNotifications.connectOptions(url, user, password)).using(vertx).build();
         RateLimitStore other = new RateLimitStore(io.vertx.mutiny.sqlclient.Pool.newInstance(core));
         try {
-            Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+            Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
             List<String> queues = List.of("rl-race", "rl-race-2");
             List<Uni<List<JobRow>>> fetches = new ArrayList<>();
             for (int i = 0; i < 40; i++) {

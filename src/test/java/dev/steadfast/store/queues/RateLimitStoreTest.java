@@ -13,6 +13,7 @@ import dev.steadfast.domain.limits.RateLimitRule;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -37,6 +38,9 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 class RateLimitStoreTest {
+
+    @Inject
+    TestClock clock;
 
     @Inject
     RateLimitStore store;
@@ -81,7 +85,7 @@ class RateLimitStoreTest {
                 enqueue(obj("type", "t.case", "args", arr(), "options",
                         obj("queue", queue, "rate_limit", wire(p))));
             }
-            Instant now = Instant.now().plusSeconds(1).truncatedTo(ChronoUnit.MICROS);
+            Instant now = clock.instant().plusSeconds(1).truncatedTo(ChronoUnit.MICROS);
             store.record(List.of(p), now).await().indefinitely(); // the key's row, even when no PUSH named it
             PartitionState before = remembered(p, now, random);
             write(p.key(), before);
