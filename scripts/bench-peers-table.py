@@ -318,7 +318,8 @@ p(f'WAL bytes/job: pg_current_wal_lsn() right before and right after the timed p
   f'start; the xmin run\'s its feeder\'s enqueues. Peers: over the whole program.')
 p(f'Raw: {raw}')
 p('')
-p('Commands: Steadfast `java scripts/Bench.java --url http://127.0.0.1:PORT <options> --warmup 0 --server-pid PID'
+p('Commands: Steadfast `java -jar tools/target/steadfast-tools.jar bench --url http://127.0.0.1:PORT <options>'
+  ' --warmup 0 --server-pid PID'
   ' --before-timing "psql ... -d steadfast_bench -c \'vacuum analyze\'" --pg-stats "psql ..." --pg-stats-settle-ms N'
   + (' ' + config['bench_args'] if config.get('bench_args') else '') + '` (server: the packaged jar on database '
   'steadfast_bench, warmed up once per history size); peers from /tmp/peerbench/node on a fresh database per run:')

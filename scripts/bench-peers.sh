@@ -5,10 +5,10 @@
 # cluster (127.0.0.1:55433, see ../shared/peers-bench/README.md, "Steadfast side by side with the peers"). For every
 # history size in HISTORY it recreates the Steadfast database, starts the server (which migrates it), seeds that
 # many jobs with `psql URL -v rows=N -f scripts/seed-jobs.sql` (nothing for 0), warms the server up and runs ROUNDS
-# rounds. A round runs, per workload, scripts/Bench.java and (in the rounds of history size PEERS_HISTORY, default
+# rounds. A round runs, per workload, the tools jar's bench and (in the rounds of history size PEERS_HISTORY, default
 # the first) right after it the matching peer command:
 #
-#   workload      Steadfast (Bench.java)                        peer command (../shared/peers-bench README)
+#   workload      Steadfast (bench)                             peer command (../shared/peers-bench README)
 #   w1-single     16 single PUSHes in flight                    graphile.mjs w1 --mode single --conc 16
 #   w1-bulk       1,000 jobs per batch PUSH                     graphile.mjs w1 --mode bulk --batch 1000
 #   w2            8 workers x fetch 10, one ACK per job         graphile.mjs w2 --concurrency 8   (unbatched)
@@ -21,7 +21,7 @@
 # A peer run shared by two workloads runs once a round. After the rounds of history size XMIN_AT comes the xmin run:
 # a psql session on the Steadfast database runs `BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT count(*) FROM queues;`
 # and stays idle in that transaction (holding back the xmin horizon: vacuum can remove nothing newer) while
-# Bench.java runs W2 (one ACK per job) with the queue kept fed for XMIN_SECONDS, printing jobs/s per XMIN_WINDOW;
+# bench runs W2 (one ACK per job) with the queue kept fed for XMIN_SECONDS, printing jobs/s per XMIN_WINDOW;
 # then the transaction is committed. The tables report the last window / the first.
 #
 # Database figures of every run: WAL bytes (pg_current_wal_lsn() right before and right after the timed part; the
@@ -52,7 +52,7 @@
 #   JAR=target/quarkus-app/quarkus-run.jar  PEERS_DIR=../shared/peers-bench  PEERBENCH=/tmp/peerbench
 #   RUN_TIMEOUT=300 (s, per run)  QUIET_WAIT=20 (s to wait for a quiet machine before each run, 0 = off)
 #   SF_FRESH=once|round (round: new database, seed and server restart before every round; default once per size)
-#   BENCH_ARGS="" (extra Bench.java options for every Steadfast run, e.g. "--wait-ms 1000")
+#   BENCH_ARGS="" (extra bench options for every Steadfast run, e.g. "--wait-ms 1000")
 #   BENCH_ARGS_<workload with _ for ->="" (extra options for one workload, e.g. BENCH_ARGS_w2="--ack-concurrency 10")
 #   JAVA_OPTS="" (server JVM options)  SKIP_PEERS=0 (1: Steadfast only)  AV_SAMPLE=1 (s between autovacuum samples)
 #   PEERS_FOR="$WORKLOADS" (the workloads whose peer runs too, e.g. PEERS_FOR=w2)
@@ -126,10 +126,9 @@ print(json.dumps({'side': 'config', 'workloads': w.split(), 'history': [int(x) f
                   'peers_history': int(ph), 'stats_settle_s': int(settle), 'bench_args': args, 'db': db}))
 PY
 
-# Bench.java compiled once, so compiling is not part of any run
-CLASSES=$OUT/classes-$STAMP
-mkdir -p "$CLASSES"
-javac -d "$CLASSES" "$ROOT/scripts/Bench.java" || die "Bench.java does not compile"
+# The tools jar (bench) built once, so building is not part of any run
+"$ROOT/mvnw" -B -q -f "$ROOT/tools/pom.xml" package -DskipTests || die "the tools jar does not build"
+BENCH=(java -jar "$ROOT/tools/target/steadfast-tools.jar" bench)
 
 # The database counters read around every timed part (psql -v db=NAME; the table sums are the current database's)
 PGSTATS_SQL=$LOGDIR/pgstats.sql
@@ -144,7 +143,7 @@ LEFT JOIN pg_stat_database d ON d.datname = :'db'
 CROSS JOIN (SELECT coalesce(sum(autovacuum_count), 0) AS av, coalesce(sum(autoanalyze_count), 0) AS aa,
                    coalesce(sum(n_dead_tup), 0) AS dead FROM pg_stat_user_tables) t;
 SQL
-# for Bench.java --pg-stats: reads in the Steadfast database (its tables' autovacuum counts; 1 commit there per read)
+# for bench --pg-stats: reads in the Steadfast database (its tables' autovacuum counts; 1 commit there per read)
 SF_PGSTATS="${PSQL[*]} -At -d $DB -v db=$DB -f $PGSTATS_SQL"
 pg_snap() { # DB: the same counters, read from the postgres database (around the peers' runs)
   "${PSQL[@]}" -At -d postgres -v db="$1" -f "$PGSTATS_SQL"
@@ -241,7 +240,7 @@ seed_history() { # SIZE
 
 # warm-up (not recorded): every request path once, so round 1 is not the JIT's first contact
 warm_up() {
-  timeout -k 5 "$RUN_TIMEOUT" java -cp "$CLASSES" Bench --url "http://127.0.0.1:$PORT" \
+  timeout -k 5 "$RUN_TIMEOUT" "${BENCH[@]}" --url "http://127.0.0.1:$PORT" \
     --workload w1-single,w2,w4 --jobs 3000 --warmup 2000 >"$LOGDIR/warmup-$SERVER_PID.log" 2>&1 \
     || log "warm-up exited $? (see $LOGDIR/warmup-$SERVER_PID.log)"
 }
@@ -263,7 +262,7 @@ job_rows() {
 }
 
 # record ROUND SIDE WORKLOAD RC LOGFILE EXTRA_JSON: appends the run's last RESULT line to $RAW, with the autovacuum
-# samples of its window and its counters' differences (Bench.java's pg_* for Steadfast, pg_before/pg_after for peers)
+# samples of its window and its counters' differences (bench's pg_* for Steadfast, pg_before/pg_after for peers)
 record() {
   python3 - "$AVLOG" "$@" >>"$RAW" <<'PY'
 import json, re, sys
@@ -302,7 +301,7 @@ print(json.dumps(rec))
 PY
 }
 
-sf_args_of() { # WORKLOAD -> Bench.java options
+sf_args_of() { # WORKLOAD -> bench options
   case "$1" in
     w2-batch) echo "--workload w2-batch --fetch-count 100" ;;
     w2-batch10) echo "--workload w2-batch --fetch-count 10" ;;
@@ -320,7 +319,7 @@ run_steadfast() { # ROUND WORKLOAD HISTORY
   # W2/W4: vacuum analyze between the (untimed) pre-enqueue and the clock start, as the peers' programs do
   local vac="${PSQL[*]} -d $DB -c 'vacuum analyze'"
   # shellcheck disable=SC2046,SC2086
-  timeout -k 5 "$RUN_TIMEOUT" java -cp "$CLASSES" Bench --url "http://127.0.0.1:$PORT" $(sf_args_of "$w") \
+  timeout -k 5 "$RUN_TIMEOUT" "${BENCH[@]}" --url "http://127.0.0.1:$PORT" $(sf_args_of "$w") \
     --warmup 0 --server-pid "$SERVER_PID" --before-timing "$vac" \
     --pg-stats "$SF_PGSTATS" --pg-stats-settle-ms $((STATS_SETTLE * 1000)) $BENCH_ARGS $more >"$logf" 2>&1 || rc=$?
   grep -E '^(RESULT|WARNING|note)' "$logf" | sed 's/^/    /' || true
@@ -395,7 +394,7 @@ run_xmin() { # HISTORY MODE
   log "history $h: steadfast w2 fed for $XMIN_SECONDS s, windows of $XMIN_WINDOW s, xmin $mode (busy before: $quiet cores)"
   local vac="${PSQL[*]} -d $DB -c 'vacuum analyze'"
   # shellcheck disable=SC2086
-  timeout -k 5 $((XMIN_SECONDS + 2 * STATS_SETTLE + RUN_TIMEOUT)) java -cp "$CLASSES" Bench \
+  timeout -k 5 $((XMIN_SECONDS + 2 * STATS_SETTLE + RUN_TIMEOUT)) "${BENCH[@]}" \
     --url "http://127.0.0.1:$PORT" --workload w2 --duration "$XMIN_SECONDS" --window "$XMIN_WINDOW" \
     --jobs "$XMIN_JOBS" --warmup 0 --server-pid "$SERVER_PID" --before-timing "$vac" \
     --pg-stats "$SF_PGSTATS" --pg-stats-settle-ms $((STATS_SETTLE * 1000)) $BENCH_ARGS >"$logf" 2>&1 || rc=$?

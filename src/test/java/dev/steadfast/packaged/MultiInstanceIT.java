@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Two packaged instances on one database under producers and workers (some slow, without heartbeats), one of
- * them killed with SIGKILL mid-run and started again: scripts/Faults.java at a small size, without the
- * PostgreSQL restart (the rest of the suite shares the cluster) and without fuzzing (Fuzz.java runs in CI). It
+ * them killed with SIGKILL mid-run and started again: the tools jar's {@code faults} command at a small size,
+ * without the PostgreSQL restart (the rest of the suite shares the cluster) and without fuzzing ({@code fuzz} runs
+ * in CI). The tools jar is built first when it is missing (tools/ is a Maven module of its own). It
  * exits 0 only with no job lost, none completed twice, no two holds of a job at once, no answer 500 and none
  * without the envelope, and after checking that an instance with a different console session key refuses to
  * start and that events pushed through one instance are listed by the other.
@@ -27,7 +28,7 @@ class MultiInstanceIT {
         Path log = Path.of("target/faults-it.log");
         // a fixed port range per checkout, outside the ephemeral ports
         int base = 19000 + Math.floorMod(Path.of("").toAbsolutePath().toString().hashCode(), 100) * 10;
-        Process p = new ProcessBuilder("java", "scripts/Faults.java", "--instances", "2", "--jobs", "600",
+        Process p = new ProcessBuilder("java", "-jar", toolsJar().toString(), "faults", "--instances", "2", "--jobs", "600",
                 "--seconds", "12", "--producers", "4", "--workers", "4", "--slow-workers", "2", "--fuzz-requests", "0",
                 "--no-db-restart", "--db", "steadfast_faults_it", "--base-port", String.valueOf(base),
                 "--heap", "-Xmx256m", "--logs", "target/faults-it")
@@ -37,11 +38,25 @@ class MultiInstanceIT {
             p.destroyForcibly();
         }
         String out = Files.readString(log, StandardCharsets.UTF_8);
-        assertTrue(done, "Faults.java did not finish:\n" + out);
+        assertTrue(done, "faults did not finish:\n" + out);
         assertEquals(0, p.exitValue(), out);
         List<String> result = out.lines().filter(l -> l.startsWith("RESULT ")).toList();
         assertEquals(1, result.size(), out);
         assertTrue(result.get(0).contains("lost=0 completed_twice=0 overlapping_leases=0 answers_500=0"), out);
         assertTrue(out.contains("SIGKILL instance 0"), out);
+    }
+
+    /** tools/target/steadfast-tools.jar, built with the project's Maven wrapper when it is not there yet. */
+    static Path toolsJar() throws Exception {
+        Path jar = Path.of("tools/target/steadfast-tools.jar");
+        if (!Files.exists(jar)) {
+            Path log = Path.of("target/tools-build.log");
+            Process build = new ProcessBuilder(Path.of("mvnw").toAbsolutePath().toString(), "-B", "-q", "-f",
+                    "tools/pom.xml", "package", "-DskipTests")
+                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            assertTrue(build.waitFor(10, TimeUnit.MINUTES), "building the tools jar took over 10 minutes");
+            assertEquals(0, build.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+        }
+        return jar;
     }
 }

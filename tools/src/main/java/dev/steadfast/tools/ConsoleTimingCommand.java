@@ -1,11 +1,8 @@
-// Times the console's pages: logs in, requests each page N times over one keep-alive connection and prints
-// p50 / p95 / max in milliseconds (server time plus loopback, as a browser on the same host would see).
-//
-//   STEADFAST_CONSOLE_PASSWORD=... java scripts/ConsoleTiming.java --url http://127.0.0.1:8080 [--user admin] [--n 30]
-//
-// The pages: overview (and its live fragment), queues, jobs (unfiltered, by state, queue+type, tag, time range,
-// text searches rare and common, oldest first, a deep keyset page), one job, dead letter (plain, filtered, next
-// page) and workers. Ids and cursors are taken from the pages themselves. Works with login off too.
+package dev.steadfast.tools;
+
+import dev.steadfast.tools.measure.Latencies;
+import java.io.IOException;
+import java.net.CookieManager;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -15,33 +12,57 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-public class ConsoleTiming {
+/**
+ * {@code console-timing}: logs in to the console, requests each page N times over keep-alive connections and
+ * prints p50 / p95 / max in whole milliseconds (server time plus loopback, as a browser on the same host would see
+ * it). The pages: overview (and its live fragment), queues, jobs (unfiltered, by state, queue+type, tag, time
+ * range, text searches rare and common, oldest first, a deep keyset page), one job, dead letter (plain, filtered,
+ * next page) and workers. Ids and cursors are taken from the pages themselves. Works with login off too; the
+ * password comes from STEADFAST_CONSOLE_PASSWORD. HTML pages, not OJS: the JDK HttpClient with a cookie store.
+ */
+public final class ConsoleTimingCommand {
 
-    static String base = "http://127.0.0.1:8080";
-    static String cookie = "";
-    static final HttpClient HTTP = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    static final String USAGE = "usage: STEADFAST_CONSOLE_PASSWORD=... java -jar tools/target/steadfast-tools.jar"
+            + " console-timing --url http://127.0.0.1:8080 [--user admin] [--n 30]";
 
-    public static void main(String[] args) throws Exception {
+    private final String base;
+    private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
+            .connectTimeout(Duration.ofSeconds(5)).cookieHandler(new CookieManager()).build();
+
+    private ConsoleTimingCommand(String base) {
+        this.base = base;
+    }
+
+    public static int run(String[] args) throws IOException, InterruptedException {
+        String base = "http://127.0.0.1:8080";
         String user = "admin";
         int n = 30;
         for (int i = 0; i < args.length; i += 2) {
+            if (args[i].equals("--help")) {
+                throw Exit.usage(USAGE, true);
+            }
+            if (i + 1 >= args.length) {
+                throw new Exit(2, "missing value for " + args[i]);
+            }
             switch (args[i]) {
                 case "--url" -> base = args[i + 1].replaceAll("/$", "");
                 case "--user" -> user = args[i + 1];
                 case "--n" -> n = Integer.parseInt(args[i + 1]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                default -> throw new Exit(2, "unknown option " + args[i] + "\n" + USAGE);
             }
         }
-        login(user, System.getenv().getOrDefault("STEADFAST_CONSOLE_PASSWORD", ""));
+        ConsoleTimingCommand c = new ConsoleTimingCommand(base);
+        c.login(user, System.getenv().getOrDefault("STEADFAST_CONSOLE_PASSWORD", ""));
+        c.time(c.pages(), Math.max(1, n));
+        return 0;
+    }
+
+    private Map<String, String> pages() throws IOException, InterruptedException {
         Map<String, String> pages = new LinkedHashMap<>();
         pages.put("overview", "/admin");
         pages.put("overview (live part)", "/admin/overview/live");
@@ -72,77 +93,68 @@ public class ConsoleTiming {
         pages.put("dead letter, next page", next("/admin/dead-letter"));
         pages.put("dead letter ?error_type=SmtpError", "/admin/dead-letter?error_type=SmtpError");
         pages.put("workers", "/admin/workers");
+        return pages;
+    }
+
+    /** Three untimed requests per page, then {@code n} timed ones. */
+    private void time(Map<String, String> pages, int n) throws IOException, InterruptedException {
         System.out.printf("%-42s %6s %6s %6s %7s  %s%n", "page", "p50", "p95", "max", "KiB", "status");
         for (Map.Entry<String, String> p : pages.entrySet()) {
-            long[] ms = new long[n];
-            int status = 0, bytes = 0;
             for (int i = 0; i < 3; i++) {
                 get(p.getValue());
             }
+            Latencies latency = new Latencies();
+            int status = 0, chars = 0;
             for (int i = 0; i < n; i++) {
                 long t0 = System.nanoTime();
                 HttpResponse<String> r = get(p.getValue());
-                ms[i] = (System.nanoTime() - t0) / 1_000_000;
+                latency.record(System.nanoTime() - t0);
                 status = r.statusCode();
-                bytes = r.body().length();
+                chars = r.body().length();
             }
-            Arrays.sort(ms);
-            System.out.printf("%-42s %6d %6d %6d %7.1f  %d%n", p.getKey(), ms[n / 2], ms[(int) Math.ceil(n * 0.95) - 1],
-                    ms[n - 1], bytes / 1024.0, status);
+            System.out.printf("%-42s %6d %6d %6d %7.1f  %d%n", p.getKey(), (long) latency.percentileMs(0.50),
+                    (long) latency.percentileMs(0.95), (long) latency.percentileMs(1.0), chars / 1024.0, status);
         }
     }
 
-    static HttpResponse<String> get(String path) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30));
-        if (!cookie.isEmpty()) {
-            b.header("Cookie", cookie);
-        }
-        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
-    static void login(String user, String password) throws Exception {
+    private void login(String user, String password) throws IOException, InterruptedException {
         HttpResponse<String> form = get("/admin/login");
-        cookie = sessionCookie(form, cookie);
         if (form.statusCode() != 200) {
             return; // login is switched off
         }
         Matcher m = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(form.body());
         if (!m.find()) {
-            throw new IllegalStateException("no login form");
+            throw new Exit(2, "console-timing: no login form at " + base + "/admin/login");
         }
-        String body = "_csrf=" + enc(m.group(1)) + "&username=" + enc(user) + "&password=" + enc(password) + "&next=%2Fadmin";
-        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(base + "/admin/login"))
-                .header("Cookie", cookie).header("Content-Type", "application/x-www-form-urlencoded")
+        String body = "_csrf=" + enc(m.group(1)) + "&username=" + enc(user) + "&password=" + enc(password)
+                + "&next=%2Fadmin";
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/admin/login"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 303) {
-            throw new IllegalStateException("login failed (" + r.statusCode() + "); set STEADFAST_CONSOLE_PASSWORD");
+            throw new Exit(2, "console-timing: login failed (" + r.statusCode() + "); set STEADFAST_CONSOLE_PASSWORD");
         }
-        cookie = sessionCookie(r, cookie);
     }
 
-    static String sessionCookie(HttpResponse<?> r, String old) {
-        for (String c : r.headers().allValues("Set-Cookie")) {
-            if (c.startsWith("steadfast_session=")) {
-                return c.substring(0, c.indexOf(';'));
-            }
-        }
-        return old;
-    }
-
-    static String next(String path) throws Exception {
+    private String next(String path) throws IOException, InterruptedException {
         Matcher m = Pattern.compile("rel=\"next\" href=\"([^\"]+)\"").matcher(get(path).body());
         return m.find() ? m.group(1).replace("&amp;", "&") : path;
     }
 
-    static String firstJob(String path) throws Exception {
+    private String firstJob(String path) throws IOException, InterruptedException {
         Matcher m = Pattern.compile("href=\"/admin/jobs/([0-9a-f-]{36})\"").matcher(get(path).body());
         if (!m.find()) {
-            throw new IllegalStateException("no job on " + path);
+            throw new Exit(2, "console-timing: no job on " + path);
         }
         return m.group(1);
     }
 
-    static String enc(String s) {
+    private static String enc(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8);
     }
 }

@@ -1,0 +1,144 @@
+package dev.steadfast.tools.faults;
+
+import dev.steadfast.tools.Exit;
+import dev.steadfast.tools.ojs.NewJob;
+import dev.steadfast.tools.ojs.OjsAnswer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * {@code faults}: runs several instances of the packaged server on one PostgreSQL database under producers and
+ * workers, breaks things while they run, and counts what went wrong. Run from the repository root after
+ * {@code ./mvnw package}.
+ *
+ * <p>What happens: {@code --instances} servers start ({@link Instances}); a further one without the shared
+ * session key must refuse to start; a job pushed through instance 1 must show in instance 0's events. Then the
+ * load ({@link Load}) and the faults ({@link FaultSchedule}: the fuzzer, SIGKILL of instance 0 and its restart, an
+ * immediate PostgreSQL restart). When the producers are done, the workers drain the queue (up to
+ * {@code --drain-seconds}), and {@link Verdict} reads every job back and reports. Exit 1 when a job was lost,
+ * completed twice or held twice at once, an answer was 500, another 5xx but 503, or without the envelope, a late
+ * named answer was taken, the refused start did not happen or events were not shared; 2 for usage errors.
+ *
+ * <p>{@code --skew +20s} runs instance 1 with its machine clock off by that much (libfaketime): with the
+ * server's default database clock nothing changes; with {@code --clock system} leases are judged on two clocks.
+ */
+public final class FaultsCommand {
+
+    private FaultsCommand() {
+    }
+
+    public static int run(String[] args) throws IOException, InterruptedException {
+        FaultsOptions o = FaultsOptions.parse(args);
+        if (!Files.exists(Path.of("scripts/local-pg")) || !Files.exists(Path.of(o.jar))) {
+            throw new Exit(2, "faults: run from the repository root after ./mvnw package (needs scripts/local-pg and "
+                    + o.jar + ")");
+        }
+        Files.createDirectories(o.logs);
+        try (var old = Files.list(o.logs)) {
+            for (Path f : old.filter(f -> f.getFileName().toString().endsWith(".log")).toList()) {
+                Files.delete(f);
+            }
+        }
+        Observations obs = new Observations();
+        String queue = "faults-" + System.currentTimeMillis();
+        try (Instances servers = new Instances(o, obs)) {
+            servers.startAll();
+            obs.say("%d instances up on ports %d-%d, database %s", o.instances, o.basePort,
+                    o.basePort + o.instances - 1, o.db);
+            boolean refusedWithoutKey = o.instances < 2 || servers.refusesWithoutKey();
+            OjsAnswer reset = servers.post(0, "/ojs/v1/admin/reset", "{}");
+            if (reset.status() != 200) {
+                throw new Exit(2, "faults: reset failed: " + (reset.failed() ? "no answer" : reset.status() + " "
+                        + reset.body()));
+            }
+            long eventsMs = o.instances < 2 ? 0 : eventsShared(servers, obs, queue + "-marker");
+            FaultSchedule schedule = new FaultSchedule(o, servers, obs);
+            runLoad(o, servers, obs, queue, schedule);
+            return new Verdict(o, servers, obs).report(refusedWithoutKey, eventsMs, schedule.fuzz);
+        }
+    }
+
+    private static void runLoad(FaultsOptions o, Instances servers, Observations obs, String queue,
+                                FaultSchedule schedule) throws InterruptedException {
+        Load load = new Load(o, servers, obs, queue);
+        long loadStart = System.nanoTime();
+        AtomicInteger next = new AtomicInteger();
+        List<Thread> producers = new ArrayList<>();
+        for (int p = 0; p < o.producers; p++) {
+            int n = p;
+            producers.add(start("producer-" + p, () -> load.produce(n, next, loadStart)));
+        }
+        List<Thread> workers = new ArrayList<>();
+        for (int w = 0; w < o.workers; w++) {
+            String name = "worker-" + w;
+            workers.add(start(name, () -> load.work(name)));
+        }
+        for (int w = 0; w < o.slowWorkers; w++) {
+            String name = "slow-worker-" + w;
+            boolean named = w % 2 == 1;
+            workers.add(start(name, () -> load.slowWork(name, named)));
+        }
+        Thread faults = start("faults", () -> schedule.run(loadStart));
+        for (Thread p : producers) {
+            p.join();
+        }
+        obs.say("producers done: %d jobs created", obs.jobs.enqueuedCount());
+        faults.join();
+        long drainUntil = System.nanoTime() + o.drainSeconds * 1_000_000_000L;
+        int completed = 0;
+        while (System.nanoTime() < drainUntil) {
+            completed = completedCount(o, servers, queue);
+            if (completed >= obs.jobs.enqueuedCount()) {
+                break;
+            }
+            Thread.sleep(1000);
+        }
+        load.stopWorkers.set(true);
+        for (Thread w : workers) {
+            w.join(30_000);
+        }
+        obs.say("drained: %d of %d completed by the count", completed, obs.jobs.enqueuedCount());
+    }
+
+    /** A job pushed through instance 1 shows up in instance 0's events; answers the delay in ms, -1 if not. */
+    private static long eventsShared(Instances servers, Observations obs, String queue) {
+        String id = Load.uuid7();
+        long t = System.nanoTime();
+        servers.post(1, "/ojs/v1/jobs", new NewJob(id, "faults.marker", List.of(), new NewJob.Options(queue, null, null)));
+        while (System.nanoTime() - t < 10_000_000_000L) {
+            OjsAnswer a = servers.get(0, "/ojs/v1/events?queues=" + queue + "&limit=10");
+            if (!a.failed() && a.body().contains(id)) {
+                long ms = (System.nanoTime() - t) / 1_000_000;
+                obs.say("events: a push through instance 1 was listed by instance 0 after %d ms", ms);
+                return ms;
+            }
+            Pace.sleep(20);
+        }
+        obs.say("events: a push through instance 1 was NOT listed by instance 0 within 10 s");
+        return -1;
+    }
+
+    /** The queue's completed jobs by the server's count (the first instance that answers), -1 if none does. */
+    private static int completedCount(FaultsOptions o, Instances servers, String queue) {
+        for (int i = 0; i < o.instances; i++) {
+            OjsAnswer a = servers.get(i, "/ojs/v1/admin/jobs/count?queue=" + queue);
+            if (a.status() == 200) {
+                var n = a.find("completed");
+                if (n.isPresent()) {
+                    return Integer.parseInt(n.get());
+                }
+            }
+        }
+        return -1;
+    }
+
+    private static Thread start(String name, Runnable r) {
+        Thread t = new Thread(r, name);
+        t.start();
+        return t;
+    }
+}

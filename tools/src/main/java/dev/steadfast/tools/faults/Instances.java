@@ -1,0 +1,220 @@
+package dev.steadfast.tools.faults;
+
+import dev.steadfast.tools.Exit;
+import dev.steadfast.tools.ojs.OjsAnswer;
+import dev.steadfast.tools.ojs.OjsClient;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The packaged servers of a fault run, on one database of the {@code scripts/local-pg} cluster, with API
+ * authentication on (one admin token made here) and one shared console session key; and the way to talk to them:
+ * a request to an instance marked down goes to the next one up, every answer is classified in
+ * {@link Observations}, and a request without an answer (its outcome unknown) is counted as a connection failure.
+ */
+final class Instances implements AutoCloseable {
+
+    private final FaultsOptions o;
+    private final Observations obs;
+    private final String token;
+    private final String hostPort;
+    private final Map<String, String> env = new HashMap<>();
+    private final Map<String, String> withKey;
+    private final List<Process> servers = new ArrayList<>();
+    private final List<OjsClient> clients = new ArrayList<>();
+    private final AtomicLongArray downUntil = new AtomicLongArray(16);
+
+    Instances(FaultsOptions o, Observations obs) throws IOException, InterruptedException {
+        this.o = o;
+        this.obs = obs;
+        String url = command(List.of("scripts/local-pg", "start", "--db", o.db)).trim();
+        Matcher m = Pattern.compile("@([^/]+)/").matcher(url);
+        if (!m.find()) {
+            throw new Exit(2, "faults: scripts/local-pg printed no URL: " + url);
+        }
+        hostPort = m.group(1);
+        SecureRandom random = new SecureRandom();
+        byte[] t = new byte[32];
+        random.nextBytes(t);
+        token = "stf_" + Base64.getUrlEncoder().withoutPadding().encodeToString(t);
+        random.nextBytes(t);
+        String secret = Base64.getEncoder().encodeToString(t);
+        env.put("STEADFAST_AUTH_TOKENS_FAULTS", "admin:sha256:" + sha256(token));
+        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://" + hostPort + "/" + o.db);
+        env.put("QUARKUS_DATASOURCE_JDBC_URL", "jdbc:postgresql://" + hostPort + "/" + o.db);
+        env.put("QUARKUS_DATASOURCE_USERNAME", "steadfast");
+        env.put("QUARKUS_DATASOURCE_PASSWORD", "steadfast");
+        env.put("STEADFAST_ADMIN_RESET_ENABLED", "true");
+        withKey = new HashMap<>(env);
+        withKey.put("STEADFAST_CONSOLE_SESSION_SECRET", secret);
+        for (int i = 0; i < o.instances; i++) {
+            clients.add(OjsClient.to("http://127.0.0.1:" + port(i)).token(token).connectTimeout(Duration.ofSeconds(2))
+                    .requestIds("faults-" + ProcessHandle.current().pid() + "-i" + i).build());
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(this::stopAll));
+    }
+
+    String token() {
+        return token;
+    }
+
+    int port(int i) {
+        return o.basePort + i;
+    }
+
+    /** Starts every instance, the first alone (it migrates the database), and waits until all are healthy. */
+    void startAll() throws IOException, InterruptedException {
+        for (int i = 0; i < o.instances; i++) {
+            servers.add(start(i, withKey));
+            if (i == 0) {
+                awaitHealthy(0);
+            }
+        }
+        for (int i = 1; i < o.instances; i++) {
+            awaitHealthy(i);
+        }
+    }
+
+    /** A further instance on the same database without the shared session key must refuse to start. */
+    boolean refusesWithoutKey() throws IOException, InterruptedException {
+        int i = o.instances;
+        Process p = start(i, env);
+        boolean exited = p.waitFor(120, TimeUnit.SECONDS);
+        if (!exited) {
+            p.destroyForcibly();
+        }
+        String log = Files.readString(o.logs.resolve("instance-" + i + ".log"));
+        boolean ok = exited && p.exitValue() != 0 && log.contains("steadfast.console.session-secret");
+        obs.say("an instance without the shared session key %s", ok ? "refused to start, naming the setting"
+                : "did NOT refuse to start (see " + o.logs + "/instance-" + i + ".log)");
+        return ok;
+    }
+
+    /** SIGKILL of instance {@code i}; requests go to the others until {@link #restart}. */
+    void kill(int i) throws InterruptedException {
+        Process p = servers.get(i);
+        p.destroyForcibly();
+        p.waitFor();
+        obs.say("SIGKILL instance %d (pid %d)", i, p.pid());
+        downUntil.set(i, Long.MAX_VALUE);
+    }
+
+    void restart(int i) throws IOException, InterruptedException {
+        servers.set(i, start(i, withKey));
+        awaitHealthy(i);
+        downUntil.set(i, 0);
+        obs.say("instance %d started again", i);
+    }
+
+    OjsAnswer post(int instance, String path, Object body) {
+        return send(instance, "POST", path, body);
+    }
+
+    OjsAnswer get(int instance, String path) {
+        return send(instance, "GET", path, null);
+    }
+
+    /** Sends to {@code instance}, or the next one up when it is down; status -1 when the outcome is unknown. */
+    private OjsAnswer send(int instance, String method, String path, Object body) {
+        int i = instance;
+        for (int k = 0; k < o.instances && downUntil.get(i) > System.nanoTime(); k++) {
+            i = (i + 1) % o.instances;
+        }
+        obs.requests.incrementAndGet();
+        OjsAnswer a = clients.get(i).send(method, path, body, Duration.ofSeconds(30));
+        if (a.failed()) {
+            obs.connectionFailed(i, a);
+        } else {
+            obs.check(a, method, path);
+        }
+        return a;
+    }
+
+    private Process start(int i, Map<String, String> environment) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder("java", o.heap, "-jar", o.jar);
+        pb.environment().putAll(environment);
+        pb.environment().put("QUARKUS_HTTP_PORT", String.valueOf(port(i)));
+        if (o.clock != null) {
+            pb.environment().put("STEADFAST_CLOCK_SOURCE", o.clock);
+        }
+        if (o.skew != null && i == 1) { // instance 1's machine clock is off by --skew (libfaketime)
+            pb.environment().put("LD_PRELOAD", FaultsOptions.FAKETIME);
+            pb.environment().put("FAKETIME", o.skew);
+            pb.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
+        }
+        Path log = o.logs.resolve("instance-" + i + ".log");
+        pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        return pb.start();
+    }
+
+    /** Polls the health endpoint (not counted in the run's requests) for up to 180 s. */
+    private void awaitHealthy(int i) throws InterruptedException {
+        long until = System.nanoTime() + 180_000_000_000L;
+        while (System.nanoTime() < until) {
+            if (!servers.get(i).isAlive()) {
+                throw new Exit(2, "faults: instance " + i + " exited; see " + o.logs + "/instance-" + i + ".log");
+            }
+            OjsAnswer a = clients.get(i).send("GET", "/ojs/v1/health", null, Duration.ofSeconds(30));
+            if (!a.failed()) {
+                obs.check(a, "GET", "/ojs/v1/health");
+                if (a.status() == 200) {
+                    return;
+                }
+            }
+            Thread.sleep(250);
+        }
+        throw new Exit(2, "faults: instance " + i + " did not become healthy");
+    }
+
+    /** Restarts PostgreSQL in immediate mode (as after a crash). */
+    static void restartDatabase() throws IOException, InterruptedException {
+        command(List.of("scripts/local-pg", "restart", "--immediate"));
+    }
+
+    static String command(List<String> cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            throw new Exit(2, "faults: " + String.join(" ", cmd) + " failed");
+        }
+        return out;
+    }
+
+    private static String sha256(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private synchronized void stopAll() {
+        servers.forEach(p -> {
+            if (p != null) {
+                p.destroy();
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        clients.forEach(OjsClient::close);
+        stopAll();
+    }
+}
