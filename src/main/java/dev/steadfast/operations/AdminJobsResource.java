@@ -7,8 +7,10 @@ import dev.steadfast.http.Body;
 import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
 import dev.steadfast.http.Timestamps;
-import dev.steadfast.jobs.JobJson;
+import dev.steadfast.jobs.JobAnswer;
+import dev.steadfast.jobs.JobChange;
 import dev.steadfast.jobs.JobService;
+import dev.steadfast.jobs.JobView;
 import dev.steadfast.stats.StatsService;
 import dev.steadfast.store.JobFilter;
 import io.smallrye.mutiny.Uni;
@@ -48,7 +50,7 @@ public class AdminJobsResource {
     @GET
     @Path("/{id}")
     public Uni<Response> get(@PathParam("id") String id) {
-        return jobs.info(Params.jobId(id)).map(row -> Responses.ok(json, JobJson.view(json, row)));
+        return jobs.info(Params.jobId(id)).map(row -> Responses.ok(json, JobView.of(json, row)));
     }
 
     /**
@@ -112,9 +114,8 @@ public class AdminJobsResource {
     @Path("/{id}/cancel")
     public Uni<Response> cancel(@PathParam("id") String id) {
         return operator.cancel(Params.jobId(id), "admin-api").map(c -> {
-            Map<String, Object> view = JobJson.view(json, c.job());
-            view.put("previous_state", c.previousState().wire());
-            return Responses.ok(json, Map.of("job", view));
+            return Responses.ok(json, JobAnswer.of(JobChange.cancelled(JobView.of(json, c.job()),
+                    c.previousState().wire())));
         });
     }
 
@@ -122,7 +123,7 @@ public class AdminJobsResource {
     @Path("/{id}/retry")
     public Uni<Response> retry(@PathParam("id") String id) {
         return operator.retry(Params.jobId(id), "admin-api")
-                .map(row -> Responses.ok(json, Map.of("job", JobJson.view(json, row))));
+                .map(row -> Responses.ok(json, JobAnswer.of(JobView.of(json, row))));
     }
 
     @DELETE
