@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.cron.OverlapPolicy;
 import dev.steadfast.http.Timestamps;
 import dev.steadfast.store.cron.CronRow;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * A cron schedule on the wire, in both shapes clients use: the HTTP binding's and the official SDKs'
@@ -20,45 +18,17 @@ final class CronJson {
     private CronJson() {
     }
 
-    static Map<String, Object> view(ObjectMapper m, CronRow c) {
+    static CronView view(ObjectMapper m, CronRow c) {
         JsonNode t = tree(m, c.templateJson());
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("name", c.name());
-        v.put("cron", c.expression());
-        v.put("expression", c.expression());
-        v.put("timezone", c.timezone());
-        v.put("type", t.path("type").asText());
-        v.put("args", t.get("args"));
-        v.put("meta", t.get("meta"));
-        v.put("options", t.get("options"));
-        v.put("job_template", t);
-        v.put("overlap_policy", c.overlapPolicy());
-        v.put("enabled", c.enabled());
-        v.put("status", c.enabled() ? "active" : "paused");
-        if (c.description() != null) {
-            v.put("description", c.description());
-        }
-        v.put("next_run_at", Timestamps.format(c.nextFireAt()));
-        v.put("last_run_at", Timestamps.format(c.lastFireAt()));
-        v.put("run_count", c.runCount());
-        if (OverlapPolicy.ENQUEUE.wire().equals(c.overlapPolicy())) {
-            v.put("queued_occurrences", c.queued());
-        }
-        v.put("created_at", Timestamps.format(c.createdAt()));
-        if (c.lastJobId() != null) {
-            v.put("last_job_id", c.lastJobId().toString());
-            v.put("last_job_state", c.lastJobState());
-        }
-        if (c.lastOutcome() != null) {
-            Map<String, Object> o = new LinkedHashMap<>();
-            o.put("outcome", c.lastOutcome());
-            o.put("scheduled_time", Timestamps.format(c.lastOutcomeAt()));
-            if (c.lastReason() != null) {
-                o.put("reason", c.lastReason());
-            }
-            v.put("last_occurrence", o);
-        }
-        return v;
+        boolean enqueue = OverlapPolicy.ENQUEUE.wire().equals(c.overlapPolicy());
+        return new CronView(c.name(), c.expression(), c.expression(), c.timezone(), t.path("type").asText(),
+                t.get("args"), t.get("meta"), t.get("options"), t, c.overlapPolicy(), c.enabled(),
+                c.enabled() ? "active" : "paused", c.description(), Timestamps.format(c.nextFireAt()),
+                Timestamps.format(c.lastFireAt()), c.runCount(), enqueue ? c.queued() : null,
+                Timestamps.format(c.createdAt()),
+                c.lastJobId() == null ? null : new CronView.LastJob(c.lastJobId().toString(), c.lastJobState()),
+                c.lastOutcome() == null ? null : new CronView.LastOccurrence(c.lastOutcome(),
+                        Timestamps.format(c.lastOutcomeAt()), c.lastReason()));
     }
 
     private static JsonNode tree(ObjectMapper m, String json) {

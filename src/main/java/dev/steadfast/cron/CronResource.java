@@ -3,6 +3,7 @@ package dev.steadfast.cron;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.http.Body;
+import dev.steadfast.http.OffsetPagination;
 import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
 import dev.steadfast.http.Roles;
@@ -20,7 +21,6 @@ import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -52,18 +52,10 @@ public class CronResource {
         int off = page != null ? (Params.integer("page", page, 1, 1, 1_000_000) - 1) * n
                 : Params.integer("offset", offset, 0, 0, Integer.MAX_VALUE);
         return crons.list(n, off).map(p -> {
-            List<Map<String, Object>> out = new ArrayList<>(p.rows().size());
+            List<CronView> out = new ArrayList<>(p.rows().size());
             p.rows().forEach(c -> out.add(CronJson.view(json, c)));
-            Map<String, Object> pagination = new LinkedHashMap<>();
-            pagination.put("total", p.total());
-            pagination.put("limit", n);
-            pagination.put("offset", off);
-            pagination.put("has_more", off + out.size() < p.total());
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("cron_jobs", out);
-            body.put("crons", out);
-            body.put("pagination", pagination);
-            return Responses.json(json, 200, body);
+            return Responses.json(json, 200, new CronView.Page(out, out,
+                    new OffsetPagination(p.total(), n, off, off + out.size() < p.total())));
         });
     }
 
@@ -87,10 +79,8 @@ public class CronResource {
     @RolesAllowed(Roles.ADMIN)
     public Uni<Response> delete(@PathParam("name") String name) {
         return crons.delete(name).map(c -> {
-            Map<String, Object> body = wrap(c);
-            body.put("deleted", true);
-            body.put("name", c.name());
-            return Responses.json(json, 200, body);
+            CronView v = CronJson.view(json, c);
+            return Responses.json(json, 200, new CronView.Answer(v, v, true, c.name()));
         });
     }
 
@@ -108,12 +98,8 @@ public class CronResource {
         return crons.setEnabled(name, true).map(c -> Responses.json(json, 200, wrap(c)));
     }
 
-    private Map<String, Object> wrap(dev.steadfast.store.cron.CronRow c) {
-        Map<String, Object> view = CronJson.view(json, c);
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("cron_job", view);
-        body.put("cron", view);
-        return body;
+    private CronView.Answer wrap(dev.steadfast.store.cron.CronRow c) {
+        return CronView.Answer.of(CronJson.view(json, c));
     }
 
     private CronCommand command(Body b) {

@@ -1,6 +1,7 @@
 package dev.steadfast.deadletters;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.http.Pagination;
 import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
 import dev.steadfast.http.Roles;
@@ -13,8 +14,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Response;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The dead letter queue in the admin API's shapes (ojs-admin-api.md section 11): {@code items} with page-based
@@ -42,16 +41,8 @@ public class AdminDeadLetterResource {
         int p = Params.integer("page", page, 1, 1, 1_000_000);
         int n = Params.integer("per_page", perPage, 20, 1, 100);
         return deadLetters.list(DeadLetterViews.filter(queue, type, errorType, since, until), null, n, (p - 1) * n)
-                .map(result -> {
-                    Map<String, Object> pg = new LinkedHashMap<>();
-                    pg.put("total", result.total());
-                    pg.put("page", p);
-                    pg.put("per_page", n);
-                    Map<String, Object> out = new LinkedHashMap<>();
-                    out.put("items", DeadLetterViews.views(json, result.jobs()));
-                    out.put("pagination", pg);
-                    return Responses.ok(json, out);
-                });
+                .map(result -> Responses.ok(json, new DeadLetterAnswers.AdminPage(
+                        DeadLetterViews.views(json, result.jobs()), new Pagination(result.total(), p, n))));
     }
 
     @GET

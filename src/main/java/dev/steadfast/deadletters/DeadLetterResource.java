@@ -7,7 +7,9 @@ import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
 import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
-import dev.steadfast.jobs.JobJson;
+import dev.steadfast.jobs.JobAnswer;
+import dev.steadfast.jobs.JobChange;
+import dev.steadfast.jobs.JobView;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.DELETE;
@@ -17,8 +19,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Response;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The dead letter queue (ojs-http-binding.md section 12, ojs-dead-letter.md section 10): list with filters
@@ -48,18 +48,9 @@ public class DeadLetterResource {
         int off = Params.integer("offset", offset, 0, 0, Integer.MAX_VALUE);
         return deadLetters.list(DeadLetterViews.filter(queue, type, errorType, since, until), cursor, n, off)
                 .map(page -> {
-                    Map<String, Object> p = new LinkedHashMap<>();
-                    p.put("total", page.total());
-                    p.put("limit", n);
-                    p.put("offset", cursor == null ? off : 0);
-                    p.put("has_more", page.nextCursor() != null);
-                    if (page.nextCursor() != null) {
-                        p.put("next_cursor", page.nextCursor());
-                    }
-                    Map<String, Object> out = new LinkedHashMap<>();
-                    out.put("jobs", DeadLetterViews.views(json, page.jobs()));
-                    out.put("pagination", p);
-                    return Responses.ok(json, out);
+                    var p = new DeadLetterAnswers.CursorPagination(page.total(), n, cursor == null ? off : 0,
+                            page.nextCursor() != null, page.nextCursor());
+                    return Responses.ok(json, new DeadLetterAnswers.Page(DeadLetterViews.views(json, page.jobs()), p));
                 });
     }
 
@@ -74,7 +65,7 @@ public class DeadLetterResource {
     @Path("/{id}")
     @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> get(@PathParam("id") String id) {
-        return deadLetters.get(Params.jobId(id)).map(j -> Responses.ok(json, Map.of("job", JobJson.view(json, j))));
+        return deadLetters.get(Params.jobId(id)).map(j -> Responses.ok(json, JobAnswer.of(JobView.of(json, j))));
     }
 
     @POST
@@ -82,9 +73,8 @@ public class DeadLetterResource {
     @RolesAllowed(Roles.ADMIN)
     public Uni<Response> retry(@PathParam("id") String id) {
         return deadLetters.retry(Params.jobId(id)).map(j -> {
-            Map<String, Object> view = JobJson.view(json, j);
-            view.put("re_enqueued_at", Timestamps.format(j.enqueuedAt()));
-            return Responses.ok(json, Map.of("job", view));
+            return Responses.ok(json, JobAnswer.of(JobChange.reEnqueued(JobView.of(json, j),
+                    Timestamps.format(j.enqueuedAt()))));
         });
     }
 
@@ -93,10 +83,7 @@ public class DeadLetterResource {
     @RolesAllowed(Roles.ADMIN)
     public Uni<Response> delete(@PathParam("id") String id) {
         return deadLetters.delete(Params.jobId(id)).map(v -> {
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("deleted", true);
-            out.put("job_id", id);
-            return Responses.ok(json, out);
+            return Responses.ok(json, new DeadLetterAnswers.Deleted(true, id));
         });
     }
 
@@ -130,10 +117,8 @@ public class DeadLetterResource {
                 "true".equals(confirm)).map(r -> Responses.ok(json, DeadLetterViews.bulk(r)));
     }
 
-    Map<String, Object> retention() {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("max_age", config.deadLetter().map(Object::toString).orElse(null));
-        r.put("max_count", null);
-        return r;
+    DeadLetterAnswers.Retention retention() {
+        return new DeadLetterAnswers.Retention(config.deadLetter().map(Object::toString).orElse(null),
+                null);
     }
 }

@@ -5,7 +5,7 @@ import dev.steadfast.domain.JobRules;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Timestamps;
-import dev.steadfast.jobs.JobJson;
+import dev.steadfast.jobs.JobView;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.store.deadletters.DeadLetterFilter;
 import dev.steadfast.store.deadletters.DeadLetterStore;
@@ -13,9 +13,7 @@ import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /** Shared by the data-plane and admin dead-letter resources: filters from requests, and the answers. */
 final class DeadLetterViews {
@@ -41,32 +39,22 @@ final class DeadLetterViews {
                 f.string("since", false), f.string("until", false));
     }
 
-    static List<Map<String, Object>> views(ObjectMapper m, List<JobRow> rows) {
-        List<Map<String, Object>> out = new ArrayList<>(rows.size());
+    static List<JobView> views(ObjectMapper m, List<JobRow> rows) {
+        List<JobView> out = new ArrayList<>(rows.size());
         for (JobRow r : rows) {
-            out.add(JobJson.view(m, r));
+            out.add(JobView.of(m, r));
         }
         return out;
     }
 
-    static Map<String, Object> stats(DeadLetterStore.Stats s, Map<String, Object> retention) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("total", s.total());
-        out.put("by_queue", s.byQueue());
-        out.put("by_error_type", s.byErrorType());
-        out.put("oldest_at", Timestamps.format(s.oldest()));
-        out.put("newest_at", Timestamps.format(s.newest()));
-        out.put("retention", retention);
-        return out;
+    static DeadLetterAnswers.Stats stats(DeadLetterStore.Stats s, DeadLetterAnswers.Retention retention) {
+        return new DeadLetterAnswers.Stats(s.total(), s.byQueue(), s.byErrorType(), Timestamps.format(s.oldest()),
+                Timestamps.format(s.newest()), retention);
     }
 
-    static Map<String, Object> bulk(DeadLetterService.Bulk b) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("action", b.action());
-        out.put("matched", b.matched());
-        out.put("succeeded", b.succeeded());
-        out.put("failed", Math.max(0, b.matched() - b.succeeded()));
-        return out;
+    static DeadLetterAnswers.Bulk bulk(DeadLetterService.Bulk b) {
+        return new DeadLetterAnswers.Bulk(b.action(), b.matched(), b.succeeded(),
+                Math.max(0, b.matched() - b.succeeded()));
     }
 
     private static Instant time(String field, String s) {

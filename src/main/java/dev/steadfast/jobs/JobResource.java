@@ -55,13 +55,13 @@ public class JobResource {
         return Uni.createFrom().item(() -> EnqueueParser.parse(json, Body.parse(json, body), clock.instant()))
                 .flatMap(c -> argsValidation.check(c).flatMap(warnings -> jobs.enqueue(c).flatMap(outcome -> {
                     if (outcome instanceof PushOutcome.Deduplicated d) {
-                        return Uni.createFrom().item(Responses.ok(json, withWarnings(Map.of("job",
-                                JobJson.view(json, d.existing()), "deduplicated", true), warnings)));
+                        return Uni.createFrom().item(Responses.ok(json,
+                                new JobAnswer<>(JobView.of(json, d.existing()), true, warnings)));
                     }
                     PushOutcome.Created created = (PushOutcome.Created) outcome;
                     JobRow row = created.job();
                     Response.ResponseBuilder r = withPressure(Response.fromResponse(Responses.json(json, 201,
-                            withWarnings(Map.of("job", JobJson.view(json, row)), warnings)))
+                            new JobAnswer<>(JobView.of(json, row), null, warnings)))
                             .location(URI.create("/ojs/v1/jobs/" + row.id())), created.pressure());
                     return c.rateLimit() == null ? Uni.createFrom().item(r.build())
                             : rateLimits.inspect(c.rateLimit().key())
@@ -69,16 +69,6 @@ public class JobResource {
                                     // the job is in: a failed look at its key only costs the headers
                                     .onFailure().recoverWithItem(e -> r.build());
                 })));
-    }
-
-    /** {@code body} with {@code "warnings"} when there are any (ojs-schema-registry.md 7.3, warn mode). */
-    private static Map<String, Object> withWarnings(Map<String, Object> body, java.util.List<String> warnings) {
-        if (warnings.isEmpty()) {
-            return body;
-        }
-        Map<String, Object> out = new java.util.LinkedHashMap<>(body);
-        out.put("warnings", warnings);
-        return out;
     }
 
     /** X-OJS-Queue-Pressure (ojs-backpressure.md 6) when a bounded queue is past its warning threshold. */
@@ -121,12 +111,9 @@ public class JobResource {
                 }
             }
             return jobs.pushAll(commands).map(rows -> {
-                java.util.List<Map<String, Object>> views = new java.util.ArrayList<>(rows.size());
-                rows.forEach(r -> views.add(JobJson.view(json, r)));
-                Map<String, Object> out = new java.util.LinkedHashMap<>();
-                out.put("jobs", views);
-                out.put("count", views.size());
-                return Responses.json(json, 201, withWarnings(out, warnings));
+                java.util.List<JobView> views = new java.util.ArrayList<>(rows.size());
+                rows.forEach(r -> views.add(JobView.of(json, r)));
+                return Responses.json(json, 201, new JobBatch(views, views.size(), warnings));
             });
         }));
     }
@@ -204,39 +191,21 @@ public class JobResource {
 
     private Response bulkResponse(java.util.List<PushOutcome> outcomes,
                                   java.util.Map<Integer, java.util.List<String>> warnings) {
-        java.util.List<Map<String, Object>> items = new java.util.ArrayList<>(outcomes.size());
+        java.util.List<BulkAnswer.Item> items = new java.util.ArrayList<>(outcomes.size());
         int failed = 0;
         for (int i = 0; i < outcomes.size(); i++) {
-            Map<String, Object> item = new java.util.LinkedHashMap<>();
-            item.put("index", i);
             PushOutcome o = outcomes.get(i);
             if (o instanceof PushOutcome.Created c) {
-                item.put("status", "created");
-                item.put("job", JobJson.view(json, c.job()));
-                if (warnings.containsKey(i)) {
-                    item.put("warnings", warnings.get(i));
-                }
+                items.add(new BulkAnswer.Item(i, "created", JobView.of(json, c.job()), warnings.get(i), null));
             } else if (o instanceof PushOutcome.Deduplicated d) {
-                item.put("status", "duplicate");
-                item.put("job", JobJson.view(json, d.existing()));
+                items.add(new BulkAnswer.Item(i, "duplicate", JobView.of(json, d.existing()), null, null));
             } else {
-                OjsException e = ((PushOutcome.Refused) o).error();
                 failed++;
-                item.put("status", "failed");
-                Map<String, Object> err = new java.util.LinkedHashMap<>();
-                err.put("code", e.code().wire());
-                err.put("message", e.getMessage());
-                err.put("retryable", e.code().retryable());
-                err.put("details", e.details());
-                item.put("error", err);
+                items.add(new BulkAnswer.Item(i, "failed", null, null,
+                        BulkAnswer.ItemError.of(((PushOutcome.Refused) o).error())));
             }
-            items.add(item);
         }
-        Map<String, Object> out = new java.util.LinkedHashMap<>();
-        out.put("total", outcomes.size());
-        out.put("succeeded", outcomes.size() - failed);
-        out.put("failed", failed);
-        out.put("items", items);
+        BulkAnswer out = new BulkAnswer(outcomes.size(), outcomes.size() - failed, failed, items);
         int status = failed == 0 ? 200 : failed == outcomes.size() ? 422 : 207;
         return Responses.json(json, status, out);
     }
@@ -245,7 +214,7 @@ public class JobResource {
     @Path("/{id}")
     @RolesAllowed({Roles.PRODUCER, Roles.READONLY, Roles.ADMIN})
     public Uni<Response> info(@PathParam("id") String id) {
-        return jobs.info(Params.jobId(id)).map(row -> Responses.ok(json, Map.of("job", JobJson.view(json, row))));
+        return jobs.info(Params.jobId(id)).map(row -> Responses.ok(json, JobAnswer.of(JobView.of(json, row))));
     }
 
     @DELETE
@@ -253,9 +222,8 @@ public class JobResource {
     @RolesAllowed({Roles.PRODUCER, Roles.ADMIN})
     public Uni<Response> cancel(@PathParam("id") String id) {
         return jobs.cancel(Params.jobId(id)).map(c -> {
-            Map<String, Object> view = JobJson.view(json, c.job());
-            view.put("previous_state", c.previousState().wire());
-            return Responses.ok(json, Map.of("job", view));
+            return Responses.ok(json, JobAnswer.of(JobChange.cancelled(JobView.of(json, c.job()),
+                    c.previousState().wire())));
         });
     }
 
@@ -263,11 +231,7 @@ public class JobResource {
     @Path("/{id}/activate")
     @RolesAllowed({Roles.PRODUCER, Roles.ADMIN})
     public Uni<Response> activate(@PathParam("id") String id) {
-        return jobs.activate(Params.jobId(id)).map(row -> {
-            Map<String, Object> view = JobJson.view(json, row);
-            view.put("previous_state", "pending");
-            view.put("activated_at", view.get("enqueued_at"));
-            return Responses.ok(json, Map.of("job", view));
-        });
+        return jobs.activate(Params.jobId(id))
+                .map(row -> Responses.ok(json, JobAnswer.of(JobChange.activated(JobView.of(json, row)))));
     }
 }

@@ -8,8 +8,11 @@ import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
 import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
-import dev.steadfast.jobs.JobJson;
+import dev.steadfast.jobs.JobAnswer;
+import dev.steadfast.jobs.JobChange;
 import dev.steadfast.jobs.JobService;
+import dev.steadfast.jobs.JobView;
+import dev.steadfast.stats.JobCounts;
 import dev.steadfast.stats.StatsService;
 import dev.steadfast.store.JobFilter;
 import io.smallrye.mutiny.Uni;
@@ -22,8 +25,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Response;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * One job's operator actions in the admin API (ojs-admin-api.md 7.3, 7.4): cancel, retry (run a waiting job now,
@@ -51,7 +52,7 @@ public class AdminJobsResource {
     @Path("/{id}")
     @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> get(@PathParam("id") String id) {
-        return jobs.info(Params.jobId(id)).map(row -> Responses.ok(json, JobJson.view(json, row)));
+        return jobs.info(Params.jobId(id)).map(row -> Responses.ok(json, JobView.of(json, row)));
     }
 
     /**
@@ -70,14 +71,7 @@ public class AdminJobsResource {
             JobFilter filter = new JobFilter(s, f == null ? null : Params.queue("filter.queue", f.string("queue", false)),
                     f == null ? null : f.string("type", false), false, null, null, null, null);
             return operator.retryMatching(filter, Boolean.TRUE.equals(b.bool("confirm")), "admin-api");
-        }).map(r -> {
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("action", "retry");
-            out.put("matched", r.matched());
-            out.put("succeeded", r.succeeded());
-            out.put("failed", r.failed());
-            return Responses.ok(json, out);
-        });
+        }).map(r -> Responses.ok(json, new AdminJobAnswers.Bulk("retry", r.matched(), r.succeeded(), r.failed())));
     }
 
     /** Jobs by state in one queue ({@code ?queue=}) or in all, counted now (zzz_jobs' countByState). */
@@ -85,16 +79,8 @@ public class AdminJobsResource {
     @Path("/count")
     @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> count(@QueryParam("queue") String queue) {
-        return stats.countByState(Params.queue("queue", queue)).map(c -> {
-            Map<String, Object> counts = new LinkedHashMap<>();
-            c.byState().entrySet().stream().sorted(Map.Entry.comparingByKey())
-                    .forEach(e -> counts.put(e.getKey().wire(), e.getValue()));
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("queue", c.queue());
-            out.put("counts", counts);
-            out.put("dead_letter", c.deadLetters());
-            return Responses.ok(json, out);
-        });
+        return stats.countByState(Params.queue("queue", queue)).map(c -> Responses.ok(json,
+                new AdminJobAnswers.Count(c.queue(), JobCounts.of(c, false), c.deadLetters())));
     }
 
     /**
@@ -106,12 +92,8 @@ public class AdminJobsResource {
     @RolesAllowed(Roles.ADMIN)
     public Uni<Response> deleteCompleted(@QueryParam("before") String before) {
         Instant cutoff = Params.requiredTimestamp("before", before);
-        return operator.deleteCompletedBefore(cutoff, "admin-api").map(n -> {
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("deleted", n);
-            out.put("before", Timestamps.format(cutoff));
-            return Responses.ok(json, out);
-        });
+        return operator.deleteCompletedBefore(cutoff, "admin-api").map(n -> Responses.ok(json,
+                new AdminJobAnswers.DeletedCompleted(n, Timestamps.format(cutoff))));
     }
 
     @POST
@@ -119,9 +101,8 @@ public class AdminJobsResource {
     @RolesAllowed(Roles.ADMIN)
     public Uni<Response> cancel(@PathParam("id") String id) {
         return operator.cancel(Params.jobId(id), "admin-api").map(c -> {
-            Map<String, Object> view = JobJson.view(json, c.job());
-            view.put("previous_state", c.previousState().wire());
-            return Responses.ok(json, Map.of("job", view));
+            return Responses.ok(json, JobAnswer.of(JobChange.cancelled(JobView.of(json, c.job()),
+                    c.previousState().wire())));
         });
     }
 
@@ -130,19 +111,14 @@ public class AdminJobsResource {
     @RolesAllowed(Roles.ADMIN)
     public Uni<Response> retry(@PathParam("id") String id) {
         return operator.retry(Params.jobId(id), "admin-api")
-                .map(row -> Responses.ok(json, Map.of("job", JobJson.view(json, row))));
+                .map(row -> Responses.ok(json, JobAnswer.of(JobView.of(json, row))));
     }
 
     @DELETE
     @Path("/{id}")
     @RolesAllowed(Roles.ADMIN)
     public Uni<Response> delete(@PathParam("id") String id) {
-        return operator.delete(Params.jobId(id), "admin-api").map(row -> {
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("deleted", true);
-            out.put("job_id", row.id().toString());
-            out.put("previous_state", row.state().wire());
-            return Responses.ok(json, out);
-        });
+        return operator.delete(Params.jobId(id), "admin-api").map(row -> Responses.ok(json,
+                new AdminJobAnswers.Deleted(true, row.id().toString(), row.state().wire())));
     }
 }

@@ -2,13 +2,14 @@ package dev.steadfast.queues;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.JobRules;
-import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.limits.QueueLimits;
 import dev.steadfast.http.Body;
+import dev.steadfast.http.Pagination;
 import dev.steadfast.http.Responses;
 import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
+import dev.steadfast.stats.JobCounts;
 import dev.steadfast.stats.QueueStats;
 import dev.steadfast.stats.StatsService;
 import io.smallrye.mutiny.Uni;
@@ -21,9 +22,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Response;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Queues in the admin API's shapes (ojs-admin-api.md 6.1 to 6.4): the list with counts per state, one queue,
@@ -48,10 +47,10 @@ public class AdminQueuesResource {
     @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> list() {
         return stats.queues().map(all -> {
-            List<Map<String, Object>> items = new ArrayList<>(all.size());
+            List<AdminQueueViews.Queue> items = new ArrayList<>(all.size());
             all.forEach(q -> items.add(view(q)));
-            return Responses.ok(json, Map.of("items", items,
-                    "pagination", Map.of("total", items.size(), "page", 1, "per_page", Math.max(1, items.size()))));
+            return Responses.ok(json, new AdminQueueViews.QueueList(items,
+                    new Pagination(items.size(), 1, Math.max(1, items.size()))));
         });
     }
 
@@ -69,26 +68,16 @@ public class AdminQueuesResource {
     @Path("/{name}/pause")
     @RolesAllowed(Roles.ADMIN)
     public Uni<Response> pause(@PathParam("name") String name) {
-        return queues.pause(name, "admin-api").map(q -> {
-            Map<String, Object> v = new LinkedHashMap<>();
-            v.put("name", q.name());
-            v.put("paused", true);
-            v.put("paused_at", Timestamps.format(q.pausedAt()));
-            return Responses.ok(json, v);
-        });
+        return queues.pause(name, "admin-api").map(q -> Responses.ok(json,
+                new AdminQueueViews.Changed(q.name(), true, Timestamps.format(q.pausedAt()), null)));
     }
 
     @POST
     @Path("/{name}/resume")
     @RolesAllowed(Roles.ADMIN)
     public Uni<Response> resume(@PathParam("name") String name) {
-        return queues.resume(name, "admin-api").map(q -> {
-            Map<String, Object> v = new LinkedHashMap<>();
-            v.put("name", q.name());
-            v.put("paused", false);
-            v.put("resumed_at", Timestamps.format(queues.now()));
-            return Responses.ok(json, v);
-        });
+        return queues.resume(name, "admin-api").map(q -> Responses.ok(json,
+                new AdminQueueViews.Changed(q.name(), false, null, Timestamps.format(queues.now()))));
     }
 
     /**
@@ -142,36 +131,15 @@ public class AdminQueuesResource {
         return limiter.set(name, new QueueLimits(null, null, null)).map(l -> Responses.ok(json, limitsView(name, l)));
     }
 
-    private static Map<String, Object> limitsView(String queue, QueueLimits l) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("queue", queue);
-        v.put("concurrency", l.concurrency());
-        if (l.rateLimit() == null) {
-            v.put("rate", null);
-        } else {
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("limit", l.rateLimit());
-            r.put("period", dev.steadfast.domain.retry.Iso8601Duration.format(l.ratePeriod()));
-            r.put("window", "sliding");
-            v.put("rate", r);
-        }
-        return v;
+    private static AdminQueueViews.Limits limitsView(String queue, QueueLimits l) {
+        return new AdminQueueViews.Limits(queue, l.concurrency(), l.rateLimit() == null ? null
+                : new AdminQueueViews.Rate(l.rateLimit(),
+                        dev.steadfast.domain.retry.Iso8601Duration.format(l.ratePeriod()), "sliding"));
     }
 
-    private static Map<String, Object> view(QueueStats q) {
-        Map<String, Object> counts = new LinkedHashMap<>();
-        for (JobState s : JobState.values()) {
-            counts.put(s.wire(), q.count(s));
-        }
-        counts.put("dead_letter", q.deadLetters());
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("name", q.name());
-        v.put("state", q.paused() ? "paused" : "active");
-        v.put("counts", counts);
-        v.put("paused", q.paused());
-        v.put("paused_at", Timestamps.format(q.pausedAt()));
-        v.put("oldest_available_at", Timestamps.format(q.oldestAvailableAt()));
-        v.put("created_at", Timestamps.format(q.createdAt()));
-        return v;
+    private static AdminQueueViews.Queue view(QueueStats q) {
+        return new AdminQueueViews.Queue(q.name(), q.paused() ? "paused" : "active",
+                JobCounts.of(q::count, q.deadLetters()), q.paused(), Timestamps.format(q.pausedAt()),
+                Timestamps.format(q.oldestAvailableAt()), Timestamps.format(q.createdAt()));
     }
 }

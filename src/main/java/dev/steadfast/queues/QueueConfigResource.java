@@ -15,8 +15,6 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Response;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -87,17 +85,8 @@ public class QueueConfigResource {
         return Optional.of(new QueueBound(max.intValue(), warning));
     }
 
-    static Map<String, Object> view(String queue, Optional<QueueBound> b) {
-        Map<String, Object> bp = null;
-        if (b.isPresent()) {
-            bp = new LinkedHashMap<>();
-            bp.put("max_depth", b.get().maxDepth());
-            bp.put("strategy", "reject");
-            bp.put("warning_threshold", b.get().warningThreshold());
-        }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("queue", queue);
-        out.put("backpressure", bp);
-        return out;
+    static AdminQueueViews.Config view(String queue, Optional<QueueBound> b) {
+        return new AdminQueueViews.Config(queue, b.map(q -> new AdminQueueViews.Backpressure(q.maxDepth(), "reject",
+                q.warningThreshold())).orElse(null));
     }
 }

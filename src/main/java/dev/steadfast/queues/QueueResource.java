@@ -3,9 +3,11 @@ package dev.steadfast.queues;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.QueueBound;
+import dev.steadfast.http.OffsetPagination;
 import dev.steadfast.http.Responses;
 import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
+import dev.steadfast.stats.JobCounts;
 import dev.steadfast.store.queues.QueueRow;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -15,9 +17,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Response;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Queues in the HTTP binding's shapes (ojs-http-binding.md 11.1 to 11.4): the list, stats, pause and resume. A
@@ -41,21 +41,13 @@ public class QueueResource {
     @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> list() {
         return queues.list().map(rows -> {
-            List<Map<String, Object>> out = new ArrayList<>(rows.size());
+            List<QueueViews.Line> out = new ArrayList<>(rows.size());
             for (QueueRow q : rows) {
-                Map<String, Object> v = new LinkedHashMap<>();
-                v.put("name", q.name());
-                v.put("status", q.paused() ? "paused" : "active");
-                v.put("paused", q.paused());
-                v.put("created_at", Timestamps.format(q.createdAt()));
-                out.add(v);
+                out.add(new QueueViews.Line(q.name(), q.paused() ? "paused" : "active", q.paused(),
+                        Timestamps.format(q.createdAt())));
             }
-            Map<String, Object> page = new LinkedHashMap<>();
-            page.put("total", out.size());
-            page.put("limit", out.size());
-            page.put("offset", 0);
-            page.put("has_more", false);
-            return Responses.ok(json, Map.of("queues", out, "pagination", page));
+            return Responses.ok(json, new QueueViews.QueueList(out,
+                    new OffsetPagination(out.size(), out.size(), 0, false)));
         });
     }
 
@@ -69,31 +61,19 @@ public class QueueResource {
     @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> stats(@PathParam("name") String name) {
         return queues.depth(name).flatMap(d -> backpressure.bound(d.queue().name()).map(bound -> {
-            Map<String, Object> q = queueObject(d.queue().name(), d.queue().paused());
-            Map<String, Object> counts = new LinkedHashMap<>();
-            for (JobState s : JobState.values()) {
-                counts.put(s.wire(), d.counts().byState().getOrDefault(s, 0L));
-            }
-            counts.put("dead_letter", d.counts().deadLetters());
-            q.putAll(counts);
-            q.put("paused_at", Timestamps.format(d.queue().pausedAt()));
-            Map<String, Object> v = new LinkedHashMap<>();
-            v.put("queue", q);
-            v.put("status", d.queue().paused() ? "paused" : "active");
+            JobCounts counts = JobCounts.of(d.counts(), true);
+            String status = d.queue().paused() ? "paused" : "active";
+            QueueViews.StatsQueue q = new QueueViews.StatsQueue(d.queue().name(), status, d.queue().paused(), counts,
+                    Timestamps.format(d.queue().pausedAt()));
             // ojs-backpressure.md 7: the waiting jobs and the bound they are held to
-            Map<String, Object> stats = new LinkedHashMap<>();
-            stats.put("queue", d.queue().name());
             long depth = 0;
             for (JobState s : new JobState[] {JobState.AVAILABLE, JobState.SCHEDULED, JobState.RETRYABLE,
                 JobState.PENDING}) {
                 depth += d.counts().byState().getOrDefault(s, 0L);
             }
-            stats.put("depth", depth);
-            stats.put("max_depth", bound.map(QueueBound::maxDepth).orElse(null));
-            stats.putAll(counts);
-            v.put("stats", stats);
-            v.put("computed_at", Timestamps.format(d.computedAt()));
-            return Responses.ok(json, v);
+            QueueViews.Depth stats = new QueueViews.Depth(d.queue().name(), depth,
+                    bound.map(QueueBound::maxDepth).orElse(null), counts);
+            return Responses.ok(json, new QueueViews.Stats(q, status, stats, Timestamps.format(d.computedAt())));
         }));
     }
 
@@ -102,11 +82,8 @@ public class QueueResource {
     @Path("/{name}/pause")
     @RolesAllowed(Roles.ADMIN)
     public Uni<Response> pause(@PathParam("name") String name) {
-        return queues.pause(name, "api").map(q -> {
-            Map<String, Object> v = queueObject(q.name(), true);
-            v.put("paused_at", Timestamps.format(q.pausedAt()));
-            return Responses.ok(json, Map.of("queue", v));
-        });
+        return queues.pause(name, "api").map(q -> Responses.ok(json, new QueueViews.Changed(
+                QueueViews.Queue.of(q.name(), true, Timestamps.format(q.pausedAt()), null))));
     }
 
     /** Resume (11.4), the same shape as pause. */
@@ -114,18 +91,7 @@ public class QueueResource {
     @Path("/{name}/resume")
     @RolesAllowed(Roles.ADMIN)
     public Uni<Response> resume(@PathParam("name") String name) {
-        return queues.resume(name, "api").map(q -> {
-            Map<String, Object> v = queueObject(q.name(), false);
-            v.put("resumed_at", Timestamps.format(queues.now()));
-            return Responses.ok(json, Map.of("queue", v));
-        });
-    }
-
-    private static Map<String, Object> queueObject(String name, boolean paused) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("name", name);
-        v.put("status", paused ? "paused" : "active");
-        v.put("paused", paused);
-        return v;
+        return queues.resume(name, "api").map(q -> Responses.ok(json, new QueueViews.Changed(
+                QueueViews.Queue.of(q.name(), false, null, Timestamps.format(queues.now())))));
     }
 }

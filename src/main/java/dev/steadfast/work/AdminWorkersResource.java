@@ -1,6 +1,7 @@
 package dev.steadfast.work;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.http.Pagination;
 import dev.steadfast.maintenance.WorkerTimeoutConfig;
 import dev.steadfast.http.Responses;
 import dev.steadfast.http.Roles;
@@ -16,9 +17,7 @@ import jakarta.ws.rs.core.Response;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Workers (ojs-admin-api.md section 9): the known workers, and the operator's directives, delivered in each
@@ -47,7 +46,7 @@ public class AdminWorkersResource {
     public Uni<Response> list() {
         Instant staleBefore = clock.instant().minus(config.heartbeatTimeout());
         return workers.list(500).map(rows -> {
-            List<Map<String, Object>> items = new ArrayList<>(rows.size());
+            List<WorkerList.Item> items = new ArrayList<>(rows.size());
             int running = 0, quiet = 0, stale = 0;
             for (WorkerStore.WorkerRow w : rows) {
                 boolean isStale = w.lastSeen().isBefore(staleBefore);
@@ -55,27 +54,11 @@ public class AdminWorkersResource {
                 running += "running".equals(state) ? 1 : 0;
                 quiet += "quiet".equals(state) ? 1 : 0;
                 stale += isStale ? 1 : 0;
-                Map<String, Object> v = new LinkedHashMap<>();
-                v.put("id", w.id());
-                v.put("hostname", w.hostname());
-                v.put("state", state);
-                v.put("directive", w.directive());
-                v.put("queues", w.queues());
-                v.put("active_jobs", w.activeJobs());
-                v.put("started_at", Timestamps.format(w.firstSeen()));
-                v.put("last_heartbeat_at", Timestamps.format(w.lastSeen()));
-                items.add(v);
+                items.add(new WorkerList.Item(w.id(), w.hostname(), state, w.directive(), w.queues(), w.activeJobs(),
+                        Timestamps.format(w.firstSeen()), Timestamps.format(w.lastSeen())));
             }
-            Map<String, Object> summary = new LinkedHashMap<>();
-            summary.put("total", rows.size());
-            summary.put("running", running);
-            summary.put("quiet", quiet);
-            summary.put("stale", stale);
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("items", items);
-            out.put("summary", summary);
-            out.put("pagination", Map.of("total", rows.size(), "page", 1, "per_page", 500));
-            return Responses.ok(json, out);
+            return Responses.ok(json, new WorkerList(items, new WorkerList.Summary(rows.size(), running, quiet, stale),
+                    new Pagination(rows.size(), 1, 500)));
         });
     }
 
@@ -104,6 +87,7 @@ public class AdminWorkersResource {
         if (id.isEmpty() || id.length() > 255) {
             throw dev.steadfast.domain.OjsException.invalidField("id", "A worker id is 1 to 255 characters.");
         }
-        return heartbeats.direct(id, directive).map(v -> Responses.ok(json, Map.of("id", id, "directive", directive)));
+        return heartbeats.direct(id, directive).map(v -> Responses.ok(json,
+                new WorkerList.Directed(id, directive)));
     }
 }

@@ -2,14 +2,12 @@ package dev.steadfast.work;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.util.RawValue;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.Progress;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
 import dev.steadfast.http.Roles;
-import dev.steadfast.http.Timestamps;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
@@ -17,8 +15,6 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Response;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * Progress (extension {@code progress}, ojs-progress.md 6-7): {@code PUT /ojs/v1/jobs/{id}/progress} with
@@ -45,13 +41,13 @@ public class ProgressResource {
     public Uni<Response> report(@PathParam("id") String id, String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b ->
                 progress.report(Params.jobId(id), WorkerResource.optionalWorkerId(b), report(b, "progress", 1.0)))
-                .map(v -> Responses.ok(json, view(v)));
+                .map(v -> Responses.ok(json, ProgressView.of(v)));
     }
 
     @GET
     @RolesAllowed({Roles.PRODUCER, Roles.READONLY, Roles.ADMIN})
     public Uni<Response> get(@PathParam("id") String id) {
-        return progress.get(Params.jobId(id)).map(v -> Responses.ok(json, view(v)));
+        return progress.get(Params.jobId(id)).map(v -> Responses.ok(json, ProgressView.of(v)));
     }
 
     /** The report in {@code b}; {@code field} holds a number on a scale of 0 to {@code scale}. */
@@ -78,23 +74,5 @@ public class ProgressResource {
         }
         return new ProgressService.Report(value, message, data == null ? null : data.node().toString(),
                 checkpoint == null ? null : checkpoint.node().toString());
-    }
-
-    private static Object raw(String jsonText) {
-        return jsonText == null ? null : new RawValue(jsonText);
-    }
-
-    static Map<String, Object> view(ProgressService.View v) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("job_id", v.jobId().toString());
-        out.put("state", v.job().state().wire());
-        Progress p = v.progress();
-        out.put("progress", p == null ? null : p.value());
-        out.put("message", p == null ? null : p.message());
-        out.put("data", p == null ? null : raw(p.dataJson()));
-        out.put("checkpoint", p == null ? null : raw(p.checkpointJson()));
-        out.put("attempt", v.job().attempt());
-        out.put("updated_at", p == null ? null : Timestamps.format(p.updatedAt()));
-        return out;
     }
 }

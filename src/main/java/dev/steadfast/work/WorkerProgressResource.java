@@ -35,6 +35,6 @@ public class WorkerProgressResource {
             boolean percentage = b.has("percentage");
             return progress.report(id, WorkerResource.optionalWorkerId(b), ProgressResource.report(b,
                     percentage ? "percentage" : "progress", percentage ? 100.0 : 1.0));
-        }).map(v -> Responses.ok(json, ProgressResource.view(v)));
+        }).map(v -> Responses.ok(json, ProgressView.of(v)));
     }
 }

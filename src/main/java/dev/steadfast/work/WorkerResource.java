@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.jobs.JobsConfig;
 import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobRules;
-import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.WorkerState;
 import dev.steadfast.domain.retry.Iso8601Duration;
@@ -17,7 +16,7 @@ import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
 import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
-import dev.steadfast.jobs.JobJson;
+import dev.steadfast.jobs.JobView;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.store.workers.WorkerStateStore;
 import io.smallrye.mutiny.Uni;
@@ -31,7 +30,6 @@ import jakarta.ws.rs.core.Response;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -98,16 +96,11 @@ public class WorkerResource {
             }
             return workers.fetch(queues, count == null ? 1 : count.intValue(), worker, vis, waitOf(b));
         }).map(jobs -> {
-            List<Map<String, Object>> views = new ArrayList<>(jobs.size());
+            List<JobView> views = new ArrayList<>(jobs.size());
             for (JobRow j : jobs) {
-                views.add(JobJson.claimed(json, j));
+                views.add(JobView.claimed(json, j));
             }
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("jobs", views);
-            if (!views.isEmpty()) {
-                out.put("job", views.get(0));
-            }
-            return Json.write(json, out);
+            return Json.write(json, FetchAnswer.of(views));
         });
     }
 
@@ -160,25 +153,21 @@ public class WorkerResource {
                     throw e.atIndex(i);
                 }
             }
-            List<Uni<Map<String, Object>>> answers = new ArrayList<>(valid.size());
+            List<Uni<BatchAckAnswer.Result>> answers = new ArrayList<>(valid.size());
             java.util.Set<UUID> seen = new java.util.HashSet<>();
             for (BatchItem item : valid) {
                 // a job answered twice in one request: the first answer is the one that counts
                 answers.add(seen.add(item.jobId()) ? item.apply().get()
-                        : Uni.createFrom().item(itemRefused(item.jobId(), new OjsException(
+                        : Uni.createFrom().item(BatchAckAnswer.Result.refused(item.jobId(), new OjsException(
                                 dev.steadfast.domain.ErrorCode.CONFLICT, "The job appears earlier in this batch; only"
                                 + " its first answer is applied.", Map.of("job_id", item.jobId().toString())))));
             }
             return Uni.join().all(answers).andFailFast();
-        }).map(results -> {
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("results", results);
-            return Json.write(json, out);
-        });
+        }).map(results -> Json.write(json, new BatchAckAnswer(results)));
     }
 
     /** One validated item of a batch ACK: its job, and the ACK or FAIL that answers it. */
-    private record BatchItem(UUID jobId, java.util.function.Supplier<Uni<Map<String, Object>>> apply) {
+    private record BatchItem(UUID jobId, java.util.function.Supplier<Uni<BatchAckAnswer.Result>> apply) {
     }
 
     /** Validates one item ({@code worker} from the request unless the item names its own) without applying it. */
@@ -188,46 +177,18 @@ public class WorkerResource {
         if (item.has("error")) {
             FailCommand f = failCommand(id, w, item.object("error"));
             return new BatchItem(id, () -> failures.record(f).map(o -> o instanceof FailureService.FailOutcome.Failed ok
-                    ? itemOk(outcome(ok.job())) : itemRefused(id, ((FailureService.FailOutcome.Refused) o).error())));
+                    ? BatchAckAnswer.Result.failed(JobOutcome.of(ok.job()))
+                    : BatchAckAnswer.Result.refused(id, ((FailureService.FailOutcome.Refused) o).error())));
         }
         dev.steadfast.store.Completion a = new dev.steadfast.store.Completion(id, resultOf(item), w);
-        return new BatchItem(id, () -> workers.complete(a).map(o -> o.error() != null ? itemRefused(id, o.error())
-                : itemOk(acked(id, o.completedAt()))));
-    }
-
-    private static Map<String, Object> itemOk(Map<String, Object> outcome) {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("job_id", outcome.get("job_id"));
-        r.put("ok", true);
-        outcome.forEach(r::putIfAbsent);
-        return r;
-    }
-
-    private static Map<String, Object> itemRefused(UUID id, OjsException e) {
-        Map<String, Object> err = new LinkedHashMap<>();
-        err.put("code", e.code().wire());
-        err.put("message", e.getMessage());
-        err.put("details", e.details());
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("job_id", id.toString());
-        r.put("ok", false);
-        r.put("error", err);
-        return r;
+        return new BatchItem(id, () -> workers.complete(a).map(o -> o.error() != null
+                ? BatchAckAnswer.Result.refused(id, o.error())
+                : BatchAckAnswer.Result.acked(AckAnswer.of(id, o.completedAt()))));
     }
 
     private String resultOf(Body b) {
         JsonNode result = b.raw("result");
         return result == null ? null : Json.write(json, result);
-    }
-
-    private static Map<String, Object> acked(UUID id, java.time.Instant at) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("acknowledged", true);
-        out.put("id", id.toString());
-        out.put("job_id", id.toString());
-        out.put("state", JobState.COMPLETED.wire());
-        out.put("completed_at", Timestamps.format(at));
-        return out;
     }
 
     /** The FAIL a nack body's {@code error} object describes. */
@@ -252,7 +213,7 @@ public class WorkerResource {
     public Uni<String> ack(String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
             UUID id = jobIdField(b);
-            return workers.ack(id, resultOf(b), workerId(b)).map(at -> Json.write(json, acked(id, at)));
+            return workers.ack(id, resultOf(b), workerId(b)).map(at -> Json.write(json, AckAnswer.of(id, at)));
         });
     }
 
@@ -265,10 +226,10 @@ public class WorkerResource {
             if (Boolean.TRUE.equals(b.bool("requeue"))) {
                 // OJS's requeue: hand the job back without counting a failed attempt (a snooze, optionally delayed)
                 return workers.snooze(id, workerId(b), snoozeDelay(b), b.timestamp("until"))
-                        .map(row -> Responses.ok(json, outcome(row)));
+                        .map(row -> Responses.ok(json, JobOutcome.of(row)));
             }
             return failures.fail(failCommand(id, workerId(b), b.object("error")))
-                    .map(row -> Responses.ok(json, outcome(row)));
+                    .map(row -> Responses.ok(json, JobOutcome.of(row)));
         });
     }
 
@@ -282,7 +243,7 @@ public class WorkerResource {
     public Uni<Response> snooze(String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b ->
                 workers.snooze(jobIdField(b), workerId(b), snoozeDelay(b), b.timestamp("until")))
-                .map(row -> Responses.ok(json, outcome(row)));
+                .map(row -> Responses.ok(json, JobOutcome.of(row)));
     }
 
     /** The snooze delay from {@code delay_ms} or {@code delay} (ISO 8601); zero when neither is given. */
@@ -351,13 +312,9 @@ public class WorkerResource {
         }).map(beat -> {
             String directive = draining.serverDraining() && workersConfig.quietOnShutdown()
                     && "running".equals(beat.directive()) ? "quiet" : beat.directive();
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("state", directive);
-            out.put("directive", "running".equals(directive) ? "" : directive);
-            out.put("acknowledged", true);
-            out.put("jobs_extended", beat.extended().stream().map(UUID::toString).toList());
-            out.put("server_time", Timestamps.format(beat.serverTime()));
-            return Responses.ok(json, out);
+            return Responses.ok(json, new HeartbeatAnswer(directive, "running".equals(directive) ? "" : directive,
+                    true, beat.extended().stream().map(UUID::toString).toList(),
+                    Timestamps.format(beat.serverTime())));
         });
     }
 
@@ -379,16 +336,9 @@ public class WorkerResource {
     public Uni<Response> health(@PathParam("id") String id) {
         return states.find(id).map(o -> {
             WorkerStateStore.Reported r = o.orElseThrow(() -> OjsException.notFound("worker", id));
-            Map<String, Object> out = new LinkedHashMap<>();
-            out.put("worker_id", id);
-            out.put("state", r.state().wire());
-            out.put("accepts_jobs", r.state().acceptsWork() && !draining.serverDraining());
-            out.put("directive", r.directive());
-            out.put("hostname", r.hostname());
-            out.put("active_jobs", r.activeJobs());
-            out.put("state_changed_at", Timestamps.format(r.stateAt()));
-            out.put("last_heartbeat_at", Timestamps.format(r.lastSeen()));
-            return Responses.ok(json, out);
+            return Responses.ok(json, new WorkerHealth(id, r.state().wire(),
+                    r.state().acceptsWork() && !draining.serverDraining(), r.directive(), r.hostname(),
+                    r.activeJobs(), Timestamps.format(r.stateAt()), Timestamps.format(r.lastSeen())));
         });
     }
 
@@ -413,27 +363,6 @@ public class WorkerResource {
             }
         }
         return ids;
-    }
-
-    static Map<String, Object> outcome(JobRow row) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("id", row.id().toString());
-        out.put("job_id", row.id().toString());
-        out.put("state", row.state().wire());
-        out.put("attempt", row.attempt());
-        out.put("max_attempts", row.maxAttempts());
-        if (row.state() == JobState.RETRYABLE) {
-            out.put("next_attempt_at", Timestamps.format(row.runAt()));
-            out.put("retry_delay_ms", row.retryDelayMs());
-        } else if (row.state() == JobState.DISCARDED) {
-            out.put("discarded_at", Timestamps.format(row.discardedAt()));
-            out.put("completed_at", Timestamps.format(row.completedAt()));
-            out.put("dead_letter", row.deadLetter());
-        } else if (row.state() == JobState.AVAILABLE || row.state() == JobState.SCHEDULED) {
-            out.put("next_attempt_at", Timestamps.format(row.runAt()));
-            out.put("snoozes", row.snoozes());
-        }
-        return out;
     }
 
     static UUID jobIdField(Body b) {

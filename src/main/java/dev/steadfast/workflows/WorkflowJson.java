@@ -1,7 +1,5 @@
 package dev.steadfast.workflows;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.util.RawValue;
 import dev.steadfast.domain.workflow.MemberRole;
 import dev.steadfast.domain.workflow.Outcome;
 import dev.steadfast.domain.workflow.WorkflowReport;
@@ -31,29 +29,16 @@ final class WorkflowJson {
     private WorkflowJson() {
     }
 
-    /**
-     * The answer of create, get and cancel: the workflow under {@code workflow}, as the binding (section 14) and
-     * the conformance suite read it, and its summary ({@code id}, {@code type}, {@code name}, {@code state},
-     * {@code metadata}) also at the top level, where the official JavaScript SDK reads its {@code WorkflowStatus}.
-     * The Java SDK accepts either shape.
-     */
-    static Map<String, Object> wrap(ObjectMapper m, WorkflowView v) {
-        Map<String, Object> wf = view(v);
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("workflow", wf);
-        for (String key : SUMMARY) {
-            put(out, key, wf.get(key));
-        }
-        return out;
+    /** The answer of create, get and cancel (see {@link WorkflowBody.Answer}); the Java SDK accepts either shape. */
+    static WorkflowBody.Answer wrap(WorkflowView v) {
+        return WorkflowBody.Answer.of(view(v));
     }
 
-    private static final List<String> SUMMARY = List.of("id", "type", "name", "state", "metadata");
-
-    static Map<String, Object> view(WorkflowView v) {
+    static WorkflowBody view(WorkflowView v) {
         var w = v.workflow();
         WorkflowReport report = v.report();
-        List<Map<String, Object>> steps = new ArrayList<>();
-        Map<String, Map<String, Object>> callbacks = new LinkedHashMap<>();
+        List<WorkflowBody.Member> steps = new ArrayList<>();
+        Map<String, WorkflowBody.Member> callbacks = new LinkedHashMap<>();
         List<Outcome> stepOutcomes = new ArrayList<>();
         int completed = 0, failed = 0;
         List<String> keys = v.members().stream().filter(m -> m.role() == MemberRole.STEP && m.stepKey() != null)
@@ -70,50 +55,25 @@ final class WorkflowJson {
             }
         }
         int total = steps.size();
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("id", w.id().toString());
-        out.put("type", w.type().wire());
-        if (w.name() != null) {
-            out.put("name", w.name());
-        }
-        out.put("state", w.state().wire());
-        if (w.parentId() != null) {
-            out.put("parent_id", w.parentId().toString());
-        }
-        out.put("steps_total", total);
-        out.put("steps_completed", completed);
-        out.put("steps_failed", failed);
-        out.put("jobs_total", total);
-        out.put("jobs_completed", completed);
-        out.put("jobs_failed", failed);
-        out.put(w.type() == WorkflowType.CHAIN ? "steps" : "jobs", steps);
-        if (w.type() == WorkflowType.BATCH) {
-            out.put("callbacks", callbacks);
-        }
-        if (!keys.isEmpty() && w.type() != WorkflowType.CHAIN) {
+        boolean chain = w.type() == WorkflowType.CHAIN;
+        List<WorkflowBody.Member> all = null;
+        if (!keys.isEmpty() && !chain) {
             // created in the binding's shape: every member under steps too, as it was sent (callbacks included)
-            List<Map<String, Object>> all = new ArrayList<>(steps);
+            all = new ArrayList<>(steps);
             all.addAll(callbacks.values());
-            out.put("steps", all);
         }
-        Map<String, Object> errors = errorReport(w.id(), w.type(), w.state(), stepOutcomes, report);
-        out.putAll(errors);
-        out.put("created_at", Timestamps.format(w.createdAt()));
-        put(out, "started_at", Timestamps.format(report.startedAt()));
-        put(out, "completed_at", Timestamps.format(w.completedAt()));
-        put(out, "cancelled_at", Timestamps.format(w.cancelledAt()));
-        Map<String, Object> meta = new LinkedHashMap<>();
-        meta.put("created_at", Timestamps.format(w.createdAt()));
-        put(meta, "started_at", Timestamps.format(report.startedAt()));
-        // 3.3: when the workflow reached a terminal state, cancelled included (11.3 adds cancelled_at)
-        put(meta, "completed_at", Timestamps.format(w.completedAt() != null ? w.completedAt() : w.cancelledAt()));
-        put(meta, "cancelled_at", Timestamps.format(w.cancelledAt()));
-        meta.put("job_count", report.jobCount());
-        meta.put("completed_count", report.completedCount());
-        meta.put("failed_count", report.failedCount());
-        meta.putAll(errors);
-        out.put("metadata", meta);
-        return out;
+        WorkflowBody.ErrorReport errors = errorReport(w.id(), w.type(), w.state(), stepOutcomes, report);
+        // 3.3: completed_at when the workflow reached a terminal state, cancelled included (11.3 adds cancelled_at)
+        WorkflowBody.Metadata meta = new WorkflowBody.Metadata(Timestamps.format(w.createdAt()),
+                Timestamps.format(report.startedAt()),
+                Timestamps.format(w.completedAt() != null ? w.completedAt() : w.cancelledAt()),
+                Timestamps.format(w.cancelledAt()), report.jobCount(), report.completedCount(),
+                report.failedCount(), errors);
+        return new WorkflowBody(w.id().toString(), w.type().wire(), w.name(), w.state().wire(),
+                w.parentId() == null ? null : w.parentId().toString(), total, completed, failed, total, completed,
+                failed, chain ? null : steps, w.type() == WorkflowType.BATCH ? callbacks : null,
+                chain ? steps : all, errors, Timestamps.format(w.createdAt()), Timestamps.format(report.startedAt()),
+                Timestamps.format(w.completedAt()), Timestamps.format(w.cancelledAt()), meta);
     }
 
     /**
@@ -123,86 +83,50 @@ final class WorkflowJson {
      * {@code job_id}, {@code code}, {@code message} and {@code attempt}, where the job sits ({@code workflow_id}
      * when it is in a nested workflow, {@code step_index} or {@code callback}) and the job's whole {@code error}.
      */
-    private static Map<String, Object> errorReport(UUID self, WorkflowType type, WorkflowState state,
-                                                   List<Outcome> stepOutcomes, WorkflowReport report) {
-        Map<String, Object> out = new LinkedHashMap<>();
+    private static WorkflowBody.ErrorReport errorReport(UUID self, WorkflowType type, WorkflowState state,
+                                                        List<Outcome> stepOutcomes, WorkflowReport report) {
         Integer failedStep = type == WorkflowType.CHAIN ? WorkflowReport.failedStepIndex(state, stepOutcomes) : null;
         if (report.failures().isEmpty() && state != WorkflowState.FAILED && failedStep == null) {
-            return out;
+            return WorkflowBody.ErrorReport.NONE;
         }
-        if (failedStep != null) {
-            out.put("failed_step_index", failedStep);
-        }
-        List<Map<String, Object>> errors = new ArrayList<>();
+        List<WorkflowBody.Failure> errors = new ArrayList<>();
         for (WorkflowReport.Failure f : report.failures()) {
-            Map<String, Object> e = new LinkedHashMap<>();
-            e.put("job_id", f.jobId().toString());
-            e.put("code", f.code());
-            e.put("message", f.message());
-            e.put("attempt", f.attempt());
-            if (!f.workflowId().equals(self)) {
-                e.put("workflow_id", f.workflowId().toString());
-            }
-            if (f.role() == MemberRole.STEP) {
-                e.put("step_index", f.position());
-            } else {
-                e.put("callback", f.role().wire());
-            }
-            e.put("error", f.errorJson() == null ? null : new RawValue(f.errorJson()));
-            errors.add(e);
+            boolean step = f.role() == MemberRole.STEP;
+            errors.add(new WorkflowBody.Failure(f.jobId().toString(), f.code(), f.message(), f.attempt(),
+                    f.workflowId().equals(self) ? null : f.workflowId().toString(), step ? f.position() : null,
+                    step ? null : f.role().wire(), f.errorJson()));
         }
-        out.put("failed_job_ids", report.failures().stream().map(f -> f.jobId().toString()).toList());
-        out.put("errors", errors);
-        return out;
+        return new WorkflowBody.ErrorReport(failedStep,
+                report.failures().stream().map(f -> f.jobId().toString()).toList(), errors);
     }
 
     /**
      * A workflow created in the binding's shape answers each member with the step id and depends_on it was given:
      * a chain step depends on the step before it, a group's or batch's job on nothing, a callback on every job.
      */
-    private static Map<String, Object> keyed(Map<String, Object> s, MemberRow m, WorkflowType type, List<String> keys) {
+    private static WorkflowBody.Member keyed(WorkflowBody.Member s, MemberRow m, WorkflowType type,
+                                             List<String> keys) {
         if (m.stepKey() == null) {
             return s;
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("id", m.stepKey());
-        out.putAll(s);
         if (m.role() != MemberRole.STEP) {
-            out.put("depends_on", keys);
+            return s.keyed(m.stepKey(), keys);
         } else if (type == WorkflowType.CHAIN && m.position() > 0 && m.position() <= keys.size()) {
-            out.put("depends_on", List.of(keys.get(m.position() - 1)));
-        } else {
-            out.put("depends_on", List.of());
+            return s.keyed(m.stepKey(), List.of(keys.get(m.position() - 1)));
         }
-        return out;
+        return s.keyed(m.stepKey(), List.of());
     }
 
-    private static Map<String, Object> member(MemberRow m) {
-        Map<String, Object> s = new LinkedHashMap<>();
-        if (m.role() == MemberRole.STEP) {
-            s.put("index", m.position());
-        }
-        put(s, "type", m.type());
-        s.put("state", stepState(m));
+    private static WorkflowBody.Member member(MemberRow m) {
+        Integer index = m.role() == MemberRole.STEP ? m.position() : null;
         if (m.workflow()) {
-            s.put("workflow_id", m.jobId().toString());
-            put(s, "completed_at", Timestamps.format(m.completedAt()));
-            return s;
+            return new WorkflowBody.Member(null, index, m.type(), stepState(m), m.jobId().toString(), null, null,
+                    null, null, Timestamps.format(m.completedAt()), null, null, null);
         }
-        s.put("job_id", m.jobId().toString());
-        if (m.jobState() != null) {
-            s.put("job_state", m.jobState().wire());
-        }
-        put(s, "queue", m.queue());
-        put(s, "started_at", Timestamps.format(m.startedAt()));
-        put(s, "completed_at", Timestamps.format(m.completedAt()));
-        if (m.resultJson() != null) {
-            s.put("result", new RawValue(m.resultJson()));
-        }
-        if (m.errorJson() != null && outcome(m) == Outcome.FAILED) {
-            s.put("error", new RawValue(m.errorJson()));
-        }
-        return s;
+        return new WorkflowBody.Member(null, index, m.type(), stepState(m), null, m.jobId().toString(),
+                m.jobState() == null ? null : m.jobState().wire(), m.queue(), Timestamps.format(m.startedAt()),
+                Timestamps.format(m.completedAt()), m.resultJson(),
+                m.errorJson() != null && outcome(m) == Outcome.FAILED ? m.errorJson() : null, null);
     }
 
     /** ojs-workflows.md 4.4's step states: waiting, pending, active, completed, failed, cancelled. */
@@ -226,11 +150,5 @@ final class WorkflowJson {
             return m.outcome();
         }
         return m.jobState() == null ? null : Outcome.of(m.jobState()).orElse(null);
-    }
-
-    private static void put(Map<String, Object> v, String key, Object value) {
-        if (value != null) {
-            v.put(key, value);
-        }
     }
 }

@@ -55,7 +55,7 @@ public class WorkflowResource {
     @RolesAllowed({Roles.PRODUCER, Roles.ADMIN})
     public Uni<Response> create(String body) {
         return Uni.createFrom().item(() -> command(Body.parse(json, body))).flatMap(workflows::create)
-                .map(v -> Response.fromResponse(Responses.json(json, 201, WorkflowJson.wrap(json, v)))
+                .map(v -> Response.fromResponse(Responses.json(json, 201, WorkflowJson.wrap(v)))
                         .location(URI.create("/ojs/v1/workflows/" + v.workflow().id())).build());
     }
 
@@ -63,14 +63,14 @@ public class WorkflowResource {
     @Path("/{id}")
     @RolesAllowed({Roles.PRODUCER, Roles.READONLY, Roles.ADMIN})
     public Uni<Response> get(@PathParam("id") String id) {
-        return workflows.get(workflowId(id)).map(v -> Responses.ok(json, WorkflowJson.wrap(json, v)));
+        return workflows.get(workflowId(id)).map(v -> Responses.ok(json, WorkflowJson.wrap(v)));
     }
 
     @DELETE
     @Path("/{id}")
     @RolesAllowed({Roles.PRODUCER, Roles.ADMIN})
     public Uni<Response> cancel(@PathParam("id") String id) {
-        return workflows.cancel(workflowId(id)).map(v -> Responses.ok(json, WorkflowJson.wrap(json, v)));
+        return workflows.cancel(workflowId(id)).map(v -> Responses.ok(json, WorkflowJson.wrap(v)));
     }
 
     private static UUID workflowId(String id) {

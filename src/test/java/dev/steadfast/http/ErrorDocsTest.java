@@ -27,8 +27,7 @@ class ErrorDocsTest {
     void everyErrorCodesDocsUrlHasItsSection() {
         Map<String, Set<String>> pages = new java.util.HashMap<>();
         for (ErrorCode code : ErrorCode.values()) {
-            Map<?, ?> error = (Map<?, ?>) ErrorEnvelope.of(code, "m", Map.of(), "r").get("error");
-            String url = (String) error.get("docs_url");
+            String url = ErrorEnvelope.of(code, "m", Map.of(), "r").error().docsUrl();
             int hash = url.indexOf('#');
             assertTrue(hash > 0, url);
             Set<String> ids = pages.computeIfAbsent(url.substring(0, hash), ErrorDocsTest::ids);
