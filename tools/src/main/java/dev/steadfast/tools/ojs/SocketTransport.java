@@ -19,9 +19,10 @@ import java.util.concurrent.Executors;
 /**
  * Requests over pooled keep-alive sockets, one blocking HTTP/1.1 exchange at a time per socket. Kept for the load
  * tools alone because the client must not measure itself: on the 2-core machine the JDK HttpClient spent about
- * four times this transport's CPU per job (W2 with 8 workers, 2026-11-26: 0.68-0.81 client cores against 0.27-0.29
- * at the same load, 1.5-1.7 ms against 0.43 ms of client CPU per job), which the server then lacks. Only what
- * the server sends is understood: a status line, headers, a body by Content-Length or chunked.
+ * four times this transport's CPU per job (W2 with 8 workers, 5,000 jobs, 2026-11-26, four HttpClient runs, two of
+ * them with a same-thread executor, and three of this transport: 0.52-0.81 client cores against 0.22-0.29,
+ * 1.5-1.8 ms against 0.43-0.44 ms of client CPU per job), which the server then lacks. Only what the server sends
+ * is understood: a status line, headers, a body by Content-Length or chunked.
  */
 final class SocketTransport implements Transport {
 
