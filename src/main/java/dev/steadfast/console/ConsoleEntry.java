@@ -1,5 +1,6 @@
 package dev.steadfast.console;
 
+import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Response;
@@ -11,6 +12,7 @@ import java.net.URI;
  * (steadfast.console.auth-enabled); the redirect itself reveals nothing. OJS clients start at {@code /ojs/manifest}.
  */
 @Path("/")
+@PermitAll
 public class ConsoleEntry {
 
     @GET

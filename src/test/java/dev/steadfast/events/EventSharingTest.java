@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Events another instance sends are listed like this instance's own, in time order even when they arrive late;
  * a payload that cannot be read is ignored. (The exchange through PostgreSQL between two running instances is
- * exercised by scripts/Faults.java, which reads one instance's events through another.)
+ * exercised by the fault suite (the tools jar's faults), which reads one instance's events through another.)
  */
 @QuarkusTest
 class EventSharingTest {
