@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Markdown tables from a raw file of scripts/bench-peers.sh (README "Performance").
+"""Markdown tables from a raw file of scripts/bench-peers.sh (docs/performance/README.md).
 
 Usage: python3 scripts/bench-peers-table.py /tmp/steadfast-bench/raw-STAMP.jsonl
 

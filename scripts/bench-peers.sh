@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Steadfast side by side with the peer job queues (README "Performance"), in one stretch of machine time.
+# Steadfast side by side with the peer job queues (docs/performance/README.md), in one stretch of machine time.
 #
 # Starts the packaged jar (target/quarkus-app/quarkus-run.jar, build it first) against the peers' PostgreSQL
 # cluster (127.0.0.1:55433, see ../shared/peers-bench/README.md, "Steadfast side by side with the peers"). For every

@@ -1,4 +1,4 @@
--- Seeds a Steadfast database with realistic jobs for console timing (README "Console" > performance):
+-- Seeds a Steadfast database with realistic jobs for console timing (docs/operations/console.md > performance):
 --
 --   psql "$URL" -v rows=1000000 -f scripts/seed-jobs.sql
 --

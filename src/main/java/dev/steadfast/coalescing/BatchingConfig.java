@@ -19,7 +19,7 @@ public interface BatchingConfig {
      * Batches of one kind running at once (each holds a database connection while it runs). One by default:
      * requests that arrive while a batch runs leave together in the next, so a busy server sends fewer,
      * larger statements (measured with 8 workers acking one job per request: 1,504 jobs/s and half the
-     * PostgreSQL CPU with 1, against 1,051 with 4; README "Performance").
+     * PostgreSQL CPU with 1, against 1,051 with 4; docs/performance/README.md).
      */
     @WithDefault("1")
     int maxInFlight();
@@ -28,7 +28,7 @@ public interface BatchingConfig {
      * How long a batch may wait for more requests before it leaves (whole milliseconds; a request never waits
      * longer, and a full batch leaves at once). Zero: a free slot sends what waits at once, the natural batching
      * above. Measured with 8 workers acking one job per request, a linger buys fewer commits per job at the price of
-     * every ACK's latency (README "Performance").
+     * every ACK's latency (docs/performance/README.md).
      */
     @WithDefault("PT0S")
     Duration linger();
@@ -37,7 +37,7 @@ public interface BatchingConfig {
      * Requests of one kind (PUSH, ACK, FAIL) that may wait for a batch on one instance; one more is refused at
      * once with 503 backend_error ({@code details.reason} server_busy, Retry-After), having done nothing.
      * Four full batches: under the benchmark loads (16 producers, 8 workers) statements averaged 8 requests and
-     * the deepest held 127 (README "Performance"), so this only trips when the database has stalled for a while.
+     * the deepest held 127 (docs/performance/README.md), so this only trips when the database has stalled for a while.
      */
     @WithDefault("2000")
     int maxQueued();

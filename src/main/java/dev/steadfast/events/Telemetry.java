@@ -226,7 +226,7 @@ public class Telemetry {
 
     /**
      * Meters are looked up here rather than registered on every event: building a Micrometer id and finding it in
-     * the registry took a visible share of each request's CPU (README "Performance"). Bounded by the number of
+     * the registry took a visible share of each request's CPU (docs/performance/README.md). Bounded by the number of
      * queue x type x meter combinations, like the registry itself.
      */
     private final java.util.concurrent.ConcurrentHashMap<MeterKey, Object> meterCache =

@@ -102,7 +102,7 @@ public final class Body {
      */
     static String nulAt(JsonNode node, String path) {
         // the scan builds no paths: a body almost never holds a NUL, and naming every field on the way was most of
-        // what a bulk PUSH allocated (README "Performance")
+        // what a bulk PUSH allocated (docs/performance/README.md)
         return hasNul(node) ? pathOfNul(node, path) : null;
     }
 

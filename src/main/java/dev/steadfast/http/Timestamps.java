@@ -17,7 +17,7 @@ public final class Timestamps {
     /**
      * The same text {@link #FORMAT} writes. Years 1-9999 are written directly: every fetched job carries several
      * timestamps, and the formatter's general machinery was about 3% of a FETCH/ACK request's CPU and 9% of what
-     * it allocated (README "Performance"). Other years go through the formatter.
+     * it allocated (docs/performance/README.md). Other years go through the formatter.
      */
     public static String format(Instant i) {
         if (i == null) {

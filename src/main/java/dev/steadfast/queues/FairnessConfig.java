@@ -6,7 +6,7 @@ import java.time.Duration;
 
 /**
  * Producers and workers share one server: while workers are busy, producers may not take more than a fixed
- * number of request slots, so a crowd of producers cannot starve the workers (README "Faults and fuzzing").
+ * number of request slots, so a crowd of producers cannot starve the workers (docs/internals/testing.md).
  */
 @ConfigMapping(prefix = "steadfast.fairness")
 public interface FairnessConfig {

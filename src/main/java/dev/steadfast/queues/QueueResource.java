@@ -22,7 +22,7 @@ import java.util.List;
 /**
  * Queues in the HTTP binding's shapes (ojs-http-binding.md 11.1 to 11.4): the list, stats, pause and resume. A
  * paused queue still accepts jobs (they accumulate as available, as the admin API says) rather than answering
- * 422 queue_paused; see README "Protocol notes".
+ * 422 queue_paused; see docs/reference/protocol-notes.md.
  */
 @Path("/ojs/v1/queues")
 public class QueueResource {

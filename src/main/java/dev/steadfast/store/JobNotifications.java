@@ -76,7 +76,7 @@ public class JobNotifications {
 
     /**
      * Options for a connection of its own to the configured database (the first host of the reactive URL), with
-     * the pool's TLS settings (README "Security": ssl-mode, the trusted PEM certificates, host name verification),
+     * the pool's TLS settings (docs/operations/security.md: ssl-mode, the trusted PEM certificates, host name verification),
      * so these connections are encrypted and checked exactly like the pool's.
      */
     public static PgConnectOptions connectOptions(String url, Optional<String> user, Optional<String> password) {

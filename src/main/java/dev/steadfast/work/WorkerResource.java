@@ -37,7 +37,7 @@ import java.util.UUID;
 /**
  * FETCH, ACK and FAIL (ojs-http-binding.md section 10). FETCH, ACK and batch ACK answer the JSON text with a
  * declared type ({@link #ANSWER}) rather than a {@link Response}, so the writer is chosen once at start-up instead
- * of looked up on every request (about 3% of such a request's CPU, README "Performance"); refusals are exceptions
+ * of looked up on every request (about 3% of such a request's CPU, docs/performance/README.md); refusals are exceptions
  * and reach the error mapper as before.
  */
 @Path("/ojs/v1/workers")
@@ -373,7 +373,7 @@ public class WorkerResource {
 
     /**
      * The request's {@code worker_id}; required when steadfast.workers.require-worker-id is on, so that every
-     * answer is checked against the lease holder (see README, "Ownership").
+     * answer is checked against the lease holder (see docs/concepts/retries-and-dead-letters.md).
      */
     String workerId(Body b) {
         return requireWorker(optionalWorkerId(b));

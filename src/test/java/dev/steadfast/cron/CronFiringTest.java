@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Firing, run directly with instants after the registration (no waiting for the clock): each occurrence is
  * enqueued exactly once, also when several callers (as several instances would) fire at the same moment; the
- * overlap policy and missed occurrences follow the README.
+ * overlap policy and missed occurrences follow docs/concepts/cron-delays-expiry.md.
  */
 @QuarkusTest
 class CronFiringTest {

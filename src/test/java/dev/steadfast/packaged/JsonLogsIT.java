@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The packaged application in the prod profile writes its log as JSON lines (README "Telemetry"), not the plain
+ * The packaged application in the prod profile writes its log as JSON lines (docs/operations/telemetry.md), not the plain
  * text of dev and test. The launched process's output is target/quarkus.log.
  */
 @QuarkusIntegrationTest

@@ -21,8 +21,7 @@ public class PackagedApp implements QuarkusTestProfile {
     static final String TOKEN = "packaged-suite-admin-token-2f6c1d0e9b8a4736a5c4d3e2f1a0b9c8";
 
     /**
-     * The console session key, fixed as it must be when several instances share a database (README "Several
-     * instances"): a second instance a test starts beside this one passes the same.
+     * The console session key, fixed as it must be when several instances share a database (docs/operations/several-instances.md): a second instance a test starts beside this one passes the same.
      */
     static final String SESSION_SECRET = "packaged-suite-console-session-key-7d3a9c51e2b84f60";
 

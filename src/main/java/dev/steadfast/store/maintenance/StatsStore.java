@@ -18,7 +18,7 @@ import java.util.Map;
  * Read-only aggregates for the operator console and the admin API: depth by state per queue (or in one queue),
  * dead letters per queue and their growth, the age of the oldest available job per queue, and finished jobs per
  * minute or per window. Every statement here is a
- * read that takes no locks; their cost on a million-row table is measured in README "Console".
+ * read that takes no locks; their cost on a million-row table is measured in docs/operations/console.md.
  */
 @ApplicationScoped
 public class StatsStore {
