@@ -16,8 +16,6 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Response;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * The schema registry by job type and version as ojs-job-versioning.md 11 draws it, under /ojs/v1/admin/schemas
@@ -83,9 +81,8 @@ public class AdminSchemaResource {
     @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> latest(@PathParam("type") String type) {
         return schemas.latest(type).flatMap(s -> schemas.versions(type).map(all -> {
-            Map<String, Object> out = SchemaJson.view(s);
-            out.put("versions", SchemaJson.versions(type, all).get("versions"));
-            return Responses.ok(json, out);
+            return Responses.ok(json,
+                    new SchemaJson.Latest(SchemaJson.view(s), SchemaJson.versions(type, all).versions()));
         }));
     }
 
@@ -100,7 +97,7 @@ public class AdminSchemaResource {
     @Path("/{type}/validation")
     @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> mode(@PathParam("type") String type) {
-        return schemas.mode(type).map(m -> Responses.ok(json, mode(m)));
+        return schemas.mode(type).map(m -> Responses.ok(json, SchemaJson.ModeView.of(m)));
     }
 
     /** {@code {"mode": "strict"|"warn"|"off"}}; {@code "mode": null} returns the type to the server's default. */
@@ -115,14 +112,6 @@ public class AdminSchemaResource {
             }
             String mode = b.string("mode", false);
             return schemas.setMode(type, mode == null ? null : ValidationMode.parse("mode", mode));
-        }).map(m -> Responses.ok(json, mode(m)));
-    }
-
-    private static Map<String, Object> mode(SchemaService.Mode m) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("type", m.type());
-        out.put("mode", m.mode().wire());
-        out.put("source", m.own() ? "type" : "default");
-        return out;
+        }).map(m -> Responses.ok(json, SchemaJson.ModeView.of(m)));
     }
 }

@@ -1,15 +1,19 @@
 package dev.steadfast.schemas;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.util.RawValue;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.schema.SchemaVersion;
 import dev.steadfast.http.Body;
+import dev.steadfast.http.OffsetPagination;
 import dev.steadfast.http.Timestamps;
 import dev.steadfast.store.schemas.SchemaStore.SchemaRow;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The wire shapes of the schema registry. One schema reads the same on every route: {@code uri}, {@code type} and
@@ -23,38 +27,64 @@ final class SchemaJson {
     private SchemaJson() {
     }
 
-    static Map<String, Object> view(SchemaRow s) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("uri", s.uri());
-        v.put("type", s.type());
-        v.put("job_type", s.type());
-        v.put("version", s.version().wire());
-        if (s.schemaJson() != null) {
-            v.put("schema", new RawValue(s.schemaJson()));
+    /** One schema; {@code schema} and {@code compatible_with} are omitted when absent. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @JsonPropertyOrder({"uri", "type", "job_type", "version", "schema", "compatible_with", "created_at"})
+    record View(String uri, String type, String jobType, Object version,
+                @JsonInclude(JsonInclude.Include.NON_NULL) RawValue schema,
+                @JsonInclude(JsonInclude.Include.NON_NULL) List<String> compatibleWith, String createdAt) {
+    }
+
+    /** The admin API's latest version: the schema with the type's {@code versions} beside it. */
+    record Latest(@JsonUnwrapped View schema, List<VersionLine> versions) {
+    }
+
+    /** {@code {"type", "versions": [...]}}. */
+    record Versions(String type, List<VersionLine> versions) {
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record VersionLine(Object version, String uri, String createdAt, boolean isLatest) {
+    }
+
+    /** {@code {"schema": ...}}: the binding's routes wrap one schema. */
+    record Wrapped(View schema) {
+    }
+
+    /** The binding's list: {@code {"schemas": [...], "pagination": {...}}}. */
+    record Page(List<View> schemas, OffsetPagination pagination) {
+    }
+
+    /** {@code {"deleted": true, "type", "version"}} for a deleted type version. */
+    record DeletedVersion(boolean deleted, String type, Object version) {
+    }
+
+    /** {@code {"deleted": true, "uri"}} for a schema deleted by URI. */
+    record DeletedUri(boolean deleted, String uri) {
+    }
+
+    /** A type's validation mode: {@code {"type", "mode", "source": "type"|"default"}}. */
+    record ModeView(String type, String mode, String source) {
+
+        static ModeView of(SchemaService.Mode m) {
+            return new ModeView(m.type(), m.mode().wire(), m.own() ? "type" : "default");
         }
-        if (s.compatibleWith() != null) {
-            v.put("compatible_with", s.compatibleWith());
-        }
-        v.put("created_at", Timestamps.format(s.createdAt()));
-        return v;
+    }
+
+    static View view(SchemaRow s) {
+        return new View(s.uri(), s.type(), s.type(), s.version().wire(),
+                s.schemaJson() == null ? null : new RawValue(s.schemaJson()), s.compatibleWith(),
+                Timestamps.format(s.createdAt()));
     }
 
     /** A type's versions, newest first, the first marked latest (ojs-schema-registry.md 4.3). */
-    static Map<String, Object> versions(String type, List<SchemaRow> rows) {
-        List<Map<String, Object>> out = new ArrayList<>(rows.size());
+    static Versions versions(String type, List<SchemaRow> rows) {
+        List<VersionLine> out = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
             SchemaRow r = rows.get(i);
-            Map<String, Object> v = new LinkedHashMap<>();
-            v.put("version", r.version().wire());
-            v.put("uri", r.uri());
-            v.put("created_at", Timestamps.format(r.createdAt()));
-            v.put("is_latest", i == 0);
-            out.add(v);
+            out.add(new VersionLine(r.version().wire(), r.uri(), Timestamps.format(r.createdAt()), i == 0));
         }
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("type", type);
-        body.put("versions", out);
-        return body;
+        return new Versions(type, out);
     }
 
     /** A version from a path segment: 400 when it is not one. */
@@ -93,12 +123,7 @@ final class SchemaJson {
         return uri;
     }
 
-    /** {"deleted": true, ...} for a deleted type version. */
-    static Map<String, Object> deleted(String type, SchemaVersion v) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("deleted", true);
-        m.put("type", type);
-        m.put("version", v.wire());
-        return m;
+    static DeletedVersion deleted(String type, SchemaVersion v) {
+        return new DeletedVersion(true, type, v.wire());
     }
 }

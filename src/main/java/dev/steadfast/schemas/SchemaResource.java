@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.schema.SchemaVersion;
 import dev.steadfast.http.Body;
+import dev.steadfast.http.OffsetPagination;
 import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
 import dev.steadfast.http.Roles;
@@ -20,9 +21,7 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The schema registry as the binding (ojs-http-binding.md 15: by URI, the path's {@code :uri} URL-encoded) and the
@@ -48,14 +47,10 @@ public class SchemaResource {
         int l = Params.integer("limit", limit, 50, 1, 1000);
         int o = Params.integer("offset", offset, 0, 0, Integer.MAX_VALUE);
         return schemas.list(l, o).map(page -> {
-            List<Map<String, Object>> out = new ArrayList<>(page.schemas().size());
+            List<SchemaJson.View> out = new ArrayList<>(page.schemas().size());
             page.schemas().forEach(s -> out.add(SchemaJson.view(s)));
-            Map<String, Object> p = new LinkedHashMap<>();
-            p.put("total", page.total());
-            p.put("limit", l);
-            p.put("offset", o);
-            p.put("has_more", o + out.size() < page.total());
-            return Responses.ok(json, Map.of("schemas", out, "pagination", p));
+            return Responses.ok(json, new SchemaJson.Page(out,
+                    new OffsetPagination(page.total(), l, o, o + out.size() < page.total())));
         });
     }
 
@@ -77,7 +72,7 @@ public class SchemaResource {
             String t = type != null ? type : jobType != null ? jobType : b.string("type", true); // 400 when neither
             SchemaVersion version = SchemaJson.bodyVersion(b, "version", SchemaVersion.parse("version", "1"));
             return schemas.register(uri, t, version, b.raw("schema"), SchemaJson.compatibleWith(b), false);
-        }).map(r -> Response.fromResponse(Responses.json(json, 201, Map.of("schema", SchemaJson.view(r.schema()))))
+        }).map(r -> Response.fromResponse(Responses.json(json, 201, new SchemaJson.Wrapped(SchemaJson.view(r.schema()))))
                 .location(location(r.schema().uri())).build());
     }
 
@@ -90,14 +85,14 @@ public class SchemaResource {
     @Path("/{uri}")
     @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> get(@PathParam("uri") String uri) {
-        return schemas.byUriOrType(uri).map(s -> Responses.ok(json, Map.of("schema", SchemaJson.view(s))));
+        return schemas.byUriOrType(uri).map(s -> Responses.ok(json, new SchemaJson.Wrapped(SchemaJson.view(s))));
     }
 
     @DELETE
     @Path("/{uri}")
     @RolesAllowed(Roles.ADMIN)
     public Uni<Response> delete(@PathParam("uri") String uri) {
-        return schemas.delete(uri).map(v -> Responses.ok(json, Map.of("deleted", true, "uri", uri)));
+        return schemas.delete(uri).map(v -> Responses.ok(json, new SchemaJson.DeletedUri(true, uri)));
     }
 
     /** A type's versions, newest first; an empty list when it has none (ojs-schema-registry.md 4.3). */
