@@ -2,7 +2,6 @@ package dev.steadfast.events;
 
 import dev.steadfast.http.Timestamps;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -13,16 +12,13 @@ public record JobEvent(String id, String type, Instant time, String subject, Str
                        Map<String, Object> data) {
 
     /** The event as a CloudEvent (the JSON of the event stream and the events listing). */
-    public static Map<String, Object> cloudEvent(JobEvent e) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("specversion", "1.0");
-        v.put("id", e.id());
-        v.put("type", e.type());
-        v.put("source", "ojs://steadfast/api");
-        v.put("time", Timestamps.format(e.time()));
-        v.put("subject", e.subject());
-        v.put("datacontenttype", "application/json");
-        v.put("data", e.data());
-        return v;
+    public static CloudEvent cloudEvent(JobEvent e) {
+        return new CloudEvent("1.0", e.id(), e.type(), "ojs://steadfast/api", Timestamps.format(e.time()),
+                e.subject(), "application/json", e.data());
+    }
+
+    /** The CloudEvents 1.0 envelope; {@code data} is the event type's own fields. */
+    public record CloudEvent(String specversion, String id, String type, String source, String time, String subject,
+                             String datacontenttype, Map<String, Object> data) {
     }
 }

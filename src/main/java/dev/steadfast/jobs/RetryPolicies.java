@@ -1,14 +1,18 @@
 package dev.steadfast.jobs;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.retry.MaxAttemptsRule;
 import dev.steadfast.domain.retry.PolicyViolation;
 import dev.steadfast.domain.retry.RetryPolicy;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -55,19 +59,27 @@ public class RetryPolicies {
         }
     }
 
-    /** The configured scopes, for GET /ojs/v1/retry-policies and the manifest. */
-    public Map<String, Object> describe() {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("precedence", new String[] {"job", "type", "queue", "default"});
-        out.put("default", serverDefault.toWire());
-        out.put("queues", byQueue);
-        out.put("types", byType);
-        Map<String, Object> range = new LinkedHashMap<>();
-        range.put("min", maxAttempts.min());
-        range.put("max", maxAttempts.max() == Integer.MAX_VALUE ? null : maxAttempts.max());
-        range.put("out_of_range", maxAttempts.mode().name().toLowerCase(java.util.Locale.ROOT));
-        out.put("max_attempts_range", range);
-        return out;
+    /**
+     * The configured scopes, for GET /ojs/v1/retry-policies and the manifest: the default and the configured
+     * per-queue and per-type policies as written (user configuration, so they stay JSON objects).
+     */
+    public Description describe() {
+        return new Description(List.of("job", "type", "queue", "default"), serverDefault.toWire(), byQueue, byType,
+                new AttemptsRange(maxAttempts.min(), maxAttempts.max() == Integer.MAX_VALUE ? null : maxAttempts.max(),
+                        maxAttempts.mode().name().toLowerCase(java.util.Locale.ROOT)));
+    }
+
+    /** {@code {"precedence", "default", "queues", "types", "max_attempts_range"}}. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @JsonPropertyOrder({"precedence", "default", "queues", "types", "max_attempts_range"})
+    public record Description(List<String> precedence, @JsonProperty("default") Map<String, Object> serverDefault,
+                              Map<String, Map<String, Object>> queues, Map<String, Map<String, Object>> types,
+                              AttemptsRange maxAttemptsRange) {
+    }
+
+    /** The clamp on max_attempts: {@code max} null when unbounded. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    public record AttemptsRange(int min, Integer max, String outOfRange) {
     }
 
     private static Map<String, Object> check(ObjectMapper json, String where, String text) {

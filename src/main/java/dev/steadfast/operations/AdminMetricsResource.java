@@ -40,41 +40,24 @@ public class AdminMetricsResource {
         return stats.summary().map(s -> Responses.ok(json, view(s)));
     }
 
-    static Map<String, Object> view(MetricsSummary s) {
+    static OperationsViews.MetricsView view(MetricsSummary s) {
         Map<String, Long> totals = zeroes();
-        Map<String, Object> queues = new TreeMap<>();
+        Map<String, OperationsViews.QueueMetrics> queues = new TreeMap<>();
         s.counts().byQueue().forEach((q, byState) -> {
             Map<String, Long> counts = zeroes();
             byState.forEach((state, n) -> {
                 counts.put(state.wire(), n);
                 totals.merge(state.wire(), n, Long::sum);
             });
-            Map<String, Object> queue = new LinkedHashMap<>();
-            queue.put("counts", counts);
-            queue.put("dead_letter", s.counts().deadLetters().getOrDefault(q, 0L));
-            queues.put(q, queue);
+            queues.put(q, new OperationsViews.QueueMetrics(counts, s.counts().deadLetters().getOrDefault(q, 0L)));
         });
-        Map<String, Object> dead = new LinkedHashMap<>();
-        dead.put("total", s.deadLetters().total());
-        dead.put("added_last_hour", s.deadLetters().sinceHour());
-        dead.put("added_last_day", s.deadLetters().sinceDay());
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("as_of", Timestamps.format(s.at()));
-        out.put("counts_as_of", Timestamps.format(s.counts().at()));
-        out.put("totals", totals);
-        out.put("queues", queues);
-        out.put("dead_letter", dead);
-        out.put("last_hour", window(s.lastHour()));
-        out.put("last_day", window(s.lastDay()));
-        return out;
+        return new OperationsViews.MetricsView(Timestamps.format(s.at()), Timestamps.format(s.counts().at()), totals,
+                queues, new OperationsViews.DeadLetters(s.deadLetters().total(), s.deadLetters().sinceHour(),
+                        s.deadLetters().sinceDay()), window(s.lastHour()), window(s.lastDay()));
     }
 
-    private static Map<String, Object> window(MetricsSummary.Window w) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("completed", w.completed());
-        out.put("failed", w.failed());
-        out.put("failure_rate", w.failureRate());
-        return out;
+    private static OperationsViews.Window window(MetricsSummary.Window w) {
+        return new OperationsViews.Window(w.completed(), w.failed(), w.failureRate());
     }
 
     private static Map<String, Long> zeroes() {

@@ -50,21 +50,14 @@ public class AdminStatsResource {
                         totals.put(st, 0L);
                     }
                     s.counts().byQueue().values().forEach(m -> m.forEach((st, n) -> totals.merge(st, n, Long::sum)));
-                    Map<String, Object> jobs = new LinkedHashMap<>();
+                    Map<String, Long> jobs = new LinkedHashMap<>();
                     totals.forEach((st, n) -> jobs.put(st.wire(), n));
                     jobs.put("dead_letter", s.counts().deadLetters().values().stream().mapToLong(Long::longValue).sum());
                     MetricsSummary.Window hour = s.lastHour();
-                    Map<String, Object> throughput = new LinkedHashMap<>();
-                    throughput.put("processed_per_minute", hour.completed() / 60.0);
-                    throughput.put("failed_per_minute", hour.failed() / 60.0);
-                    throughput.put("window_minutes", 60);
-                    Map<String, Object> out = new LinkedHashMap<>();
-                    out.put("queues", t.getItem2().size());
-                    out.put("workers", t.getItem3().size());
-                    out.put("jobs", jobs);
-                    out.put("throughput", throughput);
-                    out.put("counts_as_of", Timestamps.format(s.counts().at()));
-                    return Responses.ok(json, out);
+                    OperationsViews.Throughput throughput = new OperationsViews.Throughput(hour.completed() / 60.0,
+                            hour.failed() / 60.0, 60);
+                    return Responses.ok(json, new OperationsViews.StatsView(t.getItem2().size(),
+                            t.getItem3().size(), jobs, throughput, Timestamps.format(s.counts().at())));
                 });
     }
 }

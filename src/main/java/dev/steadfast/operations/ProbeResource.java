@@ -9,8 +9,6 @@ import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Response;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
@@ -62,13 +60,10 @@ public class ProbeResource {
     }
 
     private String body(String status, String backend, HealthCheckResponse m) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("status", status);
-        out.put("backend", Map.of("type", "postgres", "status", backend));
-        Map<String, Object> maint = new LinkedHashMap<>();
-        maint.put("status", m.getStatus().name().toLowerCase(java.util.Locale.ROOT));
-        m.getData().ifPresent(maint::putAll);
-        out.put("maintenance", maint);
+        OperationsViews.Ready out = new OperationsViews.Ready(status,
+                new OperationsViews.Backend("postgres", backend, null, null, null),
+                new OperationsViews.Maintenance(m.getStatus().name().toLowerCase(java.util.Locale.ROOT),
+                        m.getData().orElse(null)));
         try {
             return json.writeValueAsString(out);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {

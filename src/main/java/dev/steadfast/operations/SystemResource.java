@@ -16,9 +16,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Response;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /** Manifest, health, retry policy scopes and the event polling endpoint (ojs-http-binding.md 8, 21; ojs-events 6.4). */
 @Path("/ojs")
@@ -53,37 +51,18 @@ public class SystemResource {
     @PermitAll
     public Uni<Response> health() {
         if (draining.serverDraining()) {
-            Map<String, Object> backend = new LinkedHashMap<>();
-            backend.put("type", "postgres");
-            backend.put("status", "ok");
-            Map<String, Object> out = health("degraded", backend);
-            out.put("shutting_down", true);
-            return Uni.createFrom().item(Responses.json(json, 503, out));
+            OperationsViews.Backend backend = new OperationsViews.Backend("postgres", "ok", null, null, null);
+            return Uni.createFrom().item(Responses.json(json, 503, health("degraded", backend, true)));
         }
-        return system.ping().map(ms -> {
-            Map<String, Object> backend = new LinkedHashMap<>();
-            backend.put("type", "postgres");
-            backend.put("status", "ok");
-            backend.put("connected", true);
-            backend.put("latency_ms", ms);
-            return Responses.ok(json, health("ok", backend));
-        }).onFailure().recoverWithItem(e -> {
-            Map<String, Object> backend = new LinkedHashMap<>();
-            backend.put("type", "postgres");
-            backend.put("status", "unhealthy");
-            backend.put("connected", false);
-            backend.put("error", e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
-            return Responses.json(json, 503, health("degraded", backend));
-        });
+        return system.ping().map(ms -> Responses.ok(json,
+                health("ok", new OperationsViews.Backend("postgres", "ok", true, ms, null), null)))
+                .onFailure().recoverWithItem(e -> Responses.json(json, 503, health("degraded",
+                        new OperationsViews.Backend("postgres", "unhealthy", false, null, e.getClass().getSimpleName()
+                                + (e.getMessage() == null ? "" : ": " + e.getMessage())), null)));
     }
 
-    private Map<String, Object> health(String status, Map<String, Object> backend) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("status", status);
-        out.put("version", "1.0");
-        out.put("uptime_seconds", system.uptimeSeconds());
-        out.put("backend", backend);
-        return out;
+    private OperationsViews.Health health(String status, OperationsViews.Backend backend, Boolean shuttingDown) {
+        return new OperationsViews.Health(status, "1.0", system.uptimeSeconds(), backend, shuttingDown);
     }
 
     /** The retry policy scopes in force (extension "retry-policy-scopes"): default, per queue, per type, clamp. */
@@ -102,14 +81,10 @@ public class SystemResource {
                            @QueryParam("limit") String limit) {
         int n = Params.integer("limit", limit, 100, 1, 1000);
         EventLog.Page page = events.list(after, Params.csv(types), Params.csv(queues), Params.csv(jobTypes), n);
-        List<Map<String, Object>> out = new ArrayList<>(page.events().size());
+        List<JobEvent.CloudEvent> out = new ArrayList<>(page.events().size());
         for (JobEvent e : page.events()) {
             out.add(JobEvent.cloudEvent(e));
         }
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("events", out);
-        body.put("cursor", page.cursor());
-        body.put("has_more", page.hasMore());
-        return Responses.ok(json, body);
+        return Responses.ok(json, new OperationsViews.EventPage(out, page.cursor(), page.hasMore()));
     }
 }
