@@ -2,6 +2,8 @@ package dev.steadfast.events;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.steadfast.store.EventChannel;
 import dev.steadfast.store.JobNotifications;
 import io.quarkus.runtime.StartupEvent;
@@ -11,7 +13,6 @@ import jakarta.enterprise.event.Observes;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -117,36 +118,36 @@ public class EventSharing {
     }
 
     private String encode(JobEvent e) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("id", e.id());
-        m.put("type", e.type());
-        m.put("time", e.time().toString());
-        m.put("subject", e.subject());
-        m.put("queue", e.queue());
-        m.put("job_type", e.jobType());
-        m.put("data", e.data());
         try {
-            return json.writeValueAsString(m);
+            return json.writeValueAsString(new Shared(e.id(), e.type(), e.time().toString(), e.subject(), e.queue(),
+                    e.jobType(), e.data()));
         } catch (JsonProcessingException ex) {
             return "";
         }
     }
 
-    @SuppressWarnings("unchecked")
     void received(String payload) {
         try {
-            Map<String, Object> p = json.readValue(payload, Map.class);
-            if (origin.equals(p.get("o")) || !(p.get("e") instanceof List<?> events)) {
+            Notification p = json.readValue(payload, Notification.class);
+            if (origin.equals(p.o()) || p.e() == null) {
                 return;
             }
-            for (Object o : events) {
-                Map<String, Object> m = (Map<String, Object>) o;
-                log.appendRemote(new JobEvent((String) m.get("id"), (String) m.get("type"),
-                        Instant.parse((String) m.get("time")), (String) m.get("subject"), (String) m.get("queue"),
-                        (String) m.get("job_type"), (Map<String, Object>) m.get("data")));
+            for (Shared m : p.e()) {
+                log.appendRemote(new JobEvent(m.id(), m.type(), Instant.parse(m.time()), m.subject(), m.queue(),
+                        m.jobType(), m.data()));
             }
         } catch (Exception ex) {
             LOG.debugf("ignored an event notification that could not be read: %s", ex.getMessage());
         }
+    }
+
+    /** One notification between instances: the sender's origin and its events. */
+    record Notification(String o, List<Shared> e) {
+    }
+
+    /** An event as instances share it: the time at full precision, the job type and queue kept apart. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Shared(String id, String type, String time, String subject, String queue, String jobType,
+                  Map<String, Object> data) {
     }
 }
