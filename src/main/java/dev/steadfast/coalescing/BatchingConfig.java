@@ -2,6 +2,7 @@ package dev.steadfast.coalescing;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import jakarta.validation.constraints.Positive;
 import java.time.Duration;
 
 /**
@@ -13,6 +14,7 @@ public interface BatchingConfig {
 
     /** Most requests in one batch. */
     @WithDefault("500")
+    @Positive
     int maxBatch();
 
     /**
@@ -22,6 +24,7 @@ public interface BatchingConfig {
      * PostgreSQL CPU with 1, against 1,051 with 4; docs/performance/README.md).
      */
     @WithDefault("1")
+    @Positive
     int maxInFlight();
 
     /**
@@ -40,6 +43,7 @@ public interface BatchingConfig {
      * the deepest held 127 (docs/performance/README.md), so this only trips when the database has stalled for a while.
      */
     @WithDefault("2000")
+    @Positive
     int maxQueued();
 
     /**

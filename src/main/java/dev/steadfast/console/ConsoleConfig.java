@@ -2,6 +2,8 @@ package dev.steadfast.console;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Positive;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -18,6 +20,7 @@ public interface ConsoleConfig {
 
     /** The console user's name. */
     @WithDefault("admin")
+    @NotBlank
     String username();
 
     /**
@@ -44,5 +47,6 @@ public interface ConsoleConfig {
 
     /** Failed logins from one address within 15 minutes before further attempts are refused (429). */
     @WithDefault("10")
+    @Positive
     int maxFailedLogins();
 }

@@ -2,6 +2,7 @@ package dev.steadfast.events;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import jakarta.validation.constraints.Positive;
 
 /** The lifecycle events kept for GET /ojs/v1/events and shared between instances. */
 @ConfigMapping(prefix = "steadfast.events")
@@ -9,6 +10,7 @@ public interface EventsConfig {
 
     /** Recent lifecycle events kept in memory for GET /ojs/v1/events. */
     @WithDefault("10000")
+    @Positive
     int bufferSize();
 
     /**

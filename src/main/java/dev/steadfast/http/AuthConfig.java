@@ -2,6 +2,8 @@ package dev.steadfast.http;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
+import jakarta.validation.constraints.Positive;
 import java.time.Duration;
 import java.util.Map;
 
@@ -24,6 +26,7 @@ public interface AuthConfig {
     Map<String, String> tokens();
 
     /** The WARN lines about failed authentications (401 and 403 of the API). */
+    @WithName("failure-log") // spelled out: SmallRye's validation messages otherwise say failureLog
     FailureLog failureLog();
 
     /**
@@ -33,6 +36,7 @@ public interface AuthConfig {
     interface FailureLog {
         /** Most WARN lines about failed authentications per window. */
         @WithDefault("10")
+        @Positive
         int lines();
 
         /** The window the lines are counted in. */

@@ -2,6 +2,7 @@ package dev.steadfast.http;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import jakarta.validation.constraints.Positive;
 
 /** What every route shares: the request size limit. */
 @ConfigMapping(prefix = "steadfast.http")
@@ -9,5 +10,6 @@ public interface HttpConfig {
 
     /** Largest request body accepted; larger bodies get 413 payload_too_large. */
     @WithDefault("1048576")
+    @Positive
     long maxBodyBytes();
 }

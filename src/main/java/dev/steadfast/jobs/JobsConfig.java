@@ -2,6 +2,7 @@ package dev.steadfast.jobs;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import jakarta.validation.constraints.Positive;
 import java.time.Duration;
 
 /** Defaults and bounds of the jobs PUSH accepts (also read by FETCH, workflows and the manifest). */
@@ -18,6 +19,7 @@ public interface JobsConfig {
 
     /** Most jobs one POST /ojs/v1/jobs/batch may carry. */
     @WithDefault("1000")
+    @Positive
     int maxBatch();
 
     /** Upper bound accepted for timeout_ms and visibility_timeout_ms. */

@@ -3,6 +3,7 @@ package dev.steadfast.jobs;
 import dev.steadfast.domain.retry.MaxAttemptsRule;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import jakarta.validation.constraints.PositiveOrZero;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -25,6 +26,7 @@ public interface RetryConfig {
 
     /** Smallest effective max_attempts allowed (OJS allows 0: run once, never retry). */
     @WithDefault("0")
+    @PositiveOrZero
     int maxAttemptsMin();
 
     /** Largest effective max_attempts allowed (e.g. 100); unset, there is no upper bound. */

@@ -2,6 +2,7 @@ package dev.steadfast.maintenance;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import jakarta.validation.constraints.Positive;
 import java.time.Duration;
 
 /**
@@ -40,9 +41,11 @@ public interface MaintenanceConfig {
 
     /** Readiness is DOWN when a task has not succeeded for this many of its intervals. */
     @WithDefault("10")
+    @Positive
     int staleAfterIntervals();
 
     /** Rows one maintenance statement handles; a task loops until a batch comes back short. */
     @WithDefault("500")
+    @Positive
     int batchSize();
 }

@@ -2,6 +2,7 @@ package dev.steadfast.queues;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import jakarta.validation.constraints.PositiveOrZero;
 import java.time.Duration;
 
 /**
@@ -17,6 +18,7 @@ public interface FairnessConfig {
      * arrival order. 0 switches the limit off. Without worker requests there is no limit.
      */
     @WithDefault("8")
+    @PositiveOrZero
     int producerSlots();
 
     /** How long after a worker request the producer limit still applies. */

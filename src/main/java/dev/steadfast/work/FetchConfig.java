@@ -2,6 +2,7 @@ package dev.steadfast.work;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import jakarta.validation.constraints.Positive;
 import java.time.Duration;
 
 /** FETCH: how much one fetch may ask for, how long it may wait, how it looks for work and expired leases. */
@@ -10,6 +11,7 @@ public interface FetchConfig {
 
     /** Largest count one fetch may ask for. */
     @WithDefault("1000")
+    @Positive
     int maxCount();
 
     /**
