@@ -12,11 +12,16 @@ import dev.steadfast.store.FailureWrite;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.store.maintenance.MaintenanceStore;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -26,9 +31,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * again, retryable after the backoff, or discarded / dead-lettered when attempts are exhausted. The backoff is
  * measured from the worker's last sign of life, so a crash already "waited out" part of it.
  *
- * <p>Run by the scheduled {@code LeaseReaper} and, at most every steadfast.fetch.reap-interval, beside a FETCH's
+ * <p>Run by the scheduled {@code LeaseReaper}, at most every steadfast.fetch.reap-interval beside a FETCH's
  * claim (the FETCH does not wait for it), so an expired job is claimable again within that interval instead of
- * waiting for the scheduler's one-second tick. Jobs are locked
+ * waiting for the scheduler's one-second tick, and by a timer armed when a FETCH hands out a lease ({@link
+ * #expiresAt}), so a job whose worker vanished shows as failed within about {@value #TIMER_BUCKET_MS} ms of its
+ * lease end even when no FETCH comes. Jobs are locked
  * with SKIP LOCKED, so instances never decide the same job, and a late ack from the old worker finds the job no
  * longer active (or leased to someone else) and is refused.
  */
@@ -43,9 +50,23 @@ public class LeaseExpiry {
     private final HeldAttempts held;
     private final WorkSignal signal;
     private final AtomicLong nextCheck = new AtomicLong();
+    private final Vertx vertx;
+    private final Clock clock;
+    /** Lease-end timers pending on this instance, one per {@value #TIMER_BUCKET_MS} ms bucket. */
+    private final Set<Long> armed = ConcurrentHashMap.newKeySet();
+
+    /** Lease ends this close together share one timer (the reap that follows handles them all). */
+    static final long TIMER_BUCKET_MS = 100;
+    /** The timer fires this long after the bucket's end, so the rows are expired by the database's clock too. */
+    static final long TIMER_MARGIN_MS = 20;
+    /** Leases ending later than this are left to the scheduled reaper (and to FETCH). */
+    static final Duration TIMER_HORIZON = Duration.ofMinutes(10);
+    /** At most this many lease-end timers pending per instance (6,000 covers the horizon in 100 ms buckets). */
+    static final int MAX_TIMERS = 6_000;
 
     public LeaseExpiry(MaintenanceStore store, AttemptOutcomes outcomes, Telemetry telemetry, FetchConfig fetchConfig,
-                       MaintenanceConfig maintenanceConfig, HeldAttempts held, WorkSignal signal) {
+                       MaintenanceConfig maintenanceConfig, HeldAttempts held, WorkSignal signal, Vertx vertx,
+                       Clock clock) {
         this.store = store;
         this.outcomes = outcomes;
         this.telemetry = telemetry;
@@ -53,6 +74,28 @@ public class LeaseExpiry {
         this.maintenanceConfig = maintenanceConfig;
         this.held = held;
         this.signal = signal;
+        this.vertx = vertx;
+        this.clock = clock;
+    }
+
+    /**
+     * A lease handed out by this instance ends at {@code end}: reap then (one timer per 100 ms bucket, however many
+     * leases end in it), so the job is failed and retried at its lease end, not at the reaper's next one-second
+     * tick. A lease that was acked or extended meanwhile costs one reap that finds nothing (an index range scan).
+     */
+    public void expiresAt(Instant end) {
+        if (end == null) {
+            return;
+        }
+        long bucketEnd = (Math.floorDiv(end.toEpochMilli(), TIMER_BUCKET_MS) + 1) * TIMER_BUCKET_MS;
+        long delay = bucketEnd - clock.millis() + TIMER_MARGIN_MS;
+        if (delay > TIMER_HORIZON.toMillis() || armed.size() >= MAX_TIMERS || !armed.add(bucketEnd)) {
+            return;
+        }
+        vertx.setTimer(Math.max(1, delay), id -> {
+            armed.remove(bucketEnd);
+            reap(clock.instant()).subscribe().with(n -> { }, e -> { });
+        });
     }
 
     /**

@@ -11,8 +11,9 @@ import java.time.Instant;
  * The scheduled side of lease expiry ({@link LeaseExpiry} holds the rule): every
  * steadfast.maintenance.lease-reaper-interval (default 1 s) on the Quarkus scheduler, through
  * {@link MaintenanceRuns} (timeout, one-line failures, last success in readiness and metrics), on every instance.
- * FETCH also takes back expired leases itself (at most every steadfast.fetch.reap-interval), so a job whose worker
- * vanished never waits for this tick to run again.
+ * FETCH also takes back expired leases itself (at most every steadfast.fetch.reap-interval), and a timer armed when a
+ * lease is handed out reaps at its end ({@link LeaseExpiry#expiresAt}), so a job whose worker vanished never waits
+ * for this tick; the tick is the backstop (leases extended by heartbeats, ends beyond the timer horizon, restarts).
  */
 @ApplicationScoped
 public class LeaseReaper {

@@ -108,6 +108,7 @@ public class WorkerService {
                 : limiter.claim(queues, count, workerId, visibilityMs, now)).invoke(jobs -> {
             for (JobRow j : jobs) {
                 held.put(Attempt.of(j));
+                expiry.expiresAt(j.leaseExpiresAt());
                 telemetry.started(j, workerId, now);
             }
         });

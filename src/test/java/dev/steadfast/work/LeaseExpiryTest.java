@@ -10,14 +10,17 @@ import static dev.steadfast.testsupport.Api.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.steadfast.maintenance.MaintenanceHealth;
 import dev.steadfast.testsupport.Api;
 import dev.steadfast.testsupport.TestClock;
+import io.quarkus.scheduler.Scheduler;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -35,6 +38,9 @@ class LeaseExpiryTest {
     @Inject
     LeaseReaper reaper;
 
+    @Inject
+    Scheduler scheduler;
+
     @BeforeEach
     void reset() {
         Api.reset();
@@ -44,6 +50,22 @@ class LeaseExpiryTest {
         Map<String, Object> o = new java.util.LinkedHashMap<>(options);
         o.put("queue", queue);
         return obj("type", "lease.test", "args", arr(1), "options", o);
+    }
+
+    @Test
+    void aLeaseEndTakesTheJobBackWithoutTheScheduledReaperOrAnotherFetch() {
+        String id = enqueue(job("lease-timer", obj("visibility_timeout_ms", 1_000, "retry", fixedRetry(3, "PT0.001S"))));
+        // Only the timer armed when FETCH handed out the lease can take it back: the scheduled reaper is paused
+        // and no other FETCH (which reaps beside its claim) comes.
+        scheduler.pause(MaintenanceHealth.LEASE_REAPER);
+        try {
+            assertEquals(id, fetchOne("worker-gone", "lease-timer"));
+            Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> !"active".equals(jobView(id).get("state")));
+            List<Map<String, Object>> errors = (List<Map<String, Object>>) jobView(id).get("errors");
+            assertEquals("visibility_timeout", errors.get(0).get("type"));
+        } finally {
+            scheduler.resume(MaintenanceHealth.LEASE_REAPER);
+        }
     }
 
     @Test
