@@ -2,6 +2,7 @@ package dev.steadfast.work;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.maintenance.MaintenanceConfig;
+import dev.steadfast.maintenance.Throttle;
 import dev.steadfast.domain.JobExpiry;
 import dev.steadfast.domain.retry.ErrorEntry;
 import dev.steadfast.events.Telemetry;
@@ -15,7 +16,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Job expiry (expires_at, ojs-core.md 5.2): jobs whose deadline passed before a worker started them are
@@ -35,12 +35,13 @@ public class ExpiredJobs {
     private final Telemetry telemetry;
     private final AttemptOutcomes outcomes;
     private final ObjectMapper json;
-    private final AtomicLong nextCheck = new AtomicLong();
+    private final Throttle fromFetch;
 
     public ExpiredJobs(MaintenanceStore store, FetchConfig fetchConfig, MaintenanceConfig maintenanceConfig,
                        Telemetry telemetry, AttemptOutcomes outcomes, ObjectMapper json) {
         this.store = store;
         this.fetchConfig = fetchConfig;
+        this.fromFetch = new Throttle(fetchConfig.reapInterval());
         this.maintenanceConfig = maintenanceConfig;
         this.telemetry = telemetry;
         this.outcomes = outcomes;
@@ -49,9 +50,7 @@ public class ExpiredJobs {
 
     /** Discards expired jobs when no FETCH has done so for steadfast.fetch.reap-interval; answers how many. */
     public Uni<Integer> discardIfDue(Instant now) {
-        long last = nextCheck.get();
-        long at = now.toEpochMilli();
-        if (at < last || !nextCheck.compareAndSet(last, at + fetchConfig.reapInterval().toMillis())) {
+        if (!fromFetch.tryPass(now)) {
             return Uni.createFrom().item(0);
         }
         return discard(now).onFailure().recoverWithItem(0);

@@ -1,6 +1,7 @@
 package dev.steadfast.work;
 
 import dev.steadfast.maintenance.MaintenanceConfig;
+import dev.steadfast.maintenance.Throttle;
 import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.retry.Failure;
@@ -22,7 +23,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Lease expiry (RET-12, ojs-worker-protocol.md 5.5): an active job whose lease ran out without an ack, a fail
@@ -49,7 +49,7 @@ public class LeaseExpiry {
     private final MaintenanceConfig maintenanceConfig;
     private final HeldAttempts held;
     private final WorkSignal signal;
-    private final AtomicLong nextCheck = new AtomicLong();
+    private final Throttle fromFetch;
     private final Vertx vertx;
     private final Clock clock;
     /** Lease-end timers pending on this instance, one per {@value #TIMER_BUCKET_MS} ms bucket. */
@@ -71,6 +71,7 @@ public class LeaseExpiry {
         this.outcomes = outcomes;
         this.telemetry = telemetry;
         this.fetchConfig = fetchConfig;
+        this.fromFetch = new Throttle(fetchConfig.reapInterval());
         this.maintenanceConfig = maintenanceConfig;
         this.held = held;
         this.signal = signal;
@@ -103,9 +104,7 @@ public class LeaseExpiry {
      * FETCH does it; the others go on without waiting); answers how many jobs it handled.
      */
     public Uni<Integer> reapIfDue(Instant now) {
-        long last = nextCheck.get();
-        long at = now.toEpochMilli();
-        if (at < last || !nextCheck.compareAndSet(last, at + fetchConfig.reapInterval().toMillis())) {
+        if (!fromFetch.tryPass(now)) {
             return Uni.createFrom().item(0);
         }
         return reap(now).onFailure().recoverWithItem(0);
