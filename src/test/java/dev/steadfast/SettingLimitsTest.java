@@ -73,13 +73,31 @@ class SettingLimitsTest {
     }
 
     @Test
+    void aNegativeOrZeroDurationWhereItMakesNoSenseStopsTheStart() {
+        for (Map.Entry<String, String> bad : Map.of("steadfast.fetch.poll-interval", "PT0S",
+                "steadfast.fetch.max-wait", "-PT1S",
+                "steadfast.jobs.default-visibility-timeout", "PT0S",
+                "steadfast.jobs.max-timeout", "-PT1H",
+                "steadfast.batching.linger", "-PT0.001S",
+                "steadfast.retention.finished", "-P1D",
+                "steadfast.clock.sample-interval", "PT0S",
+                "steadfast.maintenance.run-timeout", "PT0S").entrySet()) {
+            String why = refusal(bad.getKey(), bad.getValue());
+            assertTrue(why.contains(bad.getKey()), why);
+        }
+    }
+
+    @Test
     void theLowestSensibleValuesPass() throws Exception {
         SmallRyeConfig c = config(Map.of("steadfast.jobs.max-batch", "1", "steadfast.fairness.producer-slots", "0",
-                "steadfast.errors.backtrace-max-frames", "0", "steadfast.retry.max-attempts-min", "0"));
+                "steadfast.errors.backtrace-max-frames", "0", "steadfast.retry.max-attempts-min", "0",
+                "steadfast.batching.linger", "PT0S", "steadfast.fetch.reap-interval", "PT0S",
+                "steadfast.retention.finished", "PT0S", "steadfast.fetch.poll-interval", "PT0.001S"));
         assertEquals(1, c.getConfigMapping(JobsConfig.class).maxBatch());
         assertEquals(0, c.getConfigMapping(FairnessConfig.class).producerSlots());
         assertEquals(1000, c.getConfigMapping(FetchConfig.class).maxCount());
         assertEquals(1, c.getConfigMapping(BatchingConfig.class).maxInFlight());
         assertEquals("admin", c.getConfigMapping(ConsoleConfig.class).username());
+        assertEquals(Duration.ZERO, c.getConfigMapping(FetchConfig.class).reapInterval());
     }
 }

@@ -3,6 +3,7 @@ package dev.steadfast.clock;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMin;
 
 /** Which clock the server reads for every time it stores or compares (leases, due times, retention). */
 @ConfigMapping(prefix = "steadfast.clock")
@@ -18,5 +19,6 @@ public interface ClockConfig {
 
     /** How often the offset to the database's clock is measured again (three round trips each time). */
     @WithDefault("PT30S")
+    @DurationMin(millis = 1)
     Duration sampleInterval();
 }

@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import jakarta.validation.constraints.Positive;
 import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMin;
 
 /**
  * Concurrent PUSH and ACK requests are gathered into one statement each (see coalescing.Coalescer): an idle
@@ -34,6 +35,7 @@ public interface BatchingConfig {
      * every ACK's latency (docs/performance/README.md).
      */
     @WithDefault("PT0S")
+    @DurationMin(millis = 0)
     Duration linger();
 
     /**
@@ -51,5 +53,6 @@ public interface BatchingConfig {
      * they still hold (requests whose client went away) before the pool closes.
      */
     @WithDefault("PT10S")
+    @DurationMin(millis = 0)
     Duration flushTimeout();
 }

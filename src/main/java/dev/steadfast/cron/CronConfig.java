@@ -4,6 +4,7 @@ import dev.steadfast.domain.cron.MissedOccurrences;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMin;
 
 /**
  * Cron schedules (ojs-cron.md): missed occurrences and the runs' lease. How often the firer looks for due
@@ -18,6 +19,7 @@ public interface CronConfig {
      * database unreachable); see {@link #missed()}.
      */
     @WithDefault("PT1M")
+    @DurationMin(millis = 0)
     Duration misfireGrace();
 
     /**
@@ -34,5 +36,6 @@ public interface CronConfig {
      * default 30 s would hand the same run to a second worker while it still runs.
      */
     @WithDefault("PT10M")
+    @DurationMin(millis = 1)
     Duration defaultVisibilityTimeout();
 }

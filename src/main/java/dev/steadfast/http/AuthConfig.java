@@ -5,6 +5,7 @@ import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
 import jakarta.validation.constraints.Positive;
 import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMin;
 import java.util.Map;
 
 /** Bearer-token authentication of the OJS API (/ojs/...); the console has its own login. */
@@ -41,6 +42,7 @@ public interface AuthConfig {
 
         /** The window the lines are counted in. */
         @WithDefault("1m")
+        @DurationMin(millis = 1)
         Duration window();
     }
 }

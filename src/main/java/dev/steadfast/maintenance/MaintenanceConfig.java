@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import jakarta.validation.constraints.Positive;
 import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMin;
 
 /**
  * The maintenance tasks run on the Quarkus scheduler ({@code @Scheduled}, one run of a task at a time per
@@ -37,6 +38,7 @@ public interface MaintenanceConfig {
 
     /** Longest a run may take before it is abandoned and reported (one log line; the next run is on time). */
     @WithDefault("30s")
+    @DurationMin(millis = 1)
     Duration runTimeout();
 
     /** Readiness is DOWN when a task has not succeeded for this many of its intervals. */

@@ -3,6 +3,7 @@ package dev.steadfast.maintenance;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMin;
 import java.util.Optional;
 
 /** How long finished jobs, dead letters and finished workflows are kept before the pruner deletes them. */
@@ -11,6 +12,7 @@ public interface RetentionConfig {
 
     /** Completed, cancelled and (not dead-lettered) discarded jobs are deleted this long after they finished. */
     @WithDefault("P7D")
+    @DurationMin(millis = 0)
     Duration finished();
 
     /**

@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import jakarta.validation.constraints.PositiveOrZero;
 import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMin;
 
 /**
  * Producers and workers share one server: while workers are busy, producers may not take more than a fixed
@@ -23,5 +24,6 @@ public interface FairnessConfig {
 
     /** How long after a worker request the producer limit still applies. */
     @WithDefault("PT0.2S")
+    @DurationMin(millis = 0)
     Duration workerWindow();
 }

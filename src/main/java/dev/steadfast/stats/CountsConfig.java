@@ -3,6 +3,7 @@ package dev.steadfast.stats;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMin;
 
 /**
  * The {@code steadfast.console} setting that {@link DepthCounts} reads (the console depends on stats, not the
@@ -17,5 +18,6 @@ public interface CountsConfig {
      * console request for this long, and is refreshed in the background after that; PT0S counts every time.
      */
     @WithDefault("PT5S")
+    @DurationMin(millis = 0)
     Duration countsMaxAge();
 }

@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import jakarta.validation.constraints.Positive;
 import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMin;
 
 /** FETCH: how much one fetch may ask for, how long it may wait, how it looks for work and expired leases. */
 @ConfigMapping(prefix = "steadfast.fetch")
@@ -19,6 +20,7 @@ public interface FetchConfig {
      * duration, 30 s by default). A larger wait_ms is cut to this.
      */
     @WithDefault("PT30S")
+    @DurationMin(millis = 0)
     Duration maxWait();
 
     /**
@@ -26,6 +28,7 @@ public interface FetchConfig {
      * retry coming due, a dropped listening connection).
      */
     @WithDefault("PT1S")
+    @DurationMin(millis = 1)
     Duration pollInterval();
 
     /**
@@ -33,5 +36,6 @@ public interface FetchConfig {
      * instance), so a job whose worker vanished is claimable again without waiting for the lease reaper's tick.
      */
     @WithDefault("PT0.1S")
+    @DurationMin(millis = 0)
     Duration reapInterval();
 }
