@@ -22,6 +22,7 @@ public final class WorkflowLayout {
     static final int LANE_PAD = 24;
     static final int HEADER = 22;
     public static final int MAX_MEMBERS = 40;
+    static final int MAX_LABEL = 22;
 
     private WorkflowLayout() {
     }
@@ -48,6 +49,11 @@ public final class WorkflowLayout {
 
         public int textX() {
             return x + 8;
+        }
+
+        /** The type as it fits the box (about 22 characters at the console's 12 px); the full one is in its title. */
+        public String shortType() {
+            return type == null || type.length() <= MAX_LABEL ? type : type.substring(0, MAX_LABEL - 1) + "…";
         }
 
         public int typeY() {

@@ -116,6 +116,15 @@ class WorkflowLayoutTest {
     }
 
     @Test
+    void aLongTypeIsShortenedToFitItsBox() {
+        Layout l = WorkflowLayout.of(flow("c", "chain", List.of(new Job("a", "step 0",
+                "billing.invoices.monthly.generate", "active"), job("b")), List.of()));
+        assertEquals("billing.invoices.mont…", box(l, "a").shortType());
+        assertEquals(WorkflowLayout.MAX_LABEL, box(l, "a").shortType().length());
+        assertEquals("t.b", box(l, "b").shortType());
+    }
+
+    @Test
     void curvesRunFromPointToPoint() {
         assertEquals("M0 10 C50 10 50 30 100 30", new WorkflowLayout.Edge(0, 10, 100, 30).path());
     }
