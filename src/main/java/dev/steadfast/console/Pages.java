@@ -4,6 +4,8 @@ import dev.steadfast.console.jobs.DeadLetterView;
 import dev.steadfast.console.jobs.JobDetailView;
 import dev.steadfast.console.jobs.JobListView;
 import dev.steadfast.console.jobs.WorkflowPanel;
+import dev.steadfast.console.workflows.WorkflowListView;
+import dev.steadfast.console.workflows.WorkflowPageView;
 import io.quarkus.qute.CheckedTemplate;
 import io.quarkus.qute.TemplateInstance;
 
@@ -33,6 +35,10 @@ public final class Pages {
     public static native TemplateInstance workers(Chrome chrome, WorkersView view);
 
     public static native TemplateInstance cron(Chrome chrome, CronView view);
+
+    public static native TemplateInstance workflows(Chrome chrome, WorkflowListView view);
+
+    public static native TemplateInstance workflow(Chrome chrome, WorkflowPageView view);
 
     public static native TemplateInstance confirm(Chrome chrome, ConfirmView view);
 

@@ -20,6 +20,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.time.Clock;
@@ -33,7 +34,7 @@ import java.util.Map;
 import java.util.UUID;
 
 /**
- * Workflows (ojs-http-binding.md section 14, ojs-workflows.md section 11): create, get, cancel. The body is the
+ * Workflows (ojs-http-binding.md section 14, ojs-workflows.md section 11): create, get, cancel, and a list. The body is the
  * workflow spec's and the official SDKs' shape: {@code type} chain / group / batch, {@code name}, a chain's
  * {@code steps} or a group's / batch's {@code jobs} (each a job as PUSH takes it), a batch's {@code callbacks}.
  * Nested workflows and the binding's {@code depends_on} graph are refused (422 unsupported).
@@ -41,12 +42,18 @@ import java.util.UUID;
 @Path("/ojs/v1/workflows")
 public class WorkflowResource {
 
+    /** ojs-http-binding.md 17.1: {@code limit} defaults to 50, at most 200. */
+    static final int DEFAULT_LIMIT = 50;
+    static final int MAX_LIMIT = 200;
+
     private final WorkflowService workflows;
+    private final WorkflowListing listing;
     private final ObjectMapper json;
     private final Clock clock;
 
-    public WorkflowResource(WorkflowService workflows, ObjectMapper json, Clock clock) {
+    public WorkflowResource(WorkflowService workflows, WorkflowListing listing, ObjectMapper json, Clock clock) {
         this.workflows = workflows;
+        this.listing = listing;
         this.json = json;
         this.clock = clock;
     }
@@ -57,6 +64,21 @@ public class WorkflowResource {
         return Uni.createFrom().item(() -> command(Body.parse(json, body))).flatMap(workflows::create)
                 .map(v -> Response.fromResponse(Responses.json(json, 201, WorkflowJson.wrap(v)))
                         .location(URI.create("/ojs/v1/workflows/" + v.workflow().id())).build());
+    }
+
+    /**
+     * Lists workflows newest first ({@link WorkflowListQuery}'s filters, {@code limit} and {@code cursor}); top-level
+     * workflows only unless {@code nested=true}.
+     */
+    @GET
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
+    public Uni<Response> list(@QueryParam("state") String state, @QueryParam("type") String type,
+                              @QueryParam("name") String name, @QueryParam("created_after") String createdAfter,
+                              @QueryParam("created_before") String createdBefore, @QueryParam("nested") String nested,
+                              @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
+        var filter = WorkflowListQuery.parse(state, type, name, createdAfter, createdBefore, nested);
+        int n = Params.integer("limit", limit, DEFAULT_LIMIT, 1, MAX_LIMIT);
+        return listing.page(filter, cursor, n).map(p -> Responses.ok(json, WorkflowListAnswer.of(p, n)));
     }
 
     @GET

@@ -81,6 +81,7 @@ class ConsoleBrowserTest {
 
             escapedJobDataStaysText(browser);
             everyOtherPage(browser);
+            aWorkflowsGraph(browser);
             assertEquals(java.util.List.of(), browser.severeLogs(), "no script errors or CSP violations");
             browser.open("/admin/jobs/not-a-job");
             browser.waitFor(By.cssSelector(".error-message"));
@@ -98,6 +99,32 @@ class ConsoleBrowserTest {
         assertTrue(browser.driver().findElement(By.id("meta")).getText().contains("<img src=x onerror=alert(2)>"));
         assertTrue(browser.driver().findElements(By.cssSelector("main img")).isEmpty(), "no element was created");
         browser.screenshot("08-job-escaped");
+    }
+
+    /** The workflows list, one workflow's SVG graph, and a click on a node that opens its job. */
+    private static void aWorkflowsGraph(Browser browser) throws Exception {
+        io.restassured.response.Response created = Api.send(obj("type", "chain", "name", "browser-chain", "steps",
+                arr(obj("type", "wf.first", "args", arr(), "options", obj("queue", "wf-browser")),
+                        obj("type", "group", "name", "fan-out", "jobs", arr(
+                                obj("type", "wf.a", "args", arr(), "options", obj("queue", "wf-browser")),
+                                obj("type", "wf.b", "args", arr(), "options", obj("queue", "wf-browser")))),
+                        obj("type", "wf.last", "args", arr(), "options", obj("queue", "wf-browser")))))
+                .post("/ojs/v1/workflows");
+        assertEquals(201, created.statusCode(), created::asString);
+        String wf = created.path("workflow.id");
+        String first = created.path("workflow.steps[0].job_id");
+        WebDriver d = browser.driver();
+        browser.open("/admin/workflows");
+        browser.waitFor(By.cssSelector("table.workflows"));
+        browser.screenshot("13-workflows");
+        d.findElement(By.linkText(wf)).click();
+        browser.waitFor(By.cssSelector(".wf-graph svg"));
+        assertEquals("/admin/workflows/" + wf, browser.path());
+        assertEquals(4, d.findElements(By.cssSelector("a.wf-node")).size(), "every job drawn");
+        browser.screenshot("14-workflow");
+        d.findElement(By.cssSelector("a.wf-node[data-job='" + first + "'] rect")).click();
+        browser.waitFor(By.cssSelector("#workflow"));
+        assertEquals("/admin/jobs/" + first, browser.path());
     }
 
     private static void everyOtherPage(Browser browser) throws Exception {

@@ -261,6 +261,10 @@ class OpenApiContractTest {
         expect(200, good("DELETE /ojs/v1/workflows/{id}", "/ojs/v1/workflows/" + id, null));
         expect(409, bad("DELETE /ojs/v1/workflows/{id}", "/ojs/v1/workflows/" + id, null));
         expect(404, bad("DELETE /ojs/v1/workflows/{id}", "/ojs/v1/workflows/" + newUuidV7(), null));
+        Response listed = expect(200, good("GET /ojs/v1/workflows", "/ojs/v1/workflows?limit=2", null));
+        expect(200, good("GET /ojs/v1/workflows", "/ojs/v1/workflows?nested=true&type=group&cursor="
+                + listed.path("pagination.next_cursor"), null));
+        expect(400, bad("GET /ojs/v1/workflows", "/ojs/v1/workflows?state=sleeping", null));
     }
 
     private void workers() {
