@@ -27,7 +27,7 @@ final class FaultSchedule {
      * A rolling upgrade as a deploy tool runs it: a new instance with the default console settings started beside
      * the old ones while the load runs, its health awaited, then the old one stopped with SIGTERM.
      *
-     * @param healthy    whether the new instance became healthy (within 180 s)
+     * @param healthy    whether the new instance became healthy (within 300 s)
      * @param startMs    how long it took to become healthy
      * @param warned     whether it logged the session-key warning (the others sign with a configured key)
      * @param exitMs     how long the old one took to exit after SIGTERM (-1: not within 60 s)

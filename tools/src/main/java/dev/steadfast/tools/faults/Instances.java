@@ -97,12 +97,12 @@ final class Instances implements AutoCloseable {
     /**
      * Starts the new version of instance {@code i} beside it, on the spare port ({@code port(instances)}), with the
      * default console settings (no session secret: the others have one, as an older version's random key differs
-     * too), and waits until it is healthy. Answers whether it started; it logs a warning about the keys.
+     * too), and waits until it is healthy (up to 300 s). Answers whether it started; it logs a warning about the keys.
      */
     boolean startReplacement() throws IOException, InterruptedException {
         int spare = o.instances;
         replacement = start(spare, env);
-        long until = System.nanoTime() + 180_000_000_000L;
+        long until = System.nanoTime() + 300_000_000_000L; // a loaded 2-core machine took 193 s
         while (System.nanoTime() < until && replacement.isAlive()) {
             OjsAnswer a = clients.get(spare).send("GET", "/ojs/v1/health", null, Duration.ofSeconds(30));
             if (!a.failed() && a.status() == 200) {
