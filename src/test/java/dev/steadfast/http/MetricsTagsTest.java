@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Nobody can blind the request metrics: unauthenticated requests and requests to paths no route has, each path
  * different, are tagged with one shared uri (UNKNOWN, NOT_FOUND), never their raw path, so Micrometer's uri tag
- * limit is never reached and the real routes are still recorded with their templates afterwards.
+ * limit is never reached and the real routes are still recorded with their templates afterwards, their refusals
+ * (400, 404) included.
  */
 @QuarkusTest
 @TestProfile(ApiAuthTest.AuthOn.class)
@@ -38,6 +39,10 @@ class MetricsTagsTest {
         request().header("Authorization", "Bearer " + ApiAuthTest.PRODUCER).contentType("application/json")
                 .body("{\"type\":\"metrics.tags\",\"args\":[],\"options\":{\"queue\":\"metrics-tags\"}}")
                 .post("/ojs/v1/jobs").then().statusCode(201);
+        request().header("Authorization", "Bearer " + ApiAuthTest.PRODUCER).contentType("application/json")
+                .body("{\"type\":\"metrics.tags\"}").post("/ojs/v1/jobs").then().statusCode(400);
+        request().header("Authorization", "Bearer " + ApiAuthTest.PRODUCER)
+                .get("/ojs/v1/jobs/019a0000-0000-7000-8000-0000000000ff").then().statusCode(404);
 
         Set<String> uris = new TreeSet<>();
         for (Timer t : registry.find("http.server.requests").timers()) {
@@ -51,5 +56,9 @@ class MetricsTagsTest {
         assertTrue(push != null && push.count() >= 1, "the real route is recorded with its template: " + uris);
         assertEquals(1, registry.find("http.server.requests").tags("uri", "UNKNOWN", "status", "401").timers().size(),
                 uris.toString());
+        assertTrue(registry.find("http.server.requests").tags("uri", "/ojs/v1/jobs", "status", "400").timer() != null,
+                "a refusal by a route without parameters keeps its template: " + uris);
+        assertTrue(registry.find("http.server.requests").tags("uri", "/ojs/v1/jobs/{id}", "status", "404")
+                .timer() != null, "a templated route's 404 keeps its template: " + uris);
     }
 }
