@@ -45,7 +45,7 @@ import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestCo
  * logins ({@link ConsoleAuth}); it remembers where to return in a cookie of its own instead of the checked
  * {@code next} field (no open redirect, {@link LoginPage#safe}); and its session cookie is its own encrypted format,
  * so the session could no longer carry the CSRF token, nor be the {@link SessionCodec} format whose key all
- * instances on one database must share ({@link dev.steadfast.console.auth.SessionKeyCheck}). The console without
+ * instances on one database must share ({@link dev.steadfast.console.auth.SessionKeys}). The console without
  * login ({@code steadfast.console.auth-enabled=false}) still needs a session for its CSRF token, which form
  * authentication does not give an anonymous visitor. The pages are {@code @PermitAll} for Quarkus Security: this
  * guard is their security.

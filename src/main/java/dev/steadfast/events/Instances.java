@@ -1,6 +1,7 @@
 package dev.steadfast.events;
 
 import dev.steadfast.store.InstancePresence;
+import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,8 +12,10 @@ import org.jboss.logging.Logger;
 
 /**
  * This instance among the others on the same database ({@link InstancePresence}): it joins at start-up and then
- * looks every two seconds how many instances are present, so that work only worth doing when others exist
- * (sharing lifecycle events) costs nothing on a lone instance.
+ * looks every two seconds how many instances are present (a poll of the events waits for events still on their
+ * way from others only while there are others, see {@link EventLog}). It leaves as soon as shutdown begins (the
+ * start of {@code quarkus.shutdown.delay}, or the shutdown itself without a delay), so an instance that is going
+ * away is not counted by the others for the seconds it still finishes its requests.
  */
 @ApplicationScoped
 public class Instances {
@@ -56,9 +59,25 @@ public class Instances {
         return present > 1;
     }
 
-    void stop(@Observes ShutdownEvent e) {
+    /** Another instance sent something just now: it is present, whatever the last look said. */
+    void heardFromAnother() {
+        if (present < 2) {
+            present = 2;
+        }
+    }
+
+    void onShutdownDelay(@Observes ShutdownDelayInitiatedEvent e) {
+        leave();
+    }
+
+    void onShutdown(@Observes ShutdownEvent e) {
+        leave();
+    }
+
+    private synchronized void leave() {
         if (timer >= 0) {
             vertx.cancelTimer(timer);
+            timer = -1;
         }
         presence.leave();
     }

@@ -38,6 +38,11 @@ public class ResourceMethods {
         this.templates = new RouteTemplates(byTemplate.keySet());
     }
 
+    /** Whether {@code uri} is a route template as written by {@link RouteTemplates#normalize} (not a path). */
+    public boolean isTemplate(String uri) {
+        return byTemplate.containsKey(uri);
+    }
+
     /** The methods {@code path} takes, sorted; empty when no route serves it. */
     public List<String> allowed(String path) {
         Set<String> out = new TreeSet<>();

@@ -1,19 +1,27 @@
 package dev.steadfast.events;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.steadfast.store.JobNotifications;
 import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgConnection;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
  * Events another instance sends are listed like this instance's own, in time order even when they arrive late;
- * a payload that cannot be read is ignored. (The exchange through PostgreSQL between two running instances is
+ * a payload that cannot be read is ignored; events are sent even while the instance believes it is alone. (The exchange through PostgreSQL between two running instances is
  * exercised by the fault suite (the tools jar's faults), which reads one instance's events through another.)
  */
 @QuarkusTest
@@ -27,6 +35,45 @@ class EventSharingTest {
 
     @Inject
     EventLog log;
+
+    @Inject
+    Vertx vertx;
+
+    @ConfigProperty(name = "quarkus.datasource.reactive.url")
+    String url;
+
+    @ConfigProperty(name = "quarkus.datasource.username")
+    Optional<String> user;
+
+    @ConfigProperty(name = "quarkus.datasource.password")
+    Optional<String> password;
+
+    /**
+     * An instance that has just joined listens from its start, while the instances already running learn of it only
+     * at their next look (every two seconds): an event made in between must still be sent. Here the listener is a
+     * bare connection the test application does not know about, so it believes it is alone, and the event must
+     * reach the listener all the same.
+     */
+    @Test
+    void eventsAreSentEvenWhenTheInstanceBelievesItIsAlone() throws Exception {
+        List<String> heard = new CopyOnWriteArrayList<>();
+        PgConnection listener = PgConnection.connect(vertx, JobNotifications.connectOptions(url, user, password))
+                .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        try {
+            listener.notificationHandler(n -> heard.add(n.getPayload()));
+            listener.query("LISTEN steadfast_events").execute().toCompletionStage().toCompletableFuture()
+                    .get(10, TimeUnit.SECONDS);
+            String subject = "just-joined-" + System.nanoTime();
+            log.emit("job.enqueued", clock.instant(), subject, "t.x", "shared", Map.of());
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (heard.stream().noneMatch(p -> p.contains(subject)) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertTrue(heard.stream().anyMatch(p -> p.contains(subject)), "not sent: " + heard);
+        } finally {
+            listener.close();
+        }
+    }
 
     @Test
     void anotherInstancesEventsAreListedInTimeOrder() {

@@ -17,8 +17,10 @@ import org.junit.jupiter.api.Test;
  * without the PostgreSQL restart (the rest of the suite shares the cluster) and without fuzzing ({@code fuzz} runs
  * in CI). The tools jar is built first when it is missing (tools/ is a Maven module of its own). It
  * exits 0 only with no job lost, none completed twice, no two holds of a job at once, no answer 500 and none
- * without the envelope, and after checking that an instance with a different console session key refuses to
- * start and that events pushed through one instance are listed by the other.
+ * without the envelope, events pushed through one instance (also just after the other joined) listed by the
+ * other, real routes still in the metrics after 1,000 unauthenticated requests to made-up paths, and a rolling
+ * upgrade of instance 0 (a new instance with the default console settings beside it, then SIGTERM to the old one)
+ * with the new instance healthy and no stretch of failing requests over 10 s.
  */
 class MultiInstanceIT {
 
@@ -44,6 +46,8 @@ class MultiInstanceIT {
         assertEquals(1, result.size(), out);
         assertTrue(result.get(0).contains("lost=0 completed_twice=0 overlapping_leases=0 answers_500=0"), out);
         assertTrue(out.contains("SIGKILL instance 0"), out);
+        assertTrue(out.contains("rolling upgrade: new instance (default console settings) healthy"), out);
+        assertTrue(out.contains("PUSH recorded with uri"), out);
     }
 
     /** tools/target/steadfast-tools.jar, built with the project's Maven wrapper when it is not there yet. */

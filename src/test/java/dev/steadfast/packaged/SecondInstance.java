@@ -14,8 +14,7 @@ import java.util.Map;
 /**
  * A second copy of the packaged jar (target/quarkus-app), started beside the one Quarkus launched for the suite,
  * on the same database and configured as that one is ({@link PackagedApp}: the admin token and the shared console
- * session key, without which an instance with console login on refuses to start beside another, see
- * console.auth.SessionKeyCheck), listening on {@code port}, its output in {@code target/<name>.log}. Polls its health for
+ * session key, which wins over the key kept in the database, see console.auth.SessionKeys), listening on {@code port}, its output in {@code target/<name>.log}. Polls its health for
  * up to two minutes; {@link #close} stops it.
  */
 final class SecondInstance implements AutoCloseable {

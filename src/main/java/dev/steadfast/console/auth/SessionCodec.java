@@ -16,7 +16,8 @@ import org.jboss.logging.Logger;
 /**
  * Writes and reads the session cookie: {@code base64url(v1:user:csrf:expiry).base64url(HMAC-SHA256)}. The
  * server keeps no session state; a cookie whose signature does not verify, or that has expired, is no session.
- * The key is steadfast.console.session-secret, or random per start-up when that is unset.
+ * The key is steadfast.console.session-secret, or, when that is unset, the key the instances on the database
+ * share ({@link SessionKeys} sets it at start-up; until then a random one).
  *
  * <p>Hand-made rather than the encrypted cookie of Quarkus's form authentication
  * ({@code quarkus.http.auth.session.encryption-key}): the cookie must carry the session's CSRF token too, and exist
@@ -32,7 +33,8 @@ public class SessionCodec {
     private static final Base64.Decoder D64 = Base64.getUrlDecoder();
 
     private final SecureRandom random = new SecureRandom();
-    private final byte[] key;
+    private final boolean configured;
+    private volatile byte[] key;
 
     public SessionCodec(ConsoleConfig config) {
         Optional<String> secret = config.sessionSecret();
@@ -41,17 +43,36 @@ public class SessionCodec {
                 throw new IllegalArgumentException("steadfast.console.session-secret must be at least 32 characters");
             }
             this.key = secret.get().getBytes(StandardCharsets.UTF_8);
+            this.configured = true;
         } else {
-            this.key = new byte[32];
-            random.nextBytes(key);
-            LOG.info("console sessions are signed with a key made at start-up (set steadfast.console.session-secret"
-                    + " to keep sessions across restarts and instances)");
+            byte[] k = new byte[32];
+            random.nextBytes(k);
+            this.key = k;
+            this.configured = false;
         }
+    }
+
+    /** Whether steadfast.console.session-secret gives the key (it then wins over the shared one). */
+    public boolean configured() {
+        return configured;
+    }
+
+    /** Signs with {@code shared} from now on (the key kept in the database), unless a key is configured. */
+    void useKey(byte[] shared) {
+        if (configured) {
+            return;
+        }
+        if (shared.length < 32) {
+            throw new IllegalArgumentException("a session key needs 32 bytes or more");
+        }
+        this.key = shared.clone();
+        LOG.info("console sessions are signed with the key kept in the database, shared by every instance without"
+                + " steadfast.console.session-secret");
     }
 
     /**
      * A short public fingerprint of the signing key (31 bits of a SHA-256 of it, never 0), by which instances on
-     * one database tell whether they sign sessions alike ({@link SessionKeyCheck}). It reveals nothing usable
+     * one database tell whether they sign sessions alike ({@link SessionKeys}). It reveals nothing usable
      * about a key of 32 or more characters.
      */
     public int keyFingerprint() {

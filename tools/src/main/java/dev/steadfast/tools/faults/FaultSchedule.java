@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
  * The faults, at fixed points of the load's time: at 10% the fuzzer starts against the last instance (its
  * output in {@code <logs>/fuzz.log}); at 35% instance 0 is killed with SIGKILL, at 50% started again; once the
  * fuzzer is done (its good requests must not meet the database restart), at 70% PostgreSQL restarts in immediate
- * mode. A step that fails counts as a failure of the run.
+ * mode; the rolling upgrade of instance 0 ({@link #upgrade}): its new instance starts at 10%, beside the others
+ * under load, and the old one gets SIGTERM at 75% (or once the new one is healthy, if later). A step that fails
+ * counts as a failure of the run.
  */
 final class FaultSchedule {
 
@@ -18,6 +20,32 @@ final class FaultSchedule {
     private final Observations obs;
     /** The fuzzer's counts; null when it did not run or did not finish. */
     volatile Fuzzer.Outcome fuzz;
+    /** The rolling upgrade's outcome; null when it was not tried (one instance) or its step failed. */
+    volatile Upgrade upgrade;
+
+    /**
+     * A rolling upgrade as a deploy tool runs it: a new instance with the default console settings started beside
+     * the old ones while the load runs, its health awaited, then the old one stopped with SIGTERM.
+     *
+     * @param healthy    whether the new instance became healthy (within 300 s)
+     * @param startMs    how long it took to become healthy
+     * @param warned     whether it logged the session-key warning (the others sign with a configured key)
+     * @param exitMs     how long the old one took to exit after SIGTERM (-1: not within 60 s)
+     * @param longestGap the longest time during the upgrade in which requests failed and none succeeded (ms)
+     * @param failures   requests without an answer during the upgrade
+     */
+    record Upgrade(boolean healthy, long startMs, boolean warned, long exitMs, long longestGap, long failures) {
+        boolean ok() {
+            return healthy && exitMs >= 0 && longestGap <= 10_000;
+        }
+
+        String line() {
+            return String.format("rolling upgrade: new instance (default console settings) %s after %d ms%s; the old"
+                            + " one exited %d ms after SIGTERM; longest stretch of failing requests %d ms;"
+                            + " connection failures during the upgrade %d", healthy ? "healthy" : "NOT healthy",
+                    startMs, warned ? ", with the session-key warning" : "", exitMs, longestGap, failures);
+        }
+    }
 
     FaultSchedule(FaultsOptions o, Instances servers, Observations obs) {
         this.o = o;
@@ -34,6 +62,12 @@ final class FaultSchedule {
                 obs.say("fuzz: %d malformed and well-formed requests against instance %d", o.fuzzRequests, target);
                 fuzzer = new Thread(() -> fuzz(target), "fuzz");
                 fuzzer.start();
+            }
+            Thread replacement = null;
+            if (o.instances > 1 && o.upgrade) {
+                obs.say("rolling upgrade: starting a new instance beside instance 0");
+                replacement = new Thread(this::startReplacement, "replacement");
+                replacement.start();
             }
             if (o.kill && o.instances > 1) {
                 Pace.sleepUntil(loadStart + (long) (o.seconds * 0.35e9));
@@ -52,10 +86,44 @@ final class FaultSchedule {
                 Instances.restartDatabase();
                 obs.say("PostgreSQL back after %.1f s", (obs.now() - t) / 1e9);
             }
+            if (replacement != null) {
+                Pace.sleepUntil(loadStart + (long) (o.seconds * 0.75e9));
+                replacement.join();
+                upgrade = upgrade();
+                obs.say("%s", upgrade.line());
+            }
         } catch (Exception e) {
             obs.example("fault step failed: " + e);
             obs.answersOther5xx.incrementAndGet(); // counted as a failure of the run
         }
+    }
+
+    private volatile boolean replacementHealthy;
+    private volatile long replacementStartMs;
+
+    private void startReplacement() {
+        long t = System.nanoTime();
+        try {
+            replacementHealthy = servers.startReplacement();
+        } catch (Exception e) {
+            obs.example("the rolling upgrade's new instance could not be started: " + e);
+        }
+        replacementStartMs = (System.nanoTime() - t) / 1_000_000;
+        obs.say("rolling upgrade: new instance %s after %d ms", replacementHealthy ? "healthy" : "NOT healthy",
+                replacementStartMs);
+    }
+
+    private Upgrade upgrade() throws Exception {
+        obs.longestFailingAndRestart();
+        long failures = obs.connectionFailures.get();
+        if (!replacementHealthy) {
+            return new Upgrade(false, replacementStartMs, false, -1, 0, 0);
+        }
+        obs.say("rolling upgrade: SIGTERM to instance 0");
+        long exitMs = servers.replace(0);
+        Pace.sleep(2000); // requests keep flowing through the new instance
+        return new Upgrade(true, replacementStartMs, servers.replacementWarnedAboutKeys(), exitMs,
+                obs.longestFailingAndRestart() / 1_000_000, obs.connectionFailures.get() - failures);
     }
 
     private void fuzz(int instance) {

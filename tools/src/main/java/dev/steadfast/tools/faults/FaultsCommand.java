@@ -15,13 +15,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * workers, breaks things while they run, and counts what went wrong. Run from the repository root after
  * {@code ./mvnw package}.
  *
- * <p>What happens: {@code --instances} servers start ({@link Instances}); a further one without the shared
- * session key must refuse to start; a job pushed through instance 1 must show in instance 0's events. Then the
- * load ({@link Load}) and the faults ({@link FaultSchedule}: the fuzzer, SIGKILL of instance 0 and its restart, an
- * immediate PostgreSQL restart). When the producers are done, the workers drain the queue (up to
- * {@code --drain-seconds}), and {@link Verdict} reads every job back and reports. Exit 1 when a job was lost,
- * completed twice or held twice at once, an answer was 500, another 5xx but 503, or without the envelope, a late
- * named answer was taken, the refused start did not happen or events were not shared; 2 for usage errors.
+ * <p>What happens: {@code --instances} servers start ({@link Instances}), instance 0 alone first; a job pushed
+ * through instance 0 the moment the others are up (events at join: instance 0 was alone a moment ago) must show in
+ * instance 1's events, and one pushed through instance 1 in instance 0's; the metrics flood ({@link MetricsFlood}).
+ * Then the load ({@link Load}) and the faults ({@link FaultSchedule}: the fuzzer, SIGKILL of instance 0 and its
+ * restart, an immediate PostgreSQL restart, a rolling upgrade of instance 0). When the producers are done, the
+ * workers drain the queue (up to {@code --drain-seconds}), and {@link Verdict} reads every job back and reports.
+ * Exit 1 when a job was lost, completed twice or held twice at once, an answer was 500, another 5xx but 503, or
+ * without the envelope, a late named answer was taken, events were not shared, the flood kept a real route out of
+ * the metrics, or the upgraded instance was not healthy or requests failed for more than 10 s; 2 for usage errors.
  *
  * <p>{@code --skew +20s} runs instance 1 with its machine clock off by that much (libfaketime): with the
  * server's default database clock nothing changes; with {@code --clock system} leases are judged on two clocks.
@@ -49,16 +51,21 @@ public final class FaultsCommand {
             servers.startAll();
             obs.say("%d instances up on ports %d-%d, database %s", o.instances, o.basePort,
                     o.basePort + o.instances - 1, o.db);
-            boolean refusedWithoutKey = o.instances < 2 || servers.refusesWithoutKey();
+            long joinMs = o.instances < 2 ? 0 : eventsShared(servers, obs, queue + "-join", 0, 1);
             OjsAnswer reset = servers.post(0, "/ojs/v1/admin/reset", "{}");
             if (reset.status() != 200) {
                 throw new Exit(2, "faults: reset failed: " + (reset.failed() ? "no answer" : reset.status() + " "
                         + reset.body()));
             }
-            long eventsMs = o.instances < 2 ? 0 : eventsShared(servers, obs, queue + "-marker");
+            long eventsMs = o.instances < 2 ? 0 : eventsShared(servers, obs, queue + "-marker", 1, 0);
+            MetricsFlood.Result flood = o.flood > 0 ? MetricsFlood.run(o, servers, queue + "-flood") : null;
+            if (flood != null) {
+                obs.say("%s", flood.line());
+            }
             FaultSchedule schedule = new FaultSchedule(o, servers, obs);
             runLoad(o, servers, obs, queue, schedule);
-            return new Verdict(o, servers, obs).report(refusedWithoutKey, eventsMs, schedule.fuzz);
+            return new Verdict(o, servers, obs).report(Math.min(joinMs, eventsMs), schedule.fuzz, flood,
+                    schedule.upgrade);
         }
     }
 
@@ -104,21 +111,22 @@ public final class FaultsCommand {
         obs.say("drained: %d of %d completed by the count", completed, obs.jobs.enqueuedCount());
     }
 
-    /** A job pushed through instance 1 shows up in instance 0's events; answers the delay in ms, -1 if not. */
-    private static long eventsShared(Instances servers, Observations obs, String queue) {
+    /** A job pushed through {@code from} shows up in {@code to}'s events; answers the delay in ms, -1 if not. */
+    private static long eventsShared(Instances servers, Observations obs, String queue, int from, int to) {
         String id = Load.uuid7();
         long t = System.nanoTime();
-        servers.post(1, "/ojs/v1/jobs", new NewJob(id, "faults.marker", List.of(), new NewJob.Options(queue, null, null)));
+        servers.post(from, "/ojs/v1/jobs", new NewJob(id, "faults.marker", List.of(),
+                new NewJob.Options(queue, null, null)));
         while (System.nanoTime() - t < 10_000_000_000L) {
-            OjsAnswer a = servers.get(0, "/ojs/v1/events?queues=" + queue + "&limit=10");
+            OjsAnswer a = servers.get(to, "/ojs/v1/events?queues=" + queue + "&limit=10");
             if (!a.failed() && a.body().contains(id)) {
                 long ms = (System.nanoTime() - t) / 1_000_000;
-                obs.say("events: a push through instance 1 was listed by instance 0 after %d ms", ms);
+                obs.say("events: a push through instance %d was listed by instance %d after %d ms", from, to, ms);
                 return ms;
             }
             Pace.sleep(20);
         }
-        obs.say("events: a push through instance 1 was NOT listed by instance 0 within 10 s");
+        obs.say("events: a push through instance %d was NOT listed by instance %d within 10 s", from, to);
         return -1;
     }
 

@@ -13,7 +13,8 @@ final class FaultsOptions {
             + " [--seconds 30] [--producers 8] [--workers 6] [--slow-workers 2] [--lease-ms 5000] [--slow-lease-ms 1000]"
             + " [--slow-ms 1500] [--work-ms 5] [--fuzz-requests 1500] [--drain-seconds 120]"
             + " [--base-port 18181] [--db steadfast_faults] [--jar target/quarkus-app/quarkus-run.jar]"
-            + " [--heap -Xmx384m] [--logs target/faults] [--no-kill] [--no-db-restart]"
+            + " [--heap -Xmx384m] [--logs target/faults] [--no-kill] [--no-db-restart] [--no-upgrade]"
+            + " [--flood 1000 (unauthenticated requests to distinct paths)]"
             + " [--skew +20s (instance 1's clock, with libfaketime)] [--clock database|system]";
 
     String jar = "target/quarkus-app/quarkus-run.jar";
@@ -33,6 +34,8 @@ final class FaultsOptions {
     int drainSeconds = 120;
     boolean kill = true;
     boolean restartDb = true;
+    boolean upgrade = true;
+    int flood = 1000;
     String heap = "-Xmx384m";
     String skew;
     String clock;
@@ -64,6 +67,8 @@ final class FaultsOptions {
                 case "--clock" -> o.clock = value(args, ++i);
                 case "--no-kill" -> o.kill = false;
                 case "--no-db-restart" -> o.restartDb = false;
+                case "--no-upgrade" -> o.upgrade = false;
+                case "--flood" -> o.flood = number(args, ++i);
                 default -> throw Exit.usage(USAGE, a.equals("--help"));
             }
         }

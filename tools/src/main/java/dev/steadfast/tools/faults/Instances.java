@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.regex.Matcher;
@@ -24,7 +25,8 @@ import java.util.regex.Pattern;
 
 /**
  * The packaged servers of a fault run, on one database of the {@code scripts/local-pg} cluster, with API
- * authentication on (one admin token made here) and one shared console session key; and the way to talk to them:
+ * authentication on (one admin token made here) and one shared console session key (a replacement for the rolling
+ * upgrade starts with the default console settings instead); and the way to talk to them:
  * a request to an instance marked down goes to the next one up, every answer is classified in
  * {@link Observations}, and a request without an answer (its outcome unknown) is counted as a connection failure.
  */
@@ -36,9 +38,10 @@ final class Instances implements AutoCloseable {
     private final String hostPort;
     private final Map<String, String> env = new HashMap<>();
     private final Map<String, String> withKey;
-    private final List<Process> servers = new ArrayList<>();
-    private final List<OjsClient> clients = new ArrayList<>();
+    private final List<Process> servers = new CopyOnWriteArrayList<>();
+    private final List<OjsClient> clients = new CopyOnWriteArrayList<>();
     private final AtomicLongArray downUntil = new AtomicLongArray(16);
+    private volatile Process replacement;
 
     Instances(FaultsOptions o, Observations obs) throws IOException, InterruptedException {
         this.o = o;
@@ -63,7 +66,7 @@ final class Instances implements AutoCloseable {
         env.put("STEADFAST_ADMIN_RESET_ENABLED", "true");
         withKey = new HashMap<>(env);
         withKey.put("STEADFAST_CONSOLE_SESSION_SECRET", secret);
-        for (int i = 0; i < o.instances; i++) {
+        for (int i = 0; i <= o.instances; i++) { // the last one for a replacement on the spare port
             clients.add(OjsClient.to("http://127.0.0.1:" + port(i)).token(token).connectTimeout(Duration.ofSeconds(2))
                     .requestIds("faults-" + ProcessHandle.current().pid() + "-i" + i).build());
         }
@@ -91,19 +94,55 @@ final class Instances implements AutoCloseable {
         }
     }
 
-    /** A further instance on the same database without the shared session key must refuse to start. */
-    boolean refusesWithoutKey() throws IOException, InterruptedException {
-        int i = o.instances;
-        Process p = start(i, env);
-        boolean exited = p.waitFor(120, TimeUnit.SECONDS);
-        if (!exited) {
-            p.destroyForcibly();
+    /**
+     * Starts the new version of instance {@code i} beside it, on the spare port ({@code port(instances)}), with the
+     * default console settings (no session secret: the others have one, as an older version's random key differs
+     * too), and waits until it is healthy (up to 300 s). Answers whether it started; it logs a warning about the keys.
+     */
+    boolean startReplacement() throws IOException, InterruptedException {
+        int spare = o.instances;
+        replacement = start(spare, env);
+        long until = System.nanoTime() + 300_000_000_000L; // a loaded 2-core machine took 193 s
+        while (System.nanoTime() < until && replacement.isAlive()) {
+            OjsAnswer a = clients.get(spare).send("GET", "/ojs/v1/health", null, Duration.ofSeconds(30));
+            if (!a.failed() && a.status() == 200) {
+                return true;
+            }
+            Thread.sleep(100);
         }
-        String log = Files.readString(o.logs.resolve("instance-" + i + ".log"));
-        boolean ok = exited && p.exitValue() != 0 && log.contains("steadfast.console.session-secret");
-        obs.say("an instance without the shared session key %s", ok ? "refused to start, naming the setting"
-                : "did NOT refuse to start (see " + o.logs + "/instance-" + i + ".log)");
-        return ok;
+        return false;
+    }
+
+    /** Whether the replacement's log has the session-key warning naming the setting. */
+    boolean replacementWarnedAboutKeys() throws IOException {
+        return Files.readString(o.logs.resolve("instance-" + o.instances + ".log"))
+                .contains("steadfast.console.session-secret");
+    }
+
+    /**
+     * The deploy tool's side of a rolling upgrade of instance {@code i}: SIGTERM to the old process; a load balancer
+     * keeps sending it requests until its readiness stops answering 200 (polled every 100 ms), then sends them to
+     * the others; once the old process has exited, the replacement takes its place. Answers how long the old one
+     * took to exit, in ms (-1 when it did not within 60 s).
+     */
+    long replace(int i) throws InterruptedException {
+        Process old = servers.get(i);
+        long t = System.nanoTime();
+        old.destroy(); // SIGTERM
+        while (old.isAlive()) {
+            OjsAnswer a = clients.get(i).send("GET", "/ready", null, Duration.ofSeconds(2));
+            if (a.failed() || a.status() != 200) {
+                downUntil.set(i, Long.MAX_VALUE);
+                break;
+            }
+            Thread.sleep(100);
+        }
+        boolean exited = old.waitFor(60, TimeUnit.SECONDS);
+        long ms = (System.nanoTime() - t) / 1_000_000;
+        servers.set(i, replacement);
+        clients.set(i, clients.get(o.instances));
+        downUntil.set(i, 0);
+        return exited ? ms : -1;
     }
 
     /** SIGKILL of instance {@code i}; requests go to the others until {@link #restart}. */
@@ -143,6 +182,7 @@ final class Instances implements AutoCloseable {
         } else {
             obs.check(a, method, path);
         }
+        obs.outcome(!a.failed() && a.status() < 500);
         return a;
     }
 
@@ -210,11 +250,14 @@ final class Instances implements AutoCloseable {
                 p.destroy();
             }
         });
+        if (replacement != null) {
+            replacement.destroy();
+        }
     }
 
     @Override
     public void close() {
-        clients.forEach(OjsClient::close);
+        clients.stream().distinct().forEach(OjsClient::close);
         stopAll();
     }
 }

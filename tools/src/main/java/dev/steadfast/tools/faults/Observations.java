@@ -39,6 +39,30 @@ final class Observations {
     final List<String> examples = Collections.synchronizedList(new ArrayList<>());
     final List<String> timeline = Collections.synchronizedList(new ArrayList<>());
 
+    private long failingSince = -1;
+    private long longestFailing;
+
+    /**
+     * One request's outcome (answered below 500, or not), for the longest time during which requests failed and
+     * none succeeded, on any instance: what a client of the whole cluster saw as an outage.
+     */
+    synchronized void outcome(boolean ok) {
+        long t = now();
+        if (!ok && failingSince < 0) {
+            failingSince = t;
+        } else if (ok && failingSince >= 0) {
+            longestFailing = Math.max(longestFailing, t - failingSince);
+            failingSince = -1;
+        }
+    }
+
+    /** The longest failing stretch since the last call (ns), counting one still going on; starts a new window. */
+    synchronized long longestFailingAndRestart() {
+        long longest = Math.max(longestFailing, failingSince >= 0 ? now() - failingSince : 0);
+        longestFailing = 0;
+        return longest;
+    }
+
     long now() {
         return System.nanoTime() - t0;
     }

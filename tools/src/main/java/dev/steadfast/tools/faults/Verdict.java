@@ -34,7 +34,8 @@ final class Verdict {
     }
 
     /** Prints the report; answers the exit status (1 when anything went wrong). */
-    int report(boolean refusedWithoutKey, long eventsMs, Fuzzer.Outcome fuzz) throws IOException, InterruptedException {
+    int report(long eventsMs, Fuzzer.Outcome fuzz, MetricsFlood.Result flood, FaultSchedule.Upgrade upgrade)
+            throws IOException, InterruptedException {
         Map<String, String> states = readBack(obs.jobs.enqueuedIds());
         Map<String, Integer> byState = new TreeMap<>();
         states.values().forEach(s -> byState.merge(s, 1, Integer::sum));
@@ -67,9 +68,12 @@ final class Verdict {
         System.out.printf("late answers (lease certainly over): with worker_id %d sent, %d accepted; without worker_id"
                         + " %d sent, %d accepted (taken as the current holder's answer)%n",
                 late[0] + late[1], late[1], late[2] + late[3], late[3]);
-        System.out.printf("session key: an instance without the shared key %s; events shared across instances: %s%n",
-                refusedWithoutKey ? "refused to start" : "DID NOT refuse to start",
-                eventsMs >= 0 ? "yes (" + eventsMs + " ms)" : "NO");
+        System.out.printf("events shared across instances (also just after a join): %s%n",
+                eventsMs >= 0 ? "yes" : "NO");
+        System.out.println(flood == null ? "metrics flood: not run (--flood 0)" : flood.line());
+        boolean upgradeTried = o.instances > 1 && o.upgrade;
+        System.out.println(upgrade != null ? upgrade.line()
+                : upgradeTried ? "rolling upgrade: its step FAILED (see the examples)" : "rolling upgrade: not run");
         System.out.printf("RESULT lost=%d completed_twice=%d overlapping_leases=%d answers_500=%d other_5xx=%d"
                         + " without_envelope=%d late_named_accepted=%d late_anonymous_accepted=%d late_anonymous=%d%n",
                 lost, twice, overlapping, obs.answers500.get() + (fuzz5xx > 0 ? f5xx : 0), obs.answersOther5xx.get(),
@@ -80,7 +84,8 @@ final class Verdict {
         System.out.println("server logs (" + o.logs + "/instance-*.log): " + errorLines() + " ERROR lines");
         boolean bad = lost + twice + overlapping + obs.answers500.get() + obs.answersOther5xx.get()
                 + obs.noEnvelope.get() + f5xx + fNoEnv + late[1] + obs.unexpected4xx.get() + Math.max(0, fuzzOthers) > 0
-                || !refusedWithoutKey || eventsMs < 0 || o.fuzzRequests > 0 && fuzz5xx < 0;
+                || eventsMs < 0 || o.fuzzRequests > 0 && fuzz5xx < 0 || flood != null && !flood.ok()
+                || upgradeTried && (upgrade == null || !upgrade.ok());
         return bad ? 1 : 0;
     }
 
@@ -140,7 +145,7 @@ final class Verdict {
     /** ERROR lines in the instances' logs: plain text (" ERROR ") or the production JSON ("level":"ERROR"). */
     private long errorLines() throws IOException {
         long n = 0;
-        for (int i = 0; i < o.instances; i++) { // not the instance that had to refuse to start
+        for (int i = 0; i <= o.instances; i++) { // the last: the rolling upgrade's new instance
             Path p = o.logs.resolve("instance-" + i + ".log");
             if (Files.exists(p)) {
                 try (var lines = Files.lines(p)) {
