@@ -108,7 +108,7 @@ public final class FaultsCommand {
     private static long eventsShared(Instances servers, Observations obs, String queue) {
         String id = Load.uuid7();
         long t = System.nanoTime();
-        servers.post(1, "/ojs/v1/jobs", new NewJob(id, "faults.marker", List.of(), new NewJob.Options(queue, null, null)));
+        servers.post(1, "/ojs/v1/jobs", new NewJob(id, "faults.marker", List.of(), new NewJob.Options(queue, null, null, null)));
         while (System.nanoTime() - t < 10_000_000_000L) {
             OjsAnswer a = servers.get(0, "/ojs/v1/events?queues=" + queue + "&limit=10");
             if (!a.failed() && a.body().contains(id)) {
