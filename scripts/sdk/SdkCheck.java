@@ -45,10 +45,10 @@ public class SdkCheck {
                 .build();
         long order = System.currentTimeMillis();
         try {
-            var u1 = client.enqueue("j.unique", Map.of("order", order)).queue(q + "-u").unique(policy).send();
+            var u1 = client.enqueue("j.unique", (Object) Map.of("order", order)).queue(q + "-u").unique(policy).send();
             check("unique job created", u1.id() != null, u1.id());
             try {
-                var dup = client.enqueue("j.unique", Map.of("order", order)).queue(q + "-u").unique(policy).send();
+                var dup = client.enqueue("j.unique", (Object) Map.of("order", order)).queue(q + "-u").unique(policy).send();
                 check("unique duplicate refused", false, "accepted as " + dup.id());
             } catch (OJSError.OJSException e) {
                 check("unique duplicate refused with 409 duplicate", e.isDuplicate(), e.code() + " " + e.getMessage());

@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  *   <li>{@code producer}: PUSH, batch and bulk PUSH, INFO and a job's progress, CANCEL, ACTIVATE, and a
  *       workflow's create, get and cancel;</li>
  *   <li>{@code worker}: every {@code POST /ojs/v1/workers/...} (fetch, ack, ack/batch, nack, heartbeat, beat,
- *       snooze, progress) and {@code PUT /ojs/v1/jobs/{id}/progress};</li>
+ *       snooze, progress), {@code PUT /ojs/v1/jobs/{id}/progress} and the job-path ACK and NACK
+ *       ({@code POST /ojs/v1/jobs/{id}/ack}, {@code .../nack});</li>
  *   <li>{@code readonly}: every GET (jobs, queues, stats, dead letters, events, retry policies, admin views);</li>
  *   <li>{@code admin}: everything, including every change under /ojs/v1/admin, queue pause and resume, the
  *       dead-letter actions and every change to cron schedules (a schedule enqueues jobs for ever).</li>
@@ -51,6 +52,7 @@ public final class ApiAccess {
     private static final Pattern JOB_PROGRESS = Pattern.compile("^/ojs/v1/jobs/[^/]+/progress$");
     private static final Pattern WORKFLOW = Pattern.compile("^/ojs/v1/workflows/[^/]+$");
     private static final Pattern ACTIVATE = Pattern.compile("^/ojs/v1/jobs/[^/]+/activate$");
+    private static final Pattern JOB_ANSWER = Pattern.compile("^/ojs/v1/jobs/[^/]+/(ack|nack)$");
     private static final Pattern WORKER_OP = Pattern.compile("^/ojs/v1/workers/(fetch|ack|ack/batch|nack|heartbeat|beat|snooze|progress)$");
 
     private static final Set<Role> PRODUCER_READ = roles(Role.PRODUCER, Role.READONLY, Role.ADMIN);
@@ -86,7 +88,7 @@ public final class ApiAccess {
                 || m.equals("DELETE") && WORKFLOW.matcher(path).matches()) {
             return PRODUCE;
         }
-        if (m.equals("POST") && WORKER_OP.matcher(path).matches()
+        if (m.equals("POST") && (WORKER_OP.matcher(path).matches() || JOB_ANSWER.matcher(path).matches())
                 || m.equals("PUT") && JOB_PROGRESS.matcher(path).matches()) {
             return WORK;
         }

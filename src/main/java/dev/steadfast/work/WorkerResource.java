@@ -211,26 +211,37 @@ public class WorkerResource {
     @Produces(ANSWER)
     @RolesAllowed({Roles.WORKER, Roles.ADMIN})
     public Uni<String> ack(String body) {
-        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
-            UUID id = jobIdField(b);
-            return workers.ack(id, resultOf(b), workerId(b)).map(at -> Json.write(json, AckAnswer.of(id, at)));
-        });
+        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> acknowledge(jobIdField(b), b))
+                .map(a -> Json.write(json, a));
+    }
+
+    /**
+     * ACK of job {@code id} as {@code b} asks ({@code result}, {@code worker_id}): the one reading of an ACK, which
+     * the job-path alias ({@link JobAckResource}) shares so that it cannot drift from this route.
+     */
+    Uni<AckAnswer> acknowledge(UUID id, Body b) {
+        String result = resultOf(b);
+        return workers.ack(id, result, workerId(b)).map(at -> AckAnswer.of(id, at));
     }
 
     @POST
     @Path("/nack")
     @RolesAllowed({Roles.WORKER, Roles.ADMIN})
     public Uni<Response> nack(String body) {
-        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
-            UUID id = jobIdField(b);
-            if (Boolean.TRUE.equals(b.bool("requeue"))) {
-                // OJS's requeue: hand the job back without counting a failed attempt (a snooze, optionally delayed)
-                return workers.snooze(id, workerId(b), snoozeDelay(b), b.timestamp("until"))
-                        .map(row -> Responses.ok(json, JobOutcome.of(row)));
-            }
-            return failures.fail(failCommand(id, workerId(b), b.object("error")))
-                    .map(row -> Responses.ok(json, JobOutcome.of(row)));
-        });
+        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> negativeAck(jobIdField(b), b))
+                .map(o -> Responses.ok(json, o));
+    }
+
+    /**
+     * FAIL (or, with {@code requeue}, a snooze) of job {@code id} as {@code b} asks: the one reading of a NACK,
+     * shared with the job-path alias ({@link JobAckResource}).
+     */
+    Uni<JobOutcome> negativeAck(UUID id, Body b) {
+        if (Boolean.TRUE.equals(b.bool("requeue"))) {
+            // OJS's requeue: hand the job back without counting a failed attempt (a snooze, optionally delayed)
+            return workers.snooze(id, workerId(b), snoozeDelay(b), b.timestamp("until")).map(JobOutcome::of);
+        }
+        return failures.fail(failCommand(id, workerId(b), b.object("error"))).map(JobOutcome::of);
     }
 
     /**

@@ -38,6 +38,8 @@ class ApiAccessTest {
                 {"POST", "/ojs/v1/workers/ack", WORKER},
                 {"POST", "/ojs/v1/workers/ack/batch", WORKER},
                 {"POST", "/ojs/v1/workers/nack", WORKER},
+                {"POST", "/ojs/v1/jobs/" + ID + "/ack", WORKER},
+                {"POST", "/ojs/v1/jobs/" + ID + "/nack", WORKER},
                 {"POST", "/ojs/v1/workers/heartbeat", WORKER},
                 {"POST", "/ojs/v1/workers/snooze", WORKER},
                 {"GET", "/ojs/v1/queues", READ},

@@ -300,6 +300,8 @@ class OpenApiContractTest {
                 "error", obj("message", "x"))));
         expect(400, bad("POST /ojs/v1/workers/nack", "/ojs/v1/workers/nack", obj("job_id", ids.get(4))));
 
+        jobPathAnswers();
+
         Map<String, Object> beat = obj("worker_id", w, "active_jobs", arr(ids.get(4), ids.get(5)),
                 "hostname", "oa-host", "queues", arr(q));
         expect(200, good("POST /ojs/v1/workers/heartbeat", "/ojs/v1/workers/heartbeat", beat));
@@ -329,6 +331,27 @@ class OpenApiContractTest {
         expect(404, bad("POST /ojs/v1/workers/snooze", "/ojs/v1/workers/snooze", obj("job_id", newUuidV7())));
         expect(400, bad("POST /ojs/v1/workers/snooze", "/ojs/v1/workers/snooze",
                 obj("job_id", ids.get(4), "delay_ms", -1)));
+    }
+
+    /** ACK and NACK addressed by the job's path (aliases of the worker routes). */
+    private void jobPathAnswers() {
+        String q = "oa-job-path";
+        String w = "w-oa-path";
+        Api.enqueue("oa.path", q);
+        Api.enqueue("oa.path", q);
+        List<String> ids = expect(200, good("POST /ojs/v1/workers/fetch", "/ojs/v1/workers/fetch",
+                obj("queues", arr(q), "count", 2, "worker_id", w))).path("jobs.id");
+        String ack = "POST /ojs/v1/jobs/{id}/ack";
+        expect(200, good(ack, "/ojs/v1/jobs/" + ids.get(0) + "/ack", obj("worker_id", w, "result", obj("ok", 1))));
+        expect(409, bad(ack, "/ojs/v1/jobs/" + ids.get(0) + "/ack", obj("worker_id", w)));
+        expect(404, bad(ack, "/ojs/v1/jobs/" + newUuidV7() + "/ack", obj()));
+        expect(400, bad(ack, "/ojs/v1/jobs/" + ids.get(1) + "/ack", obj("job_id", ids.get(0))));
+        String nack = "POST /ojs/v1/jobs/{id}/nack";
+        expect(400, bad(nack, "/ojs/v1/jobs/" + ids.get(1) + "/nack", obj("worker_id", w)));
+        expect(200, good(nack, "/ojs/v1/jobs/" + ids.get(1) + "/nack", obj("worker_id", w,
+                "error", obj("code", "oa", "message", "failed"))));
+        expect(409, bad(nack, "/ojs/v1/jobs/" + ids.get(1) + "/nack", obj("error", obj("message", "late"))));
+        expect(404, bad(nack, "/ojs/v1/jobs/" + newUuidV7() + "/nack", obj("error", obj("message", "x"))));
     }
 
     private void queues() {

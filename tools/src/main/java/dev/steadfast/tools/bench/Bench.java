@@ -8,12 +8,16 @@ import java.util.List;
 /**
  * What every part of a bench run shares: the options, the client, the server's pid (-1 when unknown), and the
  * no-op jobs it enqueues ({@code bench.noop}, one integer argument; with {@code --unique on} a unique policy over
- * type and args, whose keys are all distinct, so nothing conflicts).
+ * type and args, whose keys are all distinct, so nothing conflicts; with {@code --rate-limit-keys N} a rate limit
+ * key, {@code bench-k<arg mod N>}, with a concurrency limit nothing reaches).
  */
 record Bench(BenchOptions opt, OjsClient client, long serverPid) {
 
     static final String BATCH_PUSH = "/ojs/v1/jobs/batch";
     static final String PUSH = "/ojs/v1/jobs";
+
+    /** The concurrency limit of --rate-limit-keys: more than any bench keeps active, so no job is held. */
+    static final int RATE_LIMIT_CONCURRENCY = 1_000_000;
 
     NewJob job(String queue, int arg) {
         return job(queue, arg, null);
@@ -22,7 +26,9 @@ record Bench(BenchOptions opt, OjsClient client, long serverPid) {
     /** A no-op job; {@code retry} null leaves the server's default policy. */
     NewJob job(String queue, int arg, NewJob.RetryPolicy retry) {
         return new NewJob(null, "bench.noop", List.of(arg), new NewJob.Options(queue, retry,
-                opt.unique ? new NewJob.Unique(List.of("type", "args")) : null));
+                opt.unique ? new NewJob.Unique(List.of("type", "args")) : null,
+                opt.rateLimitKeys > 0 ? new NewJob.RateLimit("bench-k" + Math.floorMod(arg, opt.rateLimitKeys),
+                        RATE_LIMIT_CONCURRENCY) : null));
     }
 
     NewJob.Batch batch(String queue, int firstArg, int size) {

@@ -59,7 +59,9 @@ final class BenchOptions {
           --ack-concurrency 10 puts a whole fetch's acks in flight together (an SDK worker that runs
           its fetched jobs concurrently). Other knobs: --poll-ms, --gap-ms, --idle-ms (w3),
           --batch-in-flight (w1-bulk), --retry-interval ISO (w4), --unique on (every job carries a
-          unique policy over type and args, all keys distinct), --before-timing CMD (w2/w4: shell
+          unique policy over type and args, all keys distinct), --rate-limit-keys N (every job
+          carries options.rate_limit with one of N keys, bench-k0.., and a concurrency limit of
+          1,000,000 that nothing reaches: the keyed claim path), --before-timing CMD (w2/w4: shell
           command run after the pre-enqueue, before the clock starts; bench-peers.sh passes a psql
           'vacuum analyze' like the peers' programs do there).
           --duration S            w2/w2-batch: keep the queue fed for S seconds (--backlog (5000) jobs
@@ -95,6 +97,7 @@ final class BenchOptions {
     int batchInFlight = -1, waitMs = -1, pollMs = 10, gapMs = 20, idleMs = 3000;
     boolean drain = true;
     boolean unique;
+    int rateLimitKeys;
     String retryInterval = "PT0S";
     String beforeTiming;
     // --duration: w2/w2-batch fed continuously for S seconds, throughput per --window S
@@ -173,6 +176,7 @@ final class BenchOptions {
             case "--pg-stats" -> pgStats = v;
             case "--pg-stats-settle-ms" -> pgSettleMs = nonNegative(name, v);
             case "--token" -> token = v;
+            case "--rate-limit-keys" -> rateLimitKeys = positive(name, v);
             case "--unique" -> {
                 if (!v.equals("on") && !v.equals("off")) throw new IllegalArgumentException("--unique takes on|off");
                 unique = v.equals("on");

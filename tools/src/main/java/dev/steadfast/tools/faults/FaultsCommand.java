@@ -116,7 +116,7 @@ public final class FaultsCommand {
         String id = Load.uuid7();
         long t = System.nanoTime();
         servers.post(from, "/ojs/v1/jobs", new NewJob(id, "faults.marker", List.of(),
-                new NewJob.Options(queue, null, null)));
+                new NewJob.Options(queue, null, null, null)));
         while (System.nanoTime() - t < 10_000_000_000L) {
             OjsAnswer a = servers.get(to, "/ojs/v1/events?queues=" + queue + "&limit=10");
             if (!a.failed() && a.body().contains(id)) {

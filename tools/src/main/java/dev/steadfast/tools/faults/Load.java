@@ -54,7 +54,7 @@ final class Load {
             List<NewJob> batch = new ArrayList<>();
             for (int i = 0; i < size; i++) {
                 batch.add(new NewJob(uuid7(), "faults.job", List.of(first + i, "x"),
-                        new NewJob.Options(queue, RETRY, null)));
+                        new NewJob.Options(queue, RETRY, null, null)));
             }
             String path = size == 1 ? "/ojs/v1/jobs" : "/ojs/v1/jobs/batch";
             Object body = size == 1 ? batch.get(0) : new NewJob.Batch(batch);

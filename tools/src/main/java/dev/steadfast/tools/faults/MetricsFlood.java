@@ -73,7 +73,7 @@ final class MetricsFlood {
             }
         }
         servers.post(0, "/ojs/v1/jobs", new NewJob(Load.uuid7(), "faults.flood", List.of(),
-                new NewJob.Options(queue, null, null)));
+                new NewJob.Options(queue, null, null, null)));
         String metrics = prometheusText(servers.port(0));
         Set<String> uris = new TreeSet<>();
         boolean recorded = false;

@@ -8,7 +8,7 @@ import java.util.List;
 public record NewJob(String id, String type, List<?> args, Options options) {
 
     public static NewJob of(String type, List<?> args, String queue) {
-        return new NewJob(null, type, args, new Options(queue, null, null));
+        return new NewJob(null, type, args, new Options(queue, null, null, null));
     }
 
     public NewJob withId(String id) {
@@ -16,7 +16,11 @@ public record NewJob(String id, String type, List<?> args, Options options) {
     }
 
     /** The job's options the tools set; nulls are left out. */
-    public record Options(String queue, RetryPolicy retry, Unique unique) {
+    public record Options(String queue, RetryPolicy retry, Unique unique, RateLimit rateLimit) {
+    }
+
+    /** A per-key rate limit (ojs-rate-limiting.md 6): the key and a concurrency limit. */
+    public record RateLimit(String key, int concurrency) {
     }
 
     /** A retry policy (ojs-core.md, retry). */
