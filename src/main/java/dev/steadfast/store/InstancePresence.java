@@ -21,7 +21,9 @@ import org.jboss.logging.Logger;
  * connection ends, also when the process is killed or its machine vanishes (after TCP keepalive), so a crashed
  * instance never counts as present and a restarted one is never refused because of its own ghost. The key is
  * the instance's console session-key fingerprint (0 without console login), so instances can also tell whether
- * they sign sessions alike. When the connection breaks (a database restart) it is opened again every second.
+ * they sign sessions alike. When the connection breaks (a database restart) it is opened again every second. The
+ * connection goes to {@code steadfast.database.session-url} when set ({@link SessionConfig}): a session-level lock
+ * held through a pooler in transaction mode would be taken on whichever server connection ran the statement.
  */
 @ApplicationScoped
 public class InstancePresence {
@@ -48,10 +50,11 @@ public class InstancePresence {
     public InstancePresence(Vertx vertx, Pool pool,
                             @ConfigProperty(name = "quarkus.datasource.reactive.url") String url,
                             @ConfigProperty(name = "quarkus.datasource.username") Optional<String> user,
-                            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
+                            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password,
+                            SessionConfig session) {
         this.vertx = vertx;
         this.pool = pool;
-        this.url = url;
+        this.url = session.sessionUrl().orElse(url);
         this.user = user;
         this.password = password;
     }

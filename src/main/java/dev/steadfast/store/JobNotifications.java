@@ -17,7 +17,8 @@ import org.jboss.logging.Logger;
  * LISTEN on the channel {@code steadfast_jobs}, on which PostgreSQL announces the queues that got new available
  * jobs (the insert trigger of V5__lean_hot_path.sql, and the promoter's statement), and on
  * {@code steadfast_events}, on which instances share lifecycle events ({@link EventChannel}). One dedicated
- * connection per instance, outside the pool, so that waiting FETCH requests hold none. It reconnects by itself
+ * connection per instance, outside the pool, so that waiting FETCH requests hold none; it goes to
+ * {@code steadfast.database.session-url} when set (behind a pooler in transaction mode, {@link SessionConfig}). It reconnects by itself
  * every second while the database is away; notifications sent meanwhile are lost, which is why every subscription
  * (the first and each after a reconnect) also calls {@code onSubscribed}, and why waiters poll on their own as
  * well.
@@ -36,9 +37,10 @@ public class JobNotifications {
 
     public JobNotifications(Vertx vertx, @ConfigProperty(name = "quarkus.datasource.reactive.url") String url,
                             @ConfigProperty(name = "quarkus.datasource.username") Optional<String> user,
-                            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
+                            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password,
+                            SessionConfig session) {
         this.vertx = vertx;
-        this.url = url;
+        this.url = session.sessionUrl().orElse(url);
         this.user = user;
         this.password = password;
     }
