@@ -14,7 +14,8 @@ final class FaultsOptions {
             + " [--slow-ms 1500] [--work-ms 5] [--fuzz-requests 1500] [--drain-seconds 120]"
             + " [--base-port 18181] [--db steadfast_faults] [--jar target/quarkus-app/quarkus-run.jar]"
             + " [--heap -Xmx384m] [--logs target/faults] [--no-kill] [--no-db-restart]"
-            + " [--skew +20s (instance 1's clock, with libfaketime)] [--clock database|system]";
+            + " [--skew +20s (instance 1's clock, with libfaketime)] [--clock database|system]"
+            + " [--pgbouncer PORT (the instances' pool through PgBouncer in transaction mode on that port)]";
 
     String jar = "target/quarkus-app/quarkus-run.jar";
     String db = "steadfast_faults";
@@ -31,6 +32,7 @@ final class FaultsOptions {
     int workMs = 5;
     int fuzzRequests = 1500;
     int drainSeconds = 120;
+    int pgbouncer;
     boolean kill = true;
     boolean restartDb = true;
     String heap = "-Xmx384m";
@@ -62,6 +64,7 @@ final class FaultsOptions {
                 case "--logs" -> o.logs = Path.of(value(args, ++i));
                 case "--skew" -> o.skew = value(args, ++i);
                 case "--clock" -> o.clock = value(args, ++i);
+                case "--pgbouncer" -> o.pgbouncer = number(args, ++i);
                 case "--no-kill" -> o.kill = false;
                 case "--no-db-restart" -> o.restartDb = false;
                 default -> throw Exit.usage(USAGE, a.equals("--help"));
