@@ -39,6 +39,8 @@ public class JobNotifications {
     private PgSubscriber subscriber;
     private boolean started;
     private boolean stopped;
+    /** Connections begun with several hosts; a retry for an older one is dropped. */
+    private int attempts;
 
     public JobNotifications(Vertx vertx, @ConfigProperty(name = "quarkus.datasource.reactive.url") String url,
                             @ConfigProperty(name = "quarkus.datasource.username") Optional<String> user,
@@ -74,26 +76,31 @@ public class JobNotifications {
         if (stopped) {
             return;
         }
+        int attempt = ++attempts;
         if (primary.follows(hosts)) {
             primary.choose(vertx, hosts).onComplete(ar -> {
                 if (ar.failed()) {
                     LOG.warnf("Could not listen for new jobs (%s); waiting fetches poll instead. Retrying.",
                             ar.cause().getMessage());
-                    vertx.setTimer(1000, id -> connect());
+                    retry(attempt);
                 } else {
-                    subscribe(ar.result(), true);
+                    subscribe(ar.result(), attempt);
                 }
             });
         } else {
-            subscribe(hosts.get(0), false);
+            subscribe(hosts.get(0), 0);
         }
     }
 
-    private synchronized void subscribe(PgConnectOptions options, boolean follow) {
+    /**
+     * One host ({@code attempt} 0): the subscriber reconnects by itself every second. Several: it does not, and a
+     * failed connect or a close makes a new subscriber, on the host chosen again.
+     */
+    private synchronized void subscribe(PgConnectOptions options, int attempt) {
         if (stopped) {
             return;
         }
-        // One host: the subscriber reconnects by itself. Several: a new subscriber, on the host chosen again.
+        boolean follow = attempt > 0;
         PgSubscriber mine = PgSubscriber.subscriber(vertx, options).reconnectPolicy(retries -> follow ? -1L : 1000L);
         subscriber = mine;
         channels.forEach(c -> c.accept(mine));
@@ -101,7 +108,7 @@ public class JobNotifications {
             if (current() == mine) { // not when this instance closed it on shutdown
                 LOG.warn("The listening connection to PostgreSQL closed; waiting fetches poll until it is back.");
                 if (follow) {
-                    vertx.setTimer(1000, id -> connect());
+                    retry(attempt);
                 }
             }
         });
@@ -109,8 +116,22 @@ public class JobNotifications {
             if (ar.failed()) {
                 LOG.warnf("Could not listen for new jobs (%s); waiting fetches poll instead. Retrying.",
                         ar.cause().getMessage());
-                if (follow && current() == mine) {
-                    vertx.setTimer(1000, id -> connect());
+                if (follow) {
+                    retry(attempt);
+                }
+            }
+        });
+    }
+
+    /**
+     * In a second, connects again, unless that already happened after {@code attempt} (a subscriber's failed
+     * connect and its close may both report, and only one subscriber may deliver each notification).
+     */
+    private void retry(int attempt) {
+        vertx.setTimer(1000, id -> {
+            synchronized (this) {
+                if (attempts == attempt) {
+                    connect();
                 }
             }
         });
