@@ -44,8 +44,9 @@ public class Instances {
             keys = presence.present().await().atMost(wait);
         } catch (RuntimeException e) {
             throw new IllegalStateException("Could not open this instance's presence connection to PostgreSQL ("
-                    + e.getMessage() + "); it holds the lock by which instances on one database see each other,"
-                    + " and uses the pool's URL, credentials and TLS settings.", e);
+                    + e.getMessage() + "); it holds the lock by which instances on one database see each other"
+                    + " and goes to steadfast.database.session-url (unset: the pool's URL) with the pool's credentials"
+                    + " and TLS settings; behind a pooler in transaction mode see docs/operations/poolers.md.", e);
         }
         present = Math.max(1, keys.size());
         timer = vertx.setPeriodic(REFRESH_MS, id -> presence.present().subscribe().with(

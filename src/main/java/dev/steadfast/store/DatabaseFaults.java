@@ -44,6 +44,9 @@ public final class DatabaseFaults {
             if (t instanceof IOException && (m.contains("connection reset") || m.contains("broken pipe"))) {
                 return true;
             }
+            if (m.startsWith("connection is not active now")) { // Vert.x: a statement on a connection closed meanwhile
+                return true; // (seen behind PgBouncer when PostgreSQL restarts: docs/operations/poolers.md)
+            }
         }
         return false;
     }

@@ -5,6 +5,7 @@ import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.PgConnection;
 import io.vertx.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,7 +22,9 @@ import org.jboss.logging.Logger;
  * connection ends, also when the process is killed or its machine vanishes (after TCP keepalive), so a crashed
  * instance never counts as present and a restarted one is never refused because of its own ghost. The key is
  * the instance's console session-key fingerprint (0 without console login), so instances can also tell whether
- * they sign sessions alike. When the connection breaks (a database restart) it is opened again every second.
+ * they sign sessions alike. When the connection breaks (a database restart) it is opened again every second. The
+ * connection goes to {@code steadfast.database.session-url} when set ({@link DatabaseConfig}): a session-level lock
+ * held through a pooler in transaction mode would be taken on whichever server connection ran the statement.
  */
 @ApplicationScoped
 public class InstancePresence {
@@ -39,27 +42,26 @@ public class InstancePresence {
 
     private final Vertx vertx;
     private final Pool pool;
-    private final String url;
-    private final Optional<String> user;
-    private final Optional<String> password;
+    private final List<PgConnectOptions> hosts;
+    private final PrimaryHosts primary;
     private SqlConnection connection;
     private boolean leaving;
 
     public InstancePresence(Vertx vertx, Pool pool,
                             @ConfigProperty(name = "quarkus.datasource.reactive.url") String url,
                             @ConfigProperty(name = "quarkus.datasource.username") Optional<String> user,
-                            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password) {
+                            @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password,
+                            DatabaseConfig database, PrimaryHosts primary) {
         this.vertx = vertx;
         this.pool = pool;
-        this.url = url;
-        this.user = user;
-        this.password = password;
+        this.hosts = JobNotifications.connectOptionsList(database.sessionUrl().orElse(url), user, password);
+        this.primary = primary;
     }
 
-    /** Opens this instance's connection and takes its lock; completes once it is held. */
+    /** Opens this instance's connection (on the host {@link PrimaryHosts} chooses) and takes its lock. */
     public Uni<Void> join(int key) {
-        return Uni.createFrom().completionStage(() -> PgConnection.connect(vertx,
-                        JobNotifications.connectOptions(url, user, password))
+        return Uni.createFrom().completionStage(() -> primary.forSession(vertx, hosts)
+                .compose(options -> PgConnection.connect(vertx, options))
                 .compose(c -> c.preparedQuery(HOLD).execute(io.vertx.sqlclient.Tuple.of(LOCK_SPACE, key))
                         .map(rows -> {
                             held(c, key);

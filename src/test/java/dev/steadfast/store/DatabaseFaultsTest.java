@@ -32,6 +32,8 @@ class DatabaseFaultsTest {
         assertTrue(DatabaseFaults.isTransient(new VertxException("Connection is closed")));
         assertTrue(DatabaseFaults.isTransient(new VertxException("Timeout waiting for connection")));
         assertTrue(DatabaseFaults.isTransient(new java.io.IOException("Connection reset by peer")));
+        assertTrue(DatabaseFaults.isTransient(new CompletionException(
+                new io.vertx.core.impl.NoStackTraceThrowable("Connection is not active now, current status: CLOSED"))));
     }
 
     @Test

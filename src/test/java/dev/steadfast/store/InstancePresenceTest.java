@@ -29,6 +29,12 @@ class InstancePresenceTest {
     @Inject
     Pool pool;
 
+    @Inject
+    DatabaseConfig database;
+
+    @Inject
+    PrimaryHosts primary;
+
     @ConfigProperty(name = "quarkus.datasource.reactive.url")
     String url;
 
@@ -42,7 +48,7 @@ class InstancePresenceTest {
     void aSecondInstanceIsSeenWithItsKeyAndGoneWhenItLeaves() {
         List<Long> before = presence.present().await().atMost(Duration.ofSeconds(10));
         assertTrue(before.size() >= 1, "this test's own application joined at start-up: " + before);
-        InstancePresence other = new InstancePresence(vertx, pool, url, user, password);
+        InstancePresence other = new InstancePresence(vertx, pool, url, user, password, database, primary);
         other.join(123_456).await().atMost(Duration.ofSeconds(10));
         List<Long> with = presence.present().await().atMost(Duration.ofSeconds(10));
         assertEquals(before.size() + 1, with.size());

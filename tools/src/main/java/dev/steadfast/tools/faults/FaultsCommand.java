@@ -27,6 +27,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>{@code --skew +20s} runs instance 1 with its machine clock off by that much (libfaketime): with the
  * server's default database clock nothing changes; with {@code --clock system} leases are judged on two clocks.
+ *
+ * <p>{@code --pgbouncer PORT} puts Debian's PgBouncer in transaction mode between the instances' pool (and Flyway)
+ * and PostgreSQL, with the settings of docs/operations/poolers.md ({@link Bouncer}); the session connections go
+ * straight to PostgreSQL. The database restart then happens behind PgBouncer.
  */
 public final class FaultsCommand {
 

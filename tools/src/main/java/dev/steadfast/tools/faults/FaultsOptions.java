@@ -15,7 +15,8 @@ final class FaultsOptions {
             + " [--base-port 18181] [--db steadfast_faults] [--jar target/quarkus-app/quarkus-run.jar]"
             + " [--heap -Xmx384m] [--logs target/faults] [--no-kill] [--no-db-restart] [--no-upgrade]"
             + " [--flood 1000 (unauthenticated requests to distinct paths)]"
-            + " [--skew +20s (instance 1's clock, with libfaketime)] [--clock database|system]";
+            + " [--skew +20s (instance 1's clock, with libfaketime)] [--clock database|system]"
+            + " [--pgbouncer PORT (the instances' pool through PgBouncer in transaction mode on that port)]";
 
     String jar = "target/quarkus-app/quarkus-run.jar";
     String db = "steadfast_faults";
@@ -32,6 +33,7 @@ final class FaultsOptions {
     int workMs = 5;
     int fuzzRequests = 1500;
     int drainSeconds = 120;
+    int pgbouncer;
     boolean kill = true;
     boolean restartDb = true;
     boolean upgrade = true;
@@ -65,6 +67,7 @@ final class FaultsOptions {
                 case "--logs" -> o.logs = Path.of(value(args, ++i));
                 case "--skew" -> o.skew = value(args, ++i);
                 case "--clock" -> o.clock = value(args, ++i);
+                case "--pgbouncer" -> o.pgbouncer = number(args, ++i);
                 case "--no-kill" -> o.kill = false;
                 case "--no-db-restart" -> o.restartDb = false;
                 case "--no-upgrade" -> o.upgrade = false;

@@ -42,6 +42,7 @@ final class Instances implements AutoCloseable {
     private final List<OjsClient> clients = new CopyOnWriteArrayList<>();
     private final AtomicLongArray downUntil = new AtomicLongArray(16);
     private volatile Process replacement;
+    private Bouncer bouncer;
 
     Instances(FaultsOptions o, Observations obs) throws IOException, InterruptedException {
         this.o = o;
@@ -59,8 +60,19 @@ final class Instances implements AutoCloseable {
         random.nextBytes(t);
         String secret = Base64.getEncoder().encodeToString(t);
         env.put("STEADFAST_AUTH_TOKENS_FAULTS", "admin:sha256:" + sha256(token));
-        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://" + hostPort + "/" + o.db);
-        env.put("QUARKUS_DATASOURCE_JDBC_URL", "jdbc:postgresql://" + hostPort + "/" + o.db);
+        if (o.pgbouncer > 0) { // docs/operations/poolers.md: the pool and Flyway through it, the sessions direct
+            bouncer = Bouncer.start(o.pgbouncer, hostPort, o.logs);
+            String pooled = "postgresql://127.0.0.1:" + o.pgbouncer + "/" + o.db;
+            env.put("QUARKUS_DATASOURCE_REACTIVE_URL", pooled);
+            env.put("QUARKUS_DATASOURCE_JDBC_URL", "jdbc:" + pooled + "?prepareThreshold=0");
+            env.put("QUARKUS_DATASOURCE_REACTIVE_CACHE_PREPARED_STATEMENTS", "false");
+            env.put("QUARKUS_DATASOURCE_REACTIVE_POSTGRESQL_USE_LAYER7_PROXY", "true");
+            env.put("STEADFAST_DATABASE_SESSION_URL", "postgresql://" + hostPort + "/" + o.db);
+            obs.say("PgBouncer in transaction mode on port %d in front of PostgreSQL on %s", o.pgbouncer, hostPort);
+        } else {
+            env.put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://" + hostPort + "/" + o.db);
+            env.put("QUARKUS_DATASOURCE_JDBC_URL", "jdbc:postgresql://" + hostPort + "/" + o.db);
+        }
         env.put("QUARKUS_DATASOURCE_USERNAME", "steadfast");
         env.put("QUARKUS_DATASOURCE_PASSWORD", "steadfast");
         env.put("STEADFAST_ADMIN_RESET_ENABLED", "true");
@@ -70,7 +82,12 @@ final class Instances implements AutoCloseable {
             clients.add(OjsClient.to("http://127.0.0.1:" + port(i)).token(token).connectTimeout(Duration.ofSeconds(2))
                     .requestIds("faults-" + ProcessHandle.current().pid() + "-i" + i).build());
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(this::stopAll));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stopAll();
+            if (bouncer != null) {
+                bouncer.close();
+            }
+        }));
     }
 
     String token() {
@@ -259,5 +276,17 @@ final class Instances implements AutoCloseable {
     public void close() {
         clients.stream().distinct().forEach(OjsClient::close);
         stopAll();
+        servers.forEach(p -> {
+            try {
+                if (p != null) {
+                    p.waitFor(30, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        if (bouncer != null) {
+            bouncer.close();
+        }
     }
 }
