@@ -93,6 +93,12 @@ public final class ConsoleTimingCommand {
         pages.put("dead letter, next page", next("/admin/dead-letter"));
         pages.put("dead letter ?error_type=SmtpError", "/admin/dead-letter?error_type=SmtpError");
         pages.put("workers", "/admin/workers");
+        pages.put("errors (error groups)", "/admin/errors");
+        Matcher group = Pattern.compile("href=\"(/admin/errors/[0-9a-f]{16})\"").matcher(get("/admin/errors").body());
+        if (group.find()) { // the most recently failing group
+            pages.put("error group", group.group(1));
+            pages.put("error group, next page", next(group.group(1)));
+        }
         return pages;
     }
 
