@@ -139,7 +139,8 @@ public class ErrorGroupService {
 
     public Uni<Detail> get(String id, String before, int limit) {
         long group = ErrorGroupIds.parse(id);
-        UUID beforeId = before == null || before.isBlank() ? null : dev.steadfast.http.Params.jobId(before);
+        UUID beforeId = before == null || before.isBlank() ? null : dev.steadfast.http.Params.uuid(before)
+                .orElseThrow(() -> OjsException.invalidField("cursor", "The cursor is not one this server handed out."));
         Instant now = clock.instant();
         return found(group, id).flatMap(row -> withHours(List.of(row), now).flatMap(g -> store.countByState(group)
                 .flatMap(byState -> store.jobs(group, beforeId, limit + 1).map(jobs -> {

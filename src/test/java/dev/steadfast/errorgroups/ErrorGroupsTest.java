@@ -96,6 +96,7 @@ class ErrorGroupsTest {
         Api.request().get(BASE + "/ffffffffffffffff").then().statusCode(404);
         Api.request().get(BASE + "/not-an-id").then().statusCode(404);
         Api.request().get(BASE + "?cursor=bogus").then().statusCode(400);
+        Api.request().get(BASE + "/" + id + "?cursor=bogus").then().statusCode(400);
     }
 
     @Test
