@@ -9,9 +9,13 @@
 ALTER TABLE jobs ADD COLUMN error_group bigint;
 ALTER TABLE job_history ADD COLUMN error_group bigint;
 
--- A group's jobs in keyset pages (error_group, id), live and finished (all_jobs merges the two).
-CREATE INDEX jobs_error_group_idx ON jobs (error_group, id) WHERE error_group IS NOT NULL;
-CREATE INDEX job_history_error_group_idx ON job_history (error_group, id) WHERE error_group IS NOT NULL;
+-- A group's jobs in keyset pages (error_group, id), live and finished (all_jobs merges the two); state and
+-- dead_letter ride along so that counting a group's jobs by state (what each action would touch) and choosing an
+-- action's batch read the index only.
+CREATE INDEX jobs_error_group_idx ON jobs (error_group, id) INCLUDE (state, dead_letter)
+    WHERE error_group IS NOT NULL;
+CREATE INDEX job_history_error_group_idx ON job_history (error_group, id) INCLUDE (state, dead_letter)
+    WHERE error_group IS NOT NULL;
 
 -- One row per group: what the list page shows. failures counts failed attempts (not jobs); queues and types keep the
 -- first 20 distinct names seen. No index beyond the key: the table holds one row per distinct cause, and an
