@@ -132,7 +132,7 @@ class ConsoleBrowserTest {
         browser.waitFor(By.cssSelector("table.error-groups"));
         assertTrue(d.findElement(By.cssSelector("table.error-groups")).getText()
                 .contains("gateway <n> timed out after <n>s"));
-        assertTrue(!d.findElements(By.cssSelector("table.error-groups svg.sparkline rect")).isEmpty());
+        assertTrue(!d.findElements(By.cssSelector("table.error-groups svg.sparkline path[d^=\"M\"]")).isEmpty());
         browser.screenshot("13-errors");
         d.findElement(By.linkText("GatewayTimeout")).click();
         browser.waitFor(By.cssSelector("table.grid"));

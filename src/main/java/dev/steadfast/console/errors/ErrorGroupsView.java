@@ -19,7 +19,7 @@ public record ErrorGroupsView(List<Line> groups, String nextHref, boolean paged)
         ErrorGroupRow r = g.row();
         return new Line("/admin/errors/" + g.id(), r.errorType().isEmpty() ? "(no type)" : r.errorType(),
                 r.message().isEmpty() ? "(no message)" : r.message(), Format.count(r.failures()),
-                Sparkline.of(g.from(), g.hourly()), Format.time(r.firstSeen()), Format.iso(r.firstSeen()),
+                Sparkline.of(g.hourly()), Format.time(r.firstSeen()), Format.iso(r.firstSeen()),
                 Format.relative(r.firstSeen(), now), Format.time(r.lastSeen()), Format.iso(r.lastSeen()),
                 Format.relative(r.lastSeen(), now), String.join(", ", r.queues()), String.join(", ", r.types()));
     }
