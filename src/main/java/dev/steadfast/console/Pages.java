@@ -1,5 +1,7 @@
 package dev.steadfast.console;
 
+import dev.steadfast.console.errors.ErrorGroupView;
+import dev.steadfast.console.errors.ErrorGroupsView;
 import dev.steadfast.console.jobs.DeadLetterView;
 import dev.steadfast.console.jobs.JobDetailView;
 import dev.steadfast.console.jobs.JobListView;
@@ -31,6 +33,10 @@ public final class Pages {
     public static native TemplateInstance job(Chrome chrome, JobDetailView view, WorkflowPanel workflow);
 
     public static native TemplateInstance deadLetter(Chrome chrome, DeadLetterView view);
+
+    public static native TemplateInstance errors(Chrome chrome, ErrorGroupsView view);
+
+    public static native TemplateInstance errorGroup(Chrome chrome, ErrorGroupView view);
 
     public static native TemplateInstance workers(Chrome chrome, WorkersView view);
 

@@ -42,7 +42,12 @@ public final class JobStateMachine {
          * An operator re-enqueues a cancelled or (not dead-lettered) discarded job as a new run
          * (ojs-admin-api.md 7.4); dead letters take {@link #RETRY_DEAD_LETTER}.
          */
-        REVIVE
+        REVIVE,
+        /**
+         * An operator gives up on a job waiting for its next attempt (a whole error group at once): it is discarded
+         * without that attempt, kept in the history like any discarded job.
+         */
+        DISCARD
     }
 
     private static final Map<Operation, Set<JobState>> SOURCES = new EnumMap<>(Operation.class);
@@ -65,6 +70,7 @@ public final class JobStateMachine {
         rule(Operation.RETRY_DEAD_LETTER, EnumSet.of(JobState.DISCARDED), EnumSet.of(JobState.AVAILABLE));
         rule(Operation.RETRY_NOW, EnumSet.of(JobState.SCHEDULED, JobState.RETRYABLE), EnumSet.of(JobState.AVAILABLE));
         rule(Operation.REVIVE, EnumSet.of(JobState.CANCELLED, JobState.DISCARDED), EnumSet.of(JobState.AVAILABLE));
+        rule(Operation.DISCARD, EnumSet.of(JobState.RETRYABLE), EnumSet.of(JobState.DISCARDED));
     }
 
     private JobStateMachine() {

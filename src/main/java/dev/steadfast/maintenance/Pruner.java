@@ -1,5 +1,6 @@
 package dev.steadfast.maintenance;
 
+import dev.steadfast.store.errorgroups.ErrorGroupStore;
 import dev.steadfast.store.maintenance.MaintenanceStore;
 import dev.steadfast.store.workflows.WorkflowStore;
 import io.quarkus.scheduler.Scheduled;
@@ -14,7 +15,9 @@ import org.jboss.logging.Logger;
  * day ended before the cut-off, so a finished job is kept for the retention and at most one day more; rows that
  * landed in the default partition are deleted row by row. It also creates the history's partitions for today and the
  * next {@link #DAYS_AHEAD} days, removes progress rows whose job is gone, drops finished workflows once older than steadfast.retention.workflows (default: the
- * same), and forgets workers not heard from for ten heartbeat timeouts. Dead-lettered jobs are kept until an
+ * same), forgets workers not heard from for ten heartbeat timeouts, drops error groups' hourly counts older than
+ * {@link #ERROR_HOURS_KEPT} and forgets an error group once it failed last before steadfast.retention.finished and
+ * no job carries it any more. Dead-lettered jobs are kept until an
  * operator deletes them, unless steadfast.retention.dead-letter is set. A workflow is kept while any of its jobs
  * is still live; its jobs are pruned by their own rules, independently of it. Bounded batches,
  * SKIP LOCKED: safe on every instance at once. Runs every steadfast.maintenance.pruner-interval (default 60 s,
@@ -35,10 +38,13 @@ public class Pruner {
     private final MaintenanceRuns runs;
 
     private final WorkflowStore workflows;
+    private final ErrorGroupStore errorGroups;
 
     public Pruner(MaintenanceStore store, MaintenanceConfig maintenanceConfig, RetentionConfig retention,
-                  WorkerTimeoutConfig workers, MaintenanceRuns runs, WorkflowStore workflows) {
+                  WorkerTimeoutConfig workers, MaintenanceRuns runs, WorkflowStore workflows,
+                  ErrorGroupStore errorGroups) {
         this.store = store;
+        this.errorGroups = errorGroups;
         this.workflows = workflows;
         this.maintenanceConfig = maintenanceConfig;
         this.retention = retention;
@@ -55,6 +61,9 @@ public class Pruner {
             }
         }));
     }
+
+    /** Error groups' hourly counts are kept this long: the console's sparkline shows the last 24 hours. */
+    public static final java.time.Duration ERROR_HOURS_KEPT = java.time.Duration.ofHours(48);
 
     /** Partitions exist this many days ahead, so a missed run or two never sends a day to the default partition. */
     static final int DAYS_AHEAD = 3;
@@ -73,7 +82,15 @@ public class Pruner {
                 .orElse(Uni.createFrom().item(0));
         Instant forgetBefore = now.minus(workers.heartbeatTimeout().multipliedBy(10));
         return finished.flatMap(a -> dead.flatMap(b -> pruneWorkflows(now).flatMap(
-                wf -> store.forgetWorkers(forgetBefore).map(w -> a + b))));
+                wf -> store.forgetWorkers(forgetBefore).flatMap(w -> pruneErrorGroups(now)).map(g -> a + b))));
+    }
+
+    /** Drops old hourly counts and forgets the error groups past retention that no job carries; answers how many groups. */
+    public Uni<Integer> pruneErrorGroups(Instant now) {
+        int batch = maintenanceConfig.batchSize();
+        return Batches.untilShort(() -> errorGroups.pruneHours(now.minus(ERROR_HOURS_KEPT), batch), batch)
+                .flatMap(h -> Batches.untilShort(() -> errorGroups.pruneGroups(now.minus(retention.finished()),
+                        batch), batch));
     }
 
     /** Deletes the finished workflows past retention at {@code now}; returns how many. */

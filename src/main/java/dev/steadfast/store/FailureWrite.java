@@ -1,6 +1,7 @@
 package dev.steadfast.store;
 
 import dev.steadfast.domain.JobState;
+import dev.steadfast.domain.errors.ErrorGroupKey;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -14,7 +15,8 @@ import java.util.UUID;
  * @param state     retryable, available (due at once) or discarded
  * @param runAt     when the job may next be claimed; null when discarded
  * @param errorJson the error entry appended to the history, which also becomes the job's current error
+ * @param group     the error group the failure is counted in (null: counted in none)
  */
 public record FailureWrite(UUID jobId, int attempt, String workerId, JobState state, Instant runAt,
-                           Long retryDelayMs, String errorJson, boolean deadLetter, Instant at) {
+                           Long retryDelayMs, String errorJson, boolean deadLetter, Instant at, ErrorGroupKey group) {
 }

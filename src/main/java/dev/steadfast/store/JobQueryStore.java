@@ -33,7 +33,7 @@ public class JobQueryStore {
      */
     static final String CUSTOM_PLANS = "SET LOCAL plan_cache_mode = force_custom_plan";
 
-    static final String SUMMARY_COLUMNS = "id, type, queue, state, priority, attempt, max_attempts, tags, created_at,"
+    public static final String SUMMARY_COLUMNS = "id, type, queue, state, priority, attempt, max_attempts, tags, created_at,"
             + " run_at, dead_letter, run, left(error->>'type', 200) AS error_type,"
             + " left(error->>'message', 300) AS error_message";
 
@@ -148,7 +148,7 @@ public class JobQueryStore {
         return prefix == null ? null : escapeLike(prefix) + "%";
     }
 
-    static JobSummary summary(Row r) {
+    public static JobSummary summary(Row r) {
         String[] tags = r.getArrayOfStrings("tags");
         return new JobSummary(r.getUUID("id"), r.getString("type"), r.getString("queue"),
                 dev.steadfast.domain.JobState.fromWire(r.getString("state")).orElseThrow(), r.getInteger("priority"),

@@ -170,7 +170,7 @@ public final class JobSql {
                   AND (a.worker IS NULL OR j.lease_owner IS NULL OR j.lease_owner = a.worker) AND\s""" + which,
                 ", a.result AS x_result",
                 java.util.Map.of("state", "'completed'", "completed_at", "$4::timestamptz",
-                        "result", "fin.x_result::jsonb", "error", "NULL"))
+                        "result", "fin.x_result::jsonb", "error", "NULL", "error_group", "NULL"))
                 + "\nSELECT id, type, queue, attempt, started_at, meta->>'traceparent' AS traceparent FROM ins";
     }
 
@@ -184,6 +184,33 @@ public final class JobSql {
             SELECT id, type, queue, state, attempt, snoozes, run, lease_owner, lease_expires_at,
                    retry_policy::text AS retry_policy
             FROM all_jobs WHERE id = ANY($1::uuid[])""";
+
+    /**
+     * RECORD_FAILURES' group counting, over the rows it wrote ({@code retried} and {@code ins}) joined to their
+     * outcomes {@code f}: one upsert of error_groups per group and one of error_group_hours per (group, hour).
+     * queues and types gain a name only when it is new, up to 20 each.
+     */
+    private static final String GROUP_FAILURES = """
+            failed AS (
+                SELECT f.grp, f.gtype, f.gmsg, f.at, w.queue, w.type
+                FROM (SELECT id, queue, type FROM retried UNION ALL SELECT id, queue, type FROM ins) w
+                JOIN f ON f.id = w.id WHERE f.grp IS NOT NULL),
+            grouped AS (
+                INSERT INTO error_groups AS g (id, error_type, message, failures, first_seen, last_seen, queues, types)
+                SELECT grp, min(gtype), min(gmsg), count(*), min(at), max(at),
+                       (array_agg(DISTINCT queue))[1:20], (array_agg(DISTINCT type))[1:20]
+                FROM failed GROUP BY grp ORDER BY grp
+                ON CONFLICT (id) DO UPDATE SET failures = g.failures + EXCLUDED.failures,
+                    first_seen = least(g.first_seen, EXCLUDED.first_seen),
+                    last_seen = greatest(g.last_seen, EXCLUDED.last_seen),
+                    queues = CASE WHEN EXCLUDED.queues <@ g.queues OR cardinality(g.queues) >= 20 THEN g.queues
+                        ELSE (SELECT (array_agg(DISTINCT q))[1:20] FROM unnest(g.queues || EXCLUDED.queues) q) END,
+                    types = CASE WHEN EXCLUDED.types <@ g.types OR cardinality(g.types) >= 20 THEN g.types
+                        ELSE (SELECT (array_agg(DISTINCT t))[1:20] FROM unnest(g.types || EXCLUDED.types) t) END),
+            hourly AS (
+                INSERT INTO error_group_hours AS h (group_id, hour, failures)
+                SELECT grp, date_trunc('hour', at, 'UTC'), count(*) FROM failed GROUP BY 1, 2 ORDER BY 1, 2
+                ON CONFLICT (group_id, hour) DO UPDATE SET failures = h.failures + EXCLUDED.failures)""";
 
     /** The lease guard of RECORD_FAILURES, over the job j and its outcome f. */
     private static final String FAILURE_GUARD = """
@@ -200,15 +227,22 @@ public final class JobSql {
      * no lock held across a round trip. $12 false leaves workflow steps alone (a worker's FAIL of a step goes
      * through the workflow's transaction, WorkflowStore); the reaper passes true and the workflow advancer
      * accounts for what it finished.
+     *
+     * <p>The same statement counts each written failure in its error group ($13: the fingerprint, $14 the type,
+     * $15 the normalised message, domain.errors.ErrorGroupKey): the job carries the fingerprint with its error
+     * (error_group), and {@code grouped} and {@code hourly} upsert one row per group and per (group, UTC hour)
+     * for the rows actually written (a refused write counts nothing). Rows are upserted in key order, so two
+     * statements sharing groups lock them in the same order and cannot deadlock; the lock is held until the
+     * statement commits. No extra round trip: the hot path stays one statement per coalesced batch.
      */
     static final String RECORD_FAILURES = """
             WITH f AS (
                 SELECT * FROM unnest($1::uuid[], $4::int4[], $5::text[], $6::text[], $7::timestamptz[], $8::int8[],
-                                     $9::text[], $10::bool[], $11::timestamptz[])
-                     AS f(id, attempt, worker, state, run_at, delay_ms, entry, dead_letter, at)),
+                                     $9::text[], $10::bool[], $11::timestamptz[], $13::int8[], $14::text[], $15::text[])
+                     AS f(id, attempt, worker, state, run_at, delay_ms, entry, dead_letter, at, grp, gtype, gmsg)),
             retried AS (
                 UPDATE jobs j SET state = f.state, run_at = f.run_at, retry_delay_ms = f.delay_ms,
-                       error = f.entry::jsonb,
+                       error = f.entry::jsonb, error_group = f.grp,
                        errors = jsonb_path_query_array(j.errors || f.entry::jsonb, '$[last - $k to last]',
                                                        jsonb_build_object('k', $2::int - 1)),
                        lease_expires_at = NULL, execution_deadline = NULL
@@ -216,13 +250,16 @@ public final class JobSql {
 
                 RETURNING\s""" + JobRow.leanColumns("j") + "),\n"
             + HistorySql.finish("USING f", "f.state = 'discarded' AND " + FAILURE_GUARD,
-                    ", f.entry AS x_entry, f.delay_ms AS x_delay_ms, f.dead_letter AS x_dead_letter, f.at AS x_at",
+                    ", f.entry AS x_entry, f.delay_ms AS x_delay_ms, f.dead_letter AS x_dead_letter, f.at AS x_at,"
+                            + " f.grp AS x_grp",
                     java.util.Map.of("state", "'discarded'", "retry_delay_ms", "fin.x_delay_ms",
-                            "error", "fin.x_entry::jsonb",
+                            "error", "fin.x_entry::jsonb", "error_group", "fin.x_grp",
                             "errors", "jsonb_path_query_array(fin.errors || fin.x_entry::jsonb, '$[last - $k to last]',"
                                     + " jsonb_build_object('k', $2::int - 1))",
                             "dead_letter", "fin.x_dead_letter", "discarded_at", "fin.x_at", "completed_at", "fin.x_at"))
+            + ",\n" + GROUP_FAILURES
             + "\nSELECT * FROM retried UNION ALL SELECT " + JobRow.leanColumns("ins") + " FROM ins";
+
 
 
     /**
@@ -257,7 +294,8 @@ public final class JobSql {
 
     /** Empties every table: the conformance suite's reset hook. */
     static final String RESET = "TRUNCATE jobs, job_history, job_progress, queues, workers, cron_jobs, cron_runs, schemas,"
-            + " schema_types, workflows, workflow_jobs, rate_limits";
+            + " schema_types, workflows, workflow_jobs, rate_limits,"
+            + " error_groups, error_group_hours";
 
     /**
      * Unique PUSH, first statement of its transaction: one advisory lock per uniqueness key (UniqueKey.lockNumber),

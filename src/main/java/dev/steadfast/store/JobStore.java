@@ -208,6 +208,8 @@ public class JobStore {
         OffsetDateTime[] runAt = new OffsetDateTime[n], at = new OffsetDateTime[n];
         Long[] delays = new Long[n];
         Boolean[] dead = new Boolean[n];
+        Long[] groups = new Long[n];
+        String[] groupTypes = new String[n], groupMessages = new String[n];
         for (int i = 0; i < n; i++) {
             FailureWrite w = writes.get(i);
             ids[i] = w.jobId();
@@ -219,10 +221,15 @@ public class JobStore {
             entries[i] = w.errorJson();
             dead[i] = w.deadLetter();
             at[i] = odt(w.at());
+            if (w.group() != null) {
+                groups[i] = w.group().fingerprint();
+                groupTypes[i] = w.group().type();
+                groupMessages[i] = w.group().message();
+            }
         }
         OffsetDateTime f = fence == null ? OffsetDateTime.MIN : odt(fence);
         Tuple t = Tuple.tuple(Arrays.asList(ids, keep, f, attempts, workers, states, runAt, delays, entries, dead, at,
-                steps));
+                steps, groups, groupTypes, groupMessages));
         return client.preparedQuery(JobSql.RECORD_FAILURES).execute(t).map(JobStore::rowsOf);
     }
 

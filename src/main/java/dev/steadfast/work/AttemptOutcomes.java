@@ -3,6 +3,7 @@ package dev.steadfast.work;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobState;
+import dev.steadfast.domain.errors.ErrorGroupKey;
 import dev.steadfast.domain.retry.ErrorEntry;
 import dev.steadfast.domain.retry.ErrorHistory;
 import dev.steadfast.domain.retry.Failure;
@@ -22,7 +23,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Turns one failed attempt into the write that records it: the error appended to the history (tagged with the
- * run), and the retry engine's decision applied: retry after the backoff, discard, or dead-letter. Shared by a
+ * run), and the retry engine's decision applied: retry after the backoff, discard, or dead-letter; the failure is
+ * counted in its error group (type and normalised message, {@link ErrorGroupKey}). Shared by a
  * worker's FAIL and the lease reaper, so both follow the job's retry policy in exactly the same way.
  *
  * <p>Jitter draws from {@link ThreadLocalRandom} (per thread, no lock, nothing looked up by name, so it works the
@@ -54,15 +56,17 @@ public class AttemptOutcomes {
                         config.backtraceMaxChars()));
         String error = Json.write(json, ErrorHistoryJson.entry(json, entry, r.retryable(),
                 r.handlerCode().map(HandlerCode::name).orElse(null)));
+        ErrorGroupKey group = ErrorGroupKey.of(r.type(), r.message());
         if (d instanceof FailureDecision.Retry retry) {
             // A crashed worker's job whose backoff already passed is available at once, in its FIFO place
             // (run_at = when it became due); a reported failure is always retryable first (OJS: active -> retryable).
             boolean dueNow = !backoffFrom.equals(now) && !retry.at().isAfter(now);
             return new FailureWrite(a.id(), a.attempt(), workerId, dueNow ? JobState.AVAILABLE : JobState.RETRYABLE,
-                    retry.at(), retry.delay().toMillis(), error, false, now);
+                    retry.at(), retry.delay().toMillis(), error, false, now, group);
         }
         boolean deadLetter = d instanceof FailureDecision.DeadLetter;
-        return new FailureWrite(a.id(), a.attempt(), workerId, JobState.DISCARDED, null, null, error, deadLetter, now);
+        return new FailureWrite(a.id(), a.attempt(), workerId, JobState.DISCARDED, null, null, error, deadLetter, now,
+                group);
     }
 
     /** How many error history entries each job keeps (configuration, never below the spec's floor). */

@@ -147,5 +147,32 @@ class ConsoleBrowserTest {
         browser.open("/admin/workers");
         browser.waitFor(By.cssSelector("table.grid"));
         browser.screenshot("11-workers");
+        errorGroups(browser);
+    }
+
+    /** The errors page groups two dead letters with one cause; the group's page retries both after a confirmation. */
+    private static void errorGroups(Browser browser) throws Exception {
+        WebDriver d = browser.driver();
+        String a = JobsInState.deadLetter("payments", "invoice.charge", "GatewayTimeout", "gateway 7 timed out after 30s");
+        String b = JobsInState.deadLetter("payments", "invoice.refund", "GatewayTimeout", "gateway 12 timed out after 31s");
+        browser.open("/admin/errors");
+        browser.waitFor(By.cssSelector("table.error-groups"));
+        assertTrue(d.findElement(By.cssSelector("table.error-groups")).getText()
+                .contains("gateway <n> timed out after <n>s"));
+        assertTrue(!d.findElements(By.cssSelector("table.error-groups svg.sparkline path[d^=\"M\"]")).isEmpty());
+        browser.screenshot("13-errors");
+        d.findElement(By.linkText("GatewayTimeout")).click();
+        browser.waitFor(By.cssSelector("table.grid"));
+        assertTrue(!d.findElements(By.linkText(a)).isEmpty() && !d.findElements(By.linkText(b)).isEmpty());
+        browser.screenshot("14-error-group");
+        d.findElement(By.xpath("//button[normalize-space()='Retry 2…']")).click();
+        browser.waitFor(By.cssSelector("section.confirm"));
+        assertTrue(d.findElement(By.cssSelector("section.confirm h1")).getText().contains("Retry 2 jobs"));
+        assertEquals("discarded", Api.state(a), "nothing happens before the confirmation");
+        d.findElement(By.cssSelector("section.confirm button[type=submit]")).click();
+        browser.waitFor(By.cssSelector("p.flash"));
+        assertEquals("Retried 2 jobs.", d.findElement(By.cssSelector("p.flash")).getText());
+        assertEquals("available", Api.state(a));
+        assertEquals("available", Api.state(b));
     }
 }

@@ -37,7 +37,8 @@ class JobStateMachineTest {
             "CANCEL:active->cancelled", "CANCEL:retryable->cancelled",
             "RETRY_DEAD_LETTER:discarded->available",
             "RETRY_NOW:scheduled->available", "RETRY_NOW:retryable->available",
-            "REVIVE:cancelled->available", "REVIVE:discarded->available");
+            "REVIVE:cancelled->available", "REVIVE:discarded->available",
+            "DISCARD:retryable->discarded");
 
     @Test
     void everyTripleMatchesTheTable() {

@@ -109,6 +109,7 @@ class OpenApiContractTest {
         cron();
         events();
         deadLetters();
+        errorGroups();
         refusalsEverywhere();
         contract.assertSeen(op -> {
             Set<Integer> want = new TreeSet<>(contract.declared(op));
@@ -564,6 +565,18 @@ class OpenApiContractTest {
         expect(404, bad("DELETE /ojs/v1/admin/dead-letter/{id}", admin + "/" + three, null));
         expect(200, good("POST /ojs/v1/admin/dead-letter/retry", admin + "/retry", filter));
         expect(400, bad("POST /ojs/v1/admin/dead-letter/retry", admin + "/retry", obj("confirm", false)));
+    }
+
+    private void errorGroups() {
+        JobsInState.deadLetter("oa-groups", "oa.group", "OaGroupError", "row 17 is locked");
+        JobsInState.retryable("oa-groups", "oa.group", "OaGroupError", "row 18 is locked");
+        String base = "/ojs/v1/admin/error-groups";
+        expect(200, good("GET /ojs/v1/admin/error-groups", base + "?limit=1", null));
+        expect(400, bad("GET /ojs/v1/admin/error-groups", base + "?limit=0", null));
+        String id = request().get(base).then().statusCode(200).extract().path("groups[0].id");
+        expect(200, good("GET /ojs/v1/admin/error-groups/{id}", base + "/" + id + "?limit=1", null));
+        expect(400, bad("GET /ojs/v1/admin/error-groups/{id}", base + "/" + id + "?limit=1000", null));
+        expect(404, bad("GET /ojs/v1/admin/error-groups/{id}", base + "/0000000000000000", null));
     }
 
     /**

@@ -28,7 +28,8 @@ import java.util.regex.Pattern;
 public final class ConsoleTimingCommand {
 
     static final String USAGE = "usage: STEADFAST_CONSOLE_PASSWORD=... java -jar tools/target/steadfast-tools.jar"
-            + " console-timing --url http://127.0.0.1:8080 [--user admin] [--n 30]";
+            + " console-timing --url http://127.0.0.1:8080 [--user admin] [--n 30] [--only TEXT]"
+            + "\n  --only TEXT  time only the pages whose name contains TEXT (e.g. error)";
 
     private final String base;
     private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
@@ -42,6 +43,7 @@ public final class ConsoleTimingCommand {
         String base = "http://127.0.0.1:8080";
         String user = "admin";
         int n = 30;
+        String only = null;
         for (int i = 0; i < args.length; i += 2) {
             if (args[i].equals("--help")) {
                 throw Exit.usage(USAGE, true);
@@ -53,12 +55,18 @@ public final class ConsoleTimingCommand {
                 case "--url" -> base = args[i + 1].replaceAll("/$", "");
                 case "--user" -> user = args[i + 1];
                 case "--n" -> n = Integer.parseInt(args[i + 1]);
+                case "--only" -> only = args[i + 1];
                 default -> throw new Exit(2, "unknown option " + args[i] + "\n" + USAGE);
             }
         }
         ConsoleTimingCommand c = new ConsoleTimingCommand(base);
         c.login(user, System.getenv().getOrDefault("STEADFAST_CONSOLE_PASSWORD", ""));
-        c.time(c.pages(), Math.max(1, n));
+        Map<String, String> pages = c.pages();
+        if (only != null) {
+            String text = only;
+            pages.keySet().removeIf(name -> !name.contains(text));
+        }
+        c.time(pages, Math.max(1, n));
         return 0;
     }
 
@@ -93,6 +101,12 @@ public final class ConsoleTimingCommand {
         pages.put("dead letter, next page", next("/admin/dead-letter"));
         pages.put("dead letter ?error_type=SmtpError", "/admin/dead-letter?error_type=SmtpError");
         pages.put("workers", "/admin/workers");
+        pages.put("errors (error groups)", "/admin/errors");
+        Matcher group = Pattern.compile("href=\"(/admin/errors/[0-9a-f]{16})\"").matcher(get("/admin/errors").body());
+        if (group.find()) { // the most recently failing group
+            pages.put("error group", group.group(1));
+            pages.put("error group, next page", next(group.group(1)));
+        }
         return pages;
     }
 
