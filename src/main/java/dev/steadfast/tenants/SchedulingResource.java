@@ -1,6 +1,7 @@
 package dev.steadfast.tenants;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
@@ -27,12 +28,14 @@ import java.util.Map;
 public class SchedulingResource {
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record QueueLine(String name, long dispatchCount1m, double dispatchRatio1m, long avgWaitMs, long activeJobs) {
+    record QueueLine(String name, @JsonProperty("dispatch_count_1m") long dispatchCount1m,
+                     @JsonProperty("dispatch_ratio_1m") double dispatchRatio1m, long avgWaitMs, long activeJobs) {
     }
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record TenantLine(String tenantId, long dispatchCount1m, double dispatchRatio1m, long avgWaitMs) {
+    record TenantLine(String tenantId, @JsonProperty("dispatch_count_1m") long dispatchCount1m,
+                      @JsonProperty("dispatch_ratio_1m") double dispatchRatio1m, long avgWaitMs) {
     }
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
