@@ -59,6 +59,13 @@ class TenantsTest {
         return out;
     }
 
+    /** The first arg of every job a FETCH answered, in order. */
+    static List<Object> firstArgs(Response r) {
+        assertEquals(200, r.statusCode(), r::asString);
+        List<List<Object>> args = r.path("jobs.args");
+        return args.stream().map(a -> a.get(0)).toList();
+    }
+
     static void backlog(String tenant, String queue, int n) {
         for (int done = 0; done < n; done += 500) {
             List<Object> jobs = new ArrayList<>();
@@ -107,11 +114,11 @@ class TenantsTest {
         Api.enqueue(job("t-iso", "no-tenant"));
         Response b = fetchAs("tenant-b", 10, "t-iso");
         assertEquals(200, b.statusCode(), b::asString);
-        assertEquals(List.of("b-data"), b.path("jobs.args[0]"));
+        assertEquals(List.of("b-data"), firstArgs(b));
         assertEquals(List.of("tenant-b"), b.path("jobs.meta.tenant_id"));
         assertEquals(List.of(), fetchAs("tenant-c", 10, "t-iso").path("jobs"));
-        assertEquals(List.of("a-secret"), fetchAs("tenant-a", 10, "t-iso").path("jobs.args[0]"));
-        assertEquals(List.of("no-tenant"), fetchAs(null, 10, "t-iso").path("jobs.args[0]"));
+        assertEquals(List.of("a-secret"), firstArgs(fetchAs("tenant-a", 10, "t-iso")));
+        assertEquals(List.of("no-tenant"), firstArgs(fetchAs(null, 10, "t-iso")));
     }
 
     @Test
@@ -152,7 +159,7 @@ class TenantsTest {
         ((Map<String, Object>) urgent.get("options")).put("priority", 10);
         pushAs("tenant-a", urgent);
         Response f = fetchAs(null, 1, "t-prio");
-        assertEquals(List.of("urgent"), f.path("jobs.args[0]"), "a higher priority goes first, whoever's turn");
+        assertEquals(List.of("urgent"), firstArgs(f), "a higher priority goes first, whoever's turn");
         // weight 3: A takes three turns per round to B's one within a FETCH
         assertEquals(200, Api.send(obj("fairness_weight", 3)).put("/ojs/v1/admin/tenants/tenant-a").statusCode());
         for (int i = 0; i < 5; i++) {
@@ -168,7 +175,7 @@ class TenantsTest {
         for (int i = 0; i < 5; i++) {
             Api.enqueue(job("t-plain", i));
         }
-        assertEquals(List.of(0, 1, 2, 3, 4), fetchAs(null, 5, "t-plain").path("jobs.args[0]"));
+        assertEquals(List.of(0, 1, 2, 3, 4), firstArgs(fetchAs(null, 5, "t-plain")));
     }
 
     @Test
@@ -229,7 +236,7 @@ class TenantsTest {
         Response s = Api.request().get("/ojs/v1/admin/scheduling/stats");
         assertEquals(200, s.statusCode(), s::asString);
         assertEquals(List.of("t-stats"), s.path("queues.name"));
-        assertEquals(1, (int) s.path("stats.queues[0].dispatch_count_1m"));
+        assertEquals(1, Api.tree(s, "/stats/queues/0/dispatch_count_1m").asInt(), s::asString);
         assertEquals(List.of("tenant-a"), s.path("stats.tenants.tenant_id"));
     }
 }

@@ -46,9 +46,11 @@ final class TenantClaimSql {
      * $1, the tenant the previous fair claim of this instance served last there ('' for none).
      *
      * <ul>
-     * <li>{@code ten}: the tenants with claimable jobs, at most $3 per queue, one index probe each (min(tenant_id)
-     * over jobs_tenant_claim_idx, a loose index scan): first those after the cursor in tenant order, then, wrapping
-     * around, those up to it. A 100,000-job tenant costs one probe, as a one-job tenant does.</li>
+     * <li>{@code ten}: the tenants with claimable jobs, at most $3 per queue, one index probe each (the next
+     * tenant_id in jobs_tenant_claim_idx, a loose index scan; written as ORDER BY queue, tenant_id LIMIT 1 because
+     * min() read every row of the tenant under the correlated queue, measured on 1,925 rows): first those after the
+     * cursor in tenant order, then, wrapping around, those up to it. A 100,000-job tenant costs one probe, as a
+     * one-job tenant does.</li>
      * <li>{@code picked}: each tenant's next jobs in claim order (at most $3 each, FOR UPDATE SKIP LOCKED), ranked
      * within the tenant and priority.</li>
      * <li>{@code plain}: the head of the queue in CLAIM's order, of which jobs without a tenant are one more group
@@ -66,15 +68,19 @@ final class TenantClaimSql {
                 WHERE %1$s),
             ten (q, ord, cur, t, lap, n) AS (
                 SELECT qs.q, qs.ord, qs.cur, f.t, f.lap, 1 FROM qs CROSS JOIN LATERAL (
-                    SELECT coalesce(a.t, CASE WHEN qs.cur <> '' THEN (SELECT min(tenant_id) FROM jobs
-                               WHERE %2$s AND tenant_id IS NOT NULL) END) AS t, a.t IS NULL AS lap
-                    FROM (SELECT min(tenant_id) AS t FROM jobs WHERE %2$s AND tenant_id > qs.cur) a) f
+                    SELECT coalesce(a.t, CASE WHEN qs.cur <> '' THEN (SELECT tenant_id FROM jobs
+                               WHERE %2$s AND tenant_id IS NOT NULL ORDER BY queue, tenant_id LIMIT 1) END) AS t,
+                           a.t IS NULL AS lap
+                    FROM (SELECT (SELECT tenant_id FROM jobs WHERE %2$s AND tenant_id > qs.cur
+                                  ORDER BY queue, tenant_id LIMIT 1) AS t) a) f
                 WHERE f.t IS NOT NULL
               UNION ALL
                 SELECT s.q, s.ord, s.cur, f.t, f.lap, s.n + 1 FROM ten s CROSS JOIN LATERAL (
-                    SELECT coalesce(a.t, CASE WHEN NOT s.lap AND s.cur <> '' THEN (SELECT min(tenant_id) FROM jobs
-                               WHERE %3$s AND tenant_id IS NOT NULL) END) AS t, s.lap OR a.t IS NULL AS lap
-                    FROM (SELECT min(tenant_id) AS t FROM jobs WHERE %3$s AND tenant_id > s.t) a) f
+                    SELECT coalesce(a.t, CASE WHEN NOT s.lap AND s.cur <> '' THEN (SELECT tenant_id FROM jobs
+                               WHERE %3$s AND tenant_id IS NOT NULL ORDER BY queue, tenant_id LIMIT 1) END) AS t,
+                           s.lap OR a.t IS NULL AS lap
+                    FROM (SELECT (SELECT tenant_id FROM jobs WHERE %3$s AND tenant_id > s.t
+                                  ORDER BY queue, tenant_id LIMIT 1) AS t) a) f
                 WHERE s.n < $3 AND f.t IS NOT NULL AND NOT (f.lap AND f.t > s.cur)),
             picked AS (
                 SELECT c.id, c.priority, c.run_at, s.ord, s.t AS k,
