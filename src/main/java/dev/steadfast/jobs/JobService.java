@@ -228,7 +228,7 @@ public class JobService {
      */
     private Uni<Void> admitTenants(List<EnqueueCommand> commands) {
         Map<String, Integer> byTenant = null;
-        List<String> tenantQueues = null;
+        List<Map.Entry<String, String>> tenantQueues = null;
         for (EnqueueCommand c : commands) {
             if (c == null || c.metaJson() == null || !c.metaJson().contains("\"tenant_id\"")) {
                 continue;
@@ -245,7 +245,7 @@ public class JobService {
                     tenantQueues = new ArrayList<>();
                 }
                 byTenant.merge(t.textValue(), 1, Integer::sum);
-                tenantQueues.add(queueOf(c));
+                tenantQueues.add(Map.entry(queueOf(c), t.textValue()));
             }
         }
         return byTenant == null ? Uni.createFrom().voidItem() : tenants.admit(byTenant, tenantQueues);

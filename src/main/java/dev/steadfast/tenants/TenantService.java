@@ -113,9 +113,9 @@ public class TenantService {
 
     /**
      * Admits a PUSH carrying {@code jobs} new jobs per tenant into {@code queues}: 429 TENANT_LIMIT_EXCEEDED when a
-     * tenant with a max_queue_depth would pass it; then marks the queues for the fair claim.
+     * tenant with a max_queue_depth would pass it; then gives the tenants turns in their queues (queue, tenant).
      */
-    public Uni<Void> admit(Map<String, Integer> jobs, List<String> queues) {
+    public Uni<Void> admit(Map<String, Integer> jobs, List<Map.Entry<String, String>> queueTenants) {
         if (jobs.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
@@ -134,7 +134,7 @@ public class TenantService {
                                 + "' has exceeded max_queue_depth (" + max + ")", d);
                     }
                 })).collect().last().replaceWithVoid())
-                .invoke(() -> queues.forEach(fairness::pushed));
+                .invoke(() -> queueTenants.forEach(e -> fairness.pushed(e.getKey(), e.getValue())));
     }
 
     /** Forgets what this instance remembers (the reset hook empties the tables). */

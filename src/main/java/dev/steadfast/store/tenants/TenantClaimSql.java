@@ -42,74 +42,57 @@ final class TenantClaimSql {
 
     /**
      * FETCH from queues holding tenant jobs: round-robin between tenants within each priority level
-     * (ojs-fair-scheduling 9.3), so one tenant's backlog cannot starve another tenant's job. $6 holds, per queue of
-     * $1, the tenant the previous fair claim of this instance served last there ('' for none).
+     * (ojs-fair-scheduling 9.3), so one tenant's backlog cannot starve another tenant's job. $6 and $7 are parallel
+     * arrays of (queue, tenant) in this FETCH's turn order (TenantFairness: the tenants known to have jobs in each
+     * queue, starting after the one served last), at most $3 tenants per queue.
      *
      * <ul>
-     * <li>{@code ten}: the tenants with claimable jobs, at most $3 per queue, one index probe each (the next
-     * tenant_id in jobs_tenant_claim_idx, a loose index scan; written as ORDER BY queue, tenant_id LIMIT 1 because
-     * min() read every row of the tenant under the correlated queue, measured on 1,925 rows): first those after the
-     * cursor in tenant order, then, wrapping around, those up to it. A 100,000-job tenant costs one probe, as a
-     * one-job tenant does.</li>
-     * <li>{@code picked}: each tenant's next jobs in claim order (at most $3 each, FOR UPDATE SKIP LOCKED), ranked
-     * within the tenant and priority.</li>
-     * <li>{@code plain}: the head of the queue in CLAIM's order, of which jobs without a tenant are one more group
-     * (key ''): such jobs take turns with the tenants, in the queue's own order.</li>
+     * <li>{@code picked}: each listed tenant's next jobs in claim order (at most $3 each, FOR UPDATE SKIP LOCKED,
+     * through jobs_tenant_claim_idx), ranked within the tenant and priority. A tenant listed but drained costs one
+     * empty probe.</li>
+     * <li>{@code plain}: the head of the queue in CLAIM's order, of which jobs without a tenant are one more group,
+     * taking its turn after the listed tenants: such jobs take turns with the tenants once they reach the head.</li>
      * <li>{@code next}: earlier queues first; then higher priority; then the round (rank divided by the tenant's
-     * fairness_weight, 1 without a row in tenants); then the tenants after the cursor before those up to it.</li>
+     * fairness_weight, 1 without a row in tenants); then the turn order.</li>
      * </ul>
-     * RETURNING adds the position (to restore this order) and the served tenant key (to move the cursor). Rows
-     * locked but not chosen stay locked only until the statement commits, as in CLAIM; a FETCH of n jobs over t
-     * tenants locks at most n·(min(n, t) + 1) rows for that moment.
+     * RETURNING adds the position (to restore this order) and the served tenant ('' for none, to move the cursor).
+     * Rows locked but not chosen stay locked only until the statement commits, as in CLAIM; a FETCH of n jobs over
+     * t tenants locks at most n·(min(n, t) + 1) rows for that moment. The tenants are listed by the caller rather
+     * than found here: a recursive loose index scan inside this statement cost 80 ms of planning per FETCH, and its
+     * generic plan seconds (measured on a 100,000-job backlog of one tenant).
      */
     static final String CLAIM_FAIR = """
-            WITH RECURSIVE qs AS (
-                SELECT r.q, r.ord, r.cur FROM unnest($1::text[], $6::text[]) WITH ORDINALITY AS r(q, cur, ord)
+            WITH qs AS (
+                SELECT r.q, r.ord FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
                 WHERE %1$s),
-            ten (q, ord, cur, t, lap, n) AS (
-                SELECT qs.q, qs.ord, qs.cur, f.t, f.lap, 1 FROM qs CROSS JOIN LATERAL (
-                    SELECT coalesce(a.t, CASE WHEN qs.cur <> '' THEN (SELECT tenant_id FROM jobs
-                               WHERE %2$s AND tenant_id IS NOT NULL ORDER BY queue, tenant_id LIMIT 1) END) AS t,
-                           a.t IS NULL AS lap
-                    FROM (SELECT (SELECT tenant_id FROM jobs WHERE %2$s AND tenant_id > qs.cur
-                                  ORDER BY queue, tenant_id LIMIT 1) AS t) a) f
-                WHERE f.t IS NOT NULL
-              UNION ALL
-                SELECT s.q, s.ord, s.cur, f.t, f.lap, s.n + 1 FROM ten s CROSS JOIN LATERAL (
-                    SELECT coalesce(a.t, CASE WHEN NOT s.lap AND s.cur <> '' THEN (SELECT tenant_id FROM jobs
-                               WHERE %3$s AND tenant_id IS NOT NULL ORDER BY queue, tenant_id LIMIT 1) END) AS t,
-                           s.lap OR a.t IS NULL AS lap
-                    FROM (SELECT (SELECT tenant_id FROM jobs WHERE %3$s AND tenant_id > s.t
-                                  ORDER BY queue, tenant_id LIMIT 1) AS t) a) f
-                WHERE s.n < $3 AND f.t IS NOT NULL AND NOT (f.lap AND f.t > s.cur)),
+            ten AS (SELECT g.q, g.t, g.turn FROM unnest($6::text[], $7::text[]) WITH ORDINALITY AS g(q, t, turn)),
             picked AS (
-                SELECT c.id, c.priority, c.run_at, s.ord, s.t AS k,
-                       row_number() OVER (PARTITION BY s.ord, s.t, c.priority ORDER BY c.run_at, c.id) AS rn
-                FROM ten s CROSS JOIN LATERAL (
+                SELECT c.id, c.priority, c.run_at, qs.ord, ten.t AS k, ten.turn,
+                       row_number() OVER (PARTITION BY ten.turn, c.priority ORDER BY c.run_at, c.id) AS rn
+                FROM ten JOIN qs ON qs.q = ten.q CROSS JOIN LATERAL (
                     SELECT id, priority, run_at FROM jobs
-                    WHERE %3$s AND tenant_id = s.t
+                    WHERE %2$s AND tenant_id = ten.t
                     ORDER BY priority DESC, run_at, id
                     LIMIT $3
                     FOR UPDATE SKIP LOCKED) c),
             plain AS (
-                SELECT c.id, c.priority, c.run_at, qs.ord, ''::text AS k,
+                SELECT c.id, c.priority, c.run_at, qs.ord, ''::text AS k, 2147483647::bigint AS turn,
                        row_number() OVER (PARTITION BY qs.ord, c.priority ORDER BY c.run_at, c.id) AS rn
                 FROM qs CROSS JOIN LATERAL (
                     SELECT id, priority, run_at, tenant_id FROM jobs
-                    WHERE %2$s
+                    WHERE %3$s
                     ORDER BY priority DESC, run_at, id
                     LIMIT $3
                     FOR UPDATE SKIP LOCKED) c
                 WHERE c.tenant_id IS NULL),
             ranked AS (
                 SELECT u.id, u.ord, u.k, row_number() OVER (
-                           ORDER BY u.ord, u.priority DESC, (u.rn - 1) / coalesce(w.fairness_weight, 1),
-                                    u.k <= qs.cur, u.k, u.run_at, u.id) AS pos
+                           ORDER BY u.ord, u.priority DESC, (u.rn - 1) / coalesce(w.fairness_weight, 1), u.turn,
+                                    u.run_at, u.id) AS pos
                 FROM (SELECT * FROM picked UNION ALL SELECT * FROM plain) u
-                JOIN qs ON qs.ord = u.ord
                 LEFT JOIN tenants w ON w.id = u.k),
             next AS (SELECT id, ord, k, pos FROM ranked WHERE pos <= $3)
-            """.formatted(SKIP_QUEUE.formatted("r.q"), ready("qs.q"), ready("s.q"))
+            """.formatted(SKIP_QUEUE.formatted("r.q"), ready("ten.q"), ready("qs.q"))
             + JobSql.START.replace("RETURNING next.ord,", "RETURNING next.ord, next.pos, next.k,")
             + JobRow.leanColumns("j");
 }

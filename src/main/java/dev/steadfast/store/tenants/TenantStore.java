@@ -14,12 +14,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -30,11 +28,22 @@ import java.util.UUID;
 @ApplicationScoped
 public class TenantStore {
 
-    /** The queues with at least one claimable tenant job: one probe of jobs_tenant_claim_idx per known queue. */
+    /**
+     * Every (queue, tenant) with a live waiting job, in that order: a loose index scan of jobs_tenant_claim_idx,
+     * one probe per pair however many jobs a tenant holds. Read once a second per instance (TenantFairness).
+     */
     static final String TENANT_QUEUES = """
-            SELECT q.name FROM queues q WHERE EXISTS (
-                SELECT 1 FROM jobs j WHERE j.queue = q.name AND j.tenant_id IS NOT NULL
-                  AND j.state IN ('available', 'scheduled', 'retryable'))""";
+            WITH RECURSIVE p AS (
+                (SELECT queue, tenant_id FROM jobs
+                 WHERE tenant_id IS NOT NULL AND state IN ('available', 'scheduled', 'retryable')
+                 ORDER BY queue, tenant_id LIMIT 1)
+              UNION ALL
+                SELECT x.queue, x.tenant_id FROM p CROSS JOIN LATERAL (
+                    SELECT queue, tenant_id FROM jobs
+                    WHERE tenant_id IS NOT NULL AND state IN ('available', 'scheduled', 'retryable')
+                      AND (queue, tenant_id) > (p.queue, p.tenant_id)
+                    ORDER BY queue, tenant_id LIMIT 1) x)
+            SELECT queue, tenant_id FROM p LIMIT 100000""";
 
     /** A tenant's live jobs by state (jobs_tenant_state_idx), optionally of one queue ($2 null: all). */
     static final String LIVE_COUNTS = """
@@ -82,8 +91,6 @@ public class TenantStore {
             SELECT count(*) FROM jobs WHERE tenant_id = $1
               AND state IN ('available', 'scheduled', 'retryable', 'pending')""";
 
-    static final String CUSTOM_PLAN = "SET LOCAL plan_cache_mode = force_custom_plan";
-
     /** A tenant's configuration row. */
     public record Config(String id, int weight, Integer maxQueueDepth, Instant createdAt, Instant updatedAt) {
         static Config of(Row r) {
@@ -106,17 +113,18 @@ public class TenantStore {
         this.pool = pool;
     }
 
-    /** {@link TenantClaimSql#CLAIM_FAIR}: {@code cursors} by queue (absent: none). */
-    public Uni<FairClaim> claimFair(List<String> queues, Map<String, String> cursors, int count, String workerId,
-                                    Long visibilityMs, Instant now) {
-        String[] cur = queues.stream().map(q -> cursors.getOrDefault(q, "")).toArray(String[]::new);
-        Tuple t = Tuple.tuple(Arrays.asList(queues.toArray(String[]::new), JobStore.odt(now), count, workerId,
-                visibilityMs, cur));
-        // Planned with its parameters every time: the generic plan the statement cache switches to after five runs
-        // cannot see that one tenant holds the whole queue, and took 9 to 18 s on a 100,000-job backlog of one
-        // tenant (its custom plan: about 13 ms, the same statement and rows).
-        return pool.withTransaction(conn -> conn.query(CUSTOM_PLAN).execute()
-                .flatMap(v -> conn.preparedQuery(TenantClaimSql.CLAIM_FAIR).execute(t))).map(TenantStore::fair);
+    /** {@link TenantClaimSql#CLAIM_FAIR}: {@code turns} the (queue, tenant) pairs in turn order. */
+    public Uni<FairClaim> claimFair(List<String> queues, List<Map.Entry<String, String>> turns, int count,
+                                    String workerId, Long visibilityMs, Instant now) {
+        String[] q = new String[turns.size()];
+        String[] t = new String[turns.size()];
+        for (int i = 0; i < q.length; i++) {
+            q[i] = turns.get(i).getKey();
+            t[i] = turns.get(i).getValue();
+        }
+        Tuple args = Tuple.tuple(Arrays.asList(queues.toArray(String[]::new), JobStore.odt(now), count, workerId,
+                visibilityMs, q, t));
+        return pool.preparedQuery(TenantClaimSql.CLAIM_FAIR).execute(args).map(TenantStore::fair);
     }
 
     private static FairClaim fair(RowSet<Row> rows) {
@@ -146,11 +154,14 @@ public class TenantStore {
         return pool.preparedQuery(TenantClaimSql.CLAIM_OF_TENANT).execute(t).map(JobStore::claimed);
     }
 
-    public Uni<Set<String>> tenantQueues() {
+    /** The tenants with waiting jobs, by queue, each list in tenant order. */
+    public Uni<Map<String, List<String>>> tenantQueues() {
         return pool.query(TENANT_QUEUES).execute().map(rows -> {
-            Set<String> out = new HashSet<>();
-            rows.forEach(r -> out.add(r.getString(0)));
-            return Set.copyOf(out);
+            Map<String, List<String>> out = new HashMap<>();
+            rows.forEach(r -> out.computeIfAbsent(r.getString(0), k -> new ArrayList<>()).add(r.getString(1)));
+            Map<String, List<String>> frozen = new HashMap<>();
+            out.forEach((k, v) -> frozen.put(k, List.copyOf(v)));
+            return Map.copyOf(frozen);
         });
     }
 
