@@ -141,12 +141,13 @@ public final class TenantFairnessCommand {
                 t.join();
             }
             double seconds = (probesEnd - start) / 1e9;
-            long left = backlog - lastProbeFetchedBacklogAcked;
+            // when no probe was fetched: what was left when the run stopped
+            long left = backlog - (lastProbeFetchedBacklogAcked < 0 ? backlogAcked.sum() : lastProbeFetchedBacklogAcked);
             System.out.printf(Locale.ROOT, "workers %d (fetch %d, one batch ACK per fetch): %.0f acks/s over %.1f s;"
                     + " probes pushed every %d ms from %.1f s on%n", workers, fetchCount, acked.sum() / seconds,
                     seconds, probeIntervalMs, (probesFrom - start) / 1e9);
             System.out.printf(Locale.ROOT, "tenant-b wait until fetched (%d probes): p50 %.1f ms, p99 %.1f ms, max"
-                    + " %.1f ms; unfetched %d; tenant-a backlog left when the last probe was fetched: %d of %d;"
+                    + " %.1f ms; unfetched %d; tenant-a backlog left when the last probe was fetched (or at the end): %d of %d;"
                     + " failed requests %d%n", probeWait.count(), ms(0.5), ms(0.99), ms(1), probePushed.size(),
                     left, backlog, failed.sum());
             System.out.printf(Locale.ROOT, "RESULT {\"backlog\":%d,\"workers\":%d,\"fetch_count\":%d,\"probes\":%d,"
