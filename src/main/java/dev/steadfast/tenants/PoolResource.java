@@ -1,7 +1,6 @@
 package dev.steadfast.tenants;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonRawValue;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.steadfast.http.Body;
@@ -25,10 +24,17 @@ public class PoolResource {
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record PoolView(String name, String strategy, List<String> queues, @JsonRawValue String weights,
-                    Integer concurrency, String createdAt, String updatedAt) {
-        static PoolView of(SchedulingStore.PoolRow p) {
-            return new PoolView(p.name(), p.strategy(), p.queues(), p.weightsJson(), p.concurrency(),
+    record PoolView(String name, String strategy, List<String> queues,
+                    com.fasterxml.jackson.databind.JsonNode weights, Integer concurrency, String createdAt,
+                    String updatedAt) {
+        static PoolView of(com.fasterxml.jackson.databind.ObjectMapper json, SchedulingStore.PoolRow p) {
+            com.fasterxml.jackson.databind.JsonNode w;
+            try {
+                w = json.readTree(p.weightsJson());
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException("scheduling_pools.weights is jsonb", e);
+            }
+            return new PoolView(p.name(), p.strategy(), p.queues(), w, p.concurrency(),
                     Timestamps.format(p.createdAt()), Timestamps.format(p.updatedAt()));
         }
     }
@@ -50,7 +56,7 @@ public class PoolResource {
     @GET
     @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> list() {
-        return scheduling.pools().map(ps -> Responses.ok(json, new All(ps.stream().map(PoolView::of).toList())));
+        return scheduling.pools().map(ps -> Responses.ok(json, new All(ps.stream().map(p -> PoolView.of(json, p)).toList())));
     }
 
     @GET
@@ -58,7 +64,7 @@ public class PoolResource {
     @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> get(@PathParam("name") String name) {
         return Uni.createFrom().deferred(() -> scheduling.pool(name))
-                .map(p -> Responses.ok(json, new One(PoolView.of(p))));
+                .map(p -> Responses.ok(json, new One(PoolView.of(json, p))));
     }
 
     @PUT
@@ -66,7 +72,7 @@ public class PoolResource {
     @RolesAllowed(Roles.ADMIN)
     public Uni<Response> put(@PathParam("name") String name, String body) {
         return Uni.createFrom().item(() -> scheduling.parse(name, Body.parse(json, body)))
-                .flatMap(d -> scheduling.save(name, d)).map(p -> Responses.ok(json, new One(PoolView.of(p))));
+                .flatMap(d -> scheduling.save(name, d)).map(p -> Responses.ok(json, new One(PoolView.of(json, p))));
     }
 
     @DELETE

@@ -35,6 +35,11 @@ public class TenantFairness {
 
     static final Duration REFRESH = Duration.ofSeconds(1);
     static final int MAX_CURSORS = 10_000;
+    /**
+     * At least this many tenants per queue get a turn in each fair claim (more when the FETCH asks for more jobs):
+     * a tenant drained since the last reread costs an empty probe, and must not use up a small FETCH's turns.
+     */
+    static final int MIN_TURNS = 64;
 
     private final TenantStore store;
     private final JobStore jobs;
@@ -72,7 +77,7 @@ public class TenantFairness {
 
     /**
      * The (queue, tenant) pairs of one fair claim in turn order: per queue, the tenants after the queue's cursor in
-     * tenant order, then those up to and including it, at most {@code count}.
+     * tenant order, then those up to and including it, at most {@code max(count, MIN_TURNS)}.
      */
     static List<Map.Entry<String, String>> turns(List<String> queues, Map<String, List<String>> byQueue,
                                                  Map<String, String> cursors, int count) {
@@ -87,7 +92,7 @@ public class TenantFairness {
             while (start < ts.size() && ts.get(start).compareTo(cur) <= 0) {
                 start++;
             }
-            for (int i = 0; i < Math.min(count, ts.size()); i++) {
+            for (int i = 0; i < Math.min(Math.max(count, MIN_TURNS), ts.size()); i++) {
                 out.add(Map.entry(q, ts.get((start + i) % ts.size())));
             }
         }

@@ -44,7 +44,7 @@ final class TenantClaimSql {
      * FETCH from queues holding tenant jobs: round-robin between tenants within each priority level
      * (ojs-fair-scheduling 9.3), so one tenant's backlog cannot starve another tenant's job. $6 and $7 are parallel
      * arrays of (queue, tenant) in this FETCH's turn order (TenantFairness: the tenants known to have jobs in each
-     * queue, starting after the one served last), at most $3 tenants per queue.
+     * queue, starting after the one served last), at most max($3, 64) tenants per queue.
      *
      * <ul>
      * <li>{@code picked}: each listed tenant's next jobs in claim order (at most $3 each, FOR UPDATE SKIP LOCKED,
@@ -57,7 +57,7 @@ final class TenantClaimSql {
      * </ul>
      * RETURNING adds the position (to restore this order) and the served tenant ('' for none, to move the cursor).
      * Rows locked but not chosen stay locked only until the statement commits, as in CLAIM; a FETCH of n jobs over
-     * t tenants locks at most n·(min(n, t) + 1) rows for that moment. The tenants are listed by the caller rather
+     * t listed tenants locks at most n·(t + 1) rows for that moment. The tenants are listed by the caller rather
      * than found here: a recursive loose index scan inside this statement cost 80 ms of planning per FETCH, and its
      * generic plan seconds (measured on a 100,000-job backlog of one tenant).
      */
