@@ -44,8 +44,8 @@ public class SchedulingStore {
 
     static final String UPSERT_POOL = """
             INSERT INTO scheduling_pools (name, strategy, queues, weights, concurrency, created_at, updated_at)
-            VALUES ($1, $2, $3, $4::jsonb, $5, $6, $6)
-            ON CONFLICT (name) DO UPDATE SET strategy = $2, queues = $3, weights = $4::jsonb, concurrency = $5,
+            VALUES ($1, $2, $3, $4::text::jsonb, $5, $6, $6)
+            ON CONFLICT (name) DO UPDATE SET strategy = $2, queues = $3, weights = $4::text::jsonb, concurrency = $5,
                 updated_at = $6
             RETURNING name, strategy, queues, weights::text AS weights, concurrency, created_at, updated_at""";
 
