@@ -14,13 +14,15 @@ import org.jboss.logging.MDC;
  *
  * <p>Both live on the request's Vert.x duplicated context (Quarkus keeps the MDC there, not in a thread local), so
  * they follow the request across asynchronous hops and never leak into another request. An invalid
- * {@code traceparent} is ignored, as W3C asks of a receiver.
+ * {@code traceparent} is ignored, as W3C asks of a receiver. The {@code X-OJS-Tenant} header is kept the same way,
+ * unchecked, for PUSH, batch, FETCH and the listings (ojs-multi-tenancy.md 5.3).
  */
 public final class RequestContext {
 
     public static final String TRACEPARENT = "traceparent";
     public static final String TRACESTATE = "tracestate";
     private static final String TRACE_KEY = "steadfast.trace-context";
+    private static final String TENANT_KEY = "steadfast.tenant";
 
     private RequestContext() {
     }
@@ -31,6 +33,10 @@ public final class RequestContext {
             return; // not a request's own context: writing would reach other requests
         }
         MDC.put("request_id", requestId);
+        String tenant = req.getHeader(dev.steadfast.domain.TenantId.HEADER);
+        if (tenant != null) {
+            ContextLocals.put(TENANT_KEY, tenant); // as sent: checked where it is used (domain.TenantId)
+        }
         String parent = req.getHeader(TRACEPARENT);
         if (parent == null) {
             return;
@@ -46,5 +52,10 @@ public final class RequestContext {
     /** The trace context of the request being handled; null when it sent none (or an invalid one). */
     public static TraceContext trace() {
         return VertxContext.isOnDuplicatedContext() ? ContextLocals.<TraceContext>get(TRACE_KEY).orElse(null) : null;
+    }
+
+    /** The X-OJS-Tenant header of the request being handled, unchecked; null when it sent none. */
+    public static String tenantHeader() {
+        return VertxContext.isOnDuplicatedContext() ? ContextLocals.<String>get(TENANT_KEY).orElse(null) : null;
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steadfast.domain.OjsException;
+import dev.steadfast.domain.TenantId;
 import dev.steadfast.domain.TraceContext;
 import dev.steadfast.domain.schema.SchemaVersion;
 import dev.steadfast.domain.schema.VersionedType;
@@ -45,15 +46,16 @@ public final class EnqueueParser {
 
     /** {@code now}: the instant relative times ({@code "+PT5S"}, {@code delay}) count from. */
     public static EnqueueCommand parse(ObjectMapper m, Body b, Instant now) {
-        return parse(m, b, now, RequestContext.trace());
+        return parse(m, b, now, RequestContext.trace(), RequestContext.tenantHeader());
     }
 
     /** A cron job template: like {@link #parse}, without the registering request's trace context. */
     public static EnqueueCommand template(ObjectMapper m, Body b, Instant now) {
-        return parse(m, b, now, null);
+        return parse(m, b, now, null, null);
     }
 
-    private static EnqueueCommand parse(ObjectMapper m, Body b, Instant now, TraceContext trace) {
+    private static EnqueueCommand parse(ObjectMapper m, Body b, Instant now, TraceContext trace,
+                                        String tenantHeader) {
         String id = b.string("id", false);
         VersionedType typed = VersionedType.split(b.string("type", true));
         String type = typed.type();
@@ -71,6 +73,7 @@ public final class EnqueueParser {
         if (metadata != null) {
             metadata.node().fields().forEachRemaining(e -> metaNode.putIfAbsent(e.getKey(), e.getValue()));
         }
+        tenant(metaNode, tenantHeader);
         if (trace != null && !metaNode.has(RequestContext.TRACEPARENT)) {
             metaNode.put(RequestContext.TRACEPARENT, trace.traceparent());
             if (trace.tracestate() != null) {
@@ -109,6 +112,22 @@ public final class EnqueueParser {
                 retry == null ? null : map(m, retry.node()), AdvancedOptions.unique(opt.object("unique")),
                 AdvancedOptions.rateLimit(rateLimit), AdvancedOptions.queueWide(rateLimit) ? null
                         : AdvancedOptions.keyed(rateLimit));
+    }
+
+    /**
+     * meta.tenant_id (ojs-multi-tenancy 5.1), filled in from the X-OJS-Tenant header when the body names none;
+     * both checked by {@link TenantId#resolve} (400 on a malformed or conflicting value).
+     */
+    private static void tenant(ObjectNode metaNode, String header) {
+        JsonNode t = metaNode.get("tenant_id");
+        if (t == null && header == null) {
+            return;
+        }
+        if (t != null && !t.isTextual()) {
+            throw OjsException.invalidField("meta.tenant_id", "meta.tenant_id must be a string.", "string",
+                    t.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+        }
+        metaNode.put("tenant_id", TenantId.resolve(t == null ? null : t.textValue(), header));
     }
 
     /**

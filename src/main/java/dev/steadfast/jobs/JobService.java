@@ -21,6 +21,7 @@ import dev.steadfast.queues.Backpressure;
 import dev.steadfast.queues.QueueLimiter;
 import dev.steadfast.queues.QueueRegistry;
 import dev.steadfast.queues.RateLimits;
+import dev.steadfast.tenants.TenantService;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.NewJob;
@@ -56,11 +57,13 @@ public class JobService {
     private final QueueLimiter limiter;
     private final Backpressure backpressure;
     private final RateLimits rateLimits;
+    private final TenantService tenants;
 
     public JobService(JobStore store, Clock clock, JobsConfig config, RetryPolicies policies,
                       QueueRegistry queues, Telemetry telemetry, ObjectMapper json, WorkSignal signal,
                       UniqueEnqueue unique, QueueLimiter limiter, Coalescers coalescers, Backpressure backpressure,
-                      RateLimits rateLimits) {
+                      RateLimits rateLimits, TenantService tenants) {
+        this.tenants = tenants;
         this.rateLimits = rateLimits;
         this.backpressure = backpressure;
         this.signal = signal;
@@ -83,9 +86,9 @@ public class JobService {
      * depth bound admits it ({@link Backpressure}: 429 QUEUE_FULL); a created job carries the queue's pressure.
      */
     public Uni<PushOutcome> enqueue(EnqueueCommand c) {
-        return backpressure.admit(java.util.Collections.singletonMap(queueOf(c), 1)).flatMap(pressure ->
+        return admitTenants(java.util.Collections.singletonList(c)).flatMap(v -> backpressure.admit(java.util.Collections.singletonMap(queueOf(c), 1)).flatMap(pressure ->
                 enqueueAdmitted(c).map(o -> pressure != null && o instanceof PushOutcome.Created cr
-                        ? new PushOutcome.Created(cr.job(), pressure) : o));
+                        ? new PushOutcome.Created(cr.job(), pressure) : o)));
     }
 
     private Uni<PushOutcome> enqueueAdmitted(EnqueueCommand c) {
@@ -127,7 +130,8 @@ public class JobService {
      */
     public Uni<List<PushOutcome>> pushBulk(List<EnqueueCommand> commands, Map<Integer, OjsException> unreadable,
                                            boolean atomic) {
-        return admit(commands).flatMap(p -> pushBulkAdmitted(commands, unreadable, atomic));
+        return admitTenants(commands).flatMap(v -> admit(commands))
+                .flatMap(p -> pushBulkAdmitted(commands, unreadable, atomic));
     }
 
     /** The depth bounds' admission of the jobs of one request (null slots skipped). */
@@ -214,7 +218,37 @@ public class JobService {
      * First the depth bounds admit the whole batch or refuse it (429 QUEUE_FULL).
      */
     public Uni<List<JobRow>> pushAll(List<EnqueueCommand> commands) {
-        return admit(commands).flatMap(p -> pushAllAdmitted(commands));
+        return admitTenants(commands).flatMap(v -> admit(commands)).flatMap(p -> pushAllAdmitted(commands));
+    }
+
+    /**
+     * The tenants' depth limits admit the jobs of one request (null slots skipped), and their queues take the fair
+     * claim ({@link TenantService#admit}). A job's tenant is its meta.tenant_id, which the parser checked; a meta
+     * that does not mention it is not parsed again, so jobs without tenants pay one substring search.
+     */
+    private Uni<Void> admitTenants(List<EnqueueCommand> commands) {
+        Map<String, Integer> byTenant = null;
+        List<Map.Entry<String, String>> tenantQueues = null;
+        for (EnqueueCommand c : commands) {
+            if (c == null || c.metaJson() == null || !c.metaJson().contains("\"tenant_id\"")) {
+                continue;
+            }
+            com.fasterxml.jackson.databind.JsonNode t;
+            try {
+                t = json.readTree(c.metaJson()).get("tenant_id");
+            } catch (java.io.IOException e) {
+                continue; // the parser wrote this JSON: cannot happen
+            }
+            if (t != null && t.isTextual()) {
+                if (byTenant == null) {
+                    byTenant = new LinkedHashMap<>();
+                    tenantQueues = new ArrayList<>();
+                }
+                byTenant.merge(t.textValue(), 1, Integer::sum);
+                tenantQueues.add(Map.entry(queueOf(c), t.textValue()));
+            }
+        }
+        return byTenant == null ? Uni.createFrom().voidItem() : tenants.admit(byTenant, tenantQueues);
     }
 
     private Uni<List<JobRow>> pushAllAdmitted(List<EnqueueCommand> commands) {

@@ -25,8 +25,12 @@ public class SystemService {
 
     private final StatsService stats;
 
+    private final dev.steadfast.tenants.TenantService tenants;
+
     public SystemService(JobStore store, QueueRegistry queues, EventLog events, QueueLimiter limiter,
-                         Backpressure backpressure, StatsService stats, ArgsValidation argsValidation) {
+                         Backpressure backpressure, StatsService stats, ArgsValidation argsValidation,
+                         dev.steadfast.tenants.TenantService tenants) {
+        this.tenants = tenants;
         this.stats = stats;
         this.argsValidation = argsValidation;
         this.limiter = limiter;
@@ -52,6 +56,7 @@ public class SystemService {
         return store.reset().invoke(() -> {
             queues.forget();
             limiter.forget();
+            tenants.forget();
             argsValidation.forget();
             backpressure.forget();
             events.clear();

@@ -10,6 +10,7 @@ import dev.steadfast.store.JobStore;
 import dev.steadfast.store.queues.QueueLimitStore;
 import dev.steadfast.store.queues.RateLimitOutcomes;
 import dev.steadfast.store.queues.RateLimitStore;
+import dev.steadfast.tenants.TenantFairness;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -41,8 +42,11 @@ public class QueueLimiter {
     private final RateLimits keys;
     private final RateLimitStore keyedStore;
 
+    private final TenantFairness fair;
+
     public QueueLimiter(QueueLimitStore limits, JobStore jobs, Clock clock, RateLimits keys,
-                        RateLimitStore keyedStore) {
+                        RateLimitStore keyedStore, TenantFairness fair) {
+        this.fair = fair;
         this.keys = keys;
         this.keyedStore = keyedStore;
         this.limits = limits;
@@ -54,12 +58,14 @@ public class QueueLimiter {
     /**
      * Claims up to {@code count} jobs from {@code queues}, earlier queues first, within every queue's limits and
      * every rate limit key's ({@link RateLimits}): a FETCH whose queues are neither limited nor hold keyed jobs is
-     * the one plain claim statement, as before either existed.
+     * the one plain claim statement, as before either existed, unless one of them holds tenant jobs: then
+     * {@link TenantFairness} takes turns between the tenants. Queues that are limited or hold keyed jobs keep
+     * their own claims, which do not take turns between tenants.
      */
     public Uni<List<JobRow>> claim(List<String> queues, int count, String workerId, Long visibilityMs, Instant now) {
         return limitedQueues(now).flatMap(set -> keys.keyedQueues(now).flatMap(keyed -> {
             if (queues.stream().noneMatch(q -> set.contains(q) || keyed.contains(q))) {
-                return jobs.claim(queues, count, workerId, visibilityMs, now);
+                return fair.claim(queues, count, workerId, visibilityMs, now);
             }
             RateLimitOutcomes out = new RateLimitOutcomes();
             return claimInOrder(queues, 0, set, keyed, count, workerId, visibilityMs, now, new ArrayList<>(), out)
@@ -129,6 +135,7 @@ public class QueueLimiter {
     /** Forgets what this instance remembers (the reset hook empties the table). */
     public void forget() {
         limited.forget();
+        fair.forget();
         keys.forget();
     }
 }

@@ -3,6 +3,10 @@ package dev.steadfast.queues;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.QueueBound;
+import dev.steadfast.domain.TenantId;
+import dev.steadfast.http.RequestContext;
+import dev.steadfast.stats.StateCounts;
+import dev.steadfast.tenants.TenantService;
 import dev.steadfast.http.OffsetPagination;
 import dev.steadfast.http.Responses;
 import dev.steadfast.http.Roles;
@@ -30,8 +34,10 @@ public class QueueResource {
     private final QueueService queues;
     private final ObjectMapper json;
     private final Backpressure backpressure;
+    private final TenantService tenants;
 
-    public QueueResource(QueueService queues, ObjectMapper json, Backpressure backpressure) {
+    public QueueResource(QueueService queues, ObjectMapper json, Backpressure backpressure, TenantService tenants) {
+        this.tenants = tenants;
         this.backpressure = backpressure;
         this.queues = queues;
         this.json = json;
@@ -60,7 +66,7 @@ public class QueueResource {
     @Path("/{name}/stats")
     @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> stats(@PathParam("name") String name) {
-        return queues.depth(name).flatMap(d -> backpressure.bound(d.queue().name()).map(bound -> {
+        return depth(name).flatMap(d -> backpressure.bound(d.queue().name()).map(bound -> {
             JobCounts counts = JobCounts.of(d.counts(), true);
             String status = d.queue().paused() ? "paused" : "active";
             QueueViews.StatsQueue q = new QueueViews.StatsQueue(d.queue().name(), status, d.queue().paused(), counts,
@@ -75,6 +81,29 @@ public class QueueResource {
                     bound.map(QueueBound::maxDepth).orElse(null), counts);
             return Responses.ok(json, new QueueViews.Stats(q, status, stats, Timestamps.format(d.computedAt())));
         }));
+    }
+
+    /**
+     * A queue (ojs-multi-tenancy.md 10, as the conformance suite reads it): the same answer as its stats. With an
+     * X-OJS-Tenant header, both count only that tenant's jobs.
+     */
+    @GET
+    @Path("/{name}")
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
+    public Uni<Response> get(@PathParam("name") String name) {
+        return stats(name);
+    }
+
+    /** The queue's depth; of the caller's tenant's jobs only when the request names one (X-OJS-Tenant). */
+    private Uni<QueueService.Depth> depth(String name) {
+        String tenant = RequestContext.tenantHeader();
+        if (tenant == null) {
+            return queues.depth(name);
+        }
+        return Uni.createFrom().item(() -> TenantId.check(TenantId.HEADER, tenant))
+                .flatMap(t -> queues.depth(name).flatMap(d -> tenants.queueCounts(t, name).map(c ->
+                        new QueueService.Depth(d.queue(), new StateCounts(name, c.byState(), c.deadLetters()),
+                                d.computedAt()))));
     }
 
     /** Pause (11.3): the queue object of the OpenAPI {@code QueuePauseResumeResponse}, plus when. */

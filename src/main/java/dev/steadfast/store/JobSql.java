@@ -17,16 +17,18 @@ public final class JobSql {
      * for a job without a unique policy (such a job never enters jobs_unique_key_idx). An id the client chose ($20
      * true) must not be taken by a finished job either: the history's id index is probed for those only (the server's
      * own UUIDv7 ids cannot collide), so a bulk PUSH without client ids pays nothing for it. rate_limit_key is
-     * NULL for a job without a keyed rate limit (V21: it never enters the keyed indexes).
+     * NULL for a job without a keyed rate limit (V21: it never enters the keyed indexes). tenant_id is the job's
+     * meta.tenant_id, already checked by the parser (domain.TenantId), NULL without one (V23: such a job never enters
+     * the tenant indexes).
      */
     static final String INSERT_JOBS = """
             INSERT INTO jobs (id, type, queue, args, meta, extensions, priority, tags, state, max_attempts,
                               retry_policy, timeout_ms, visibility_timeout_ms, run_at, scheduled_at, expires_at,
-                              created_at, enqueued_at, unique_key, rate_limit_key)
+                              created_at, enqueued_at, unique_key, rate_limit_key, tenant_id)
             SELECT u.id, u.type, u.queue, u.args::jsonb, u.meta::jsonb, u.ext::jsonb, u.priority,
                    ARRAY(SELECT jsonb_array_elements_text(u.tags::jsonb)), u.state, u.max_attempts,
                    u.retry::jsonb, u.timeout_ms, u.vis_ms, u.run_at, u.scheduled_at, u.expires_at,
-                   u.created_at, u.enqueued_at, u.unique_key, u.rate_limit_key
+                   u.created_at, u.enqueued_at, u.unique_key, u.rate_limit_key, u.meta::jsonb ->> 'tenant_id'
             FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int4[],
                         $8::text[], $9::text[], $10::int4[], $11::text[], $12::int8[], $13::int8[],
                         $14::timestamptz[], $15::timestamptz[], $16::timestamptz[], $17::timestamptz[],
@@ -87,7 +89,7 @@ public final class JobSql {
     }
 
     /** The claim's write, shared by CLAIM and CLAIM_KEYED: the chosen rows ({@code next}) become active. */
-    private static final String START = """
+    public static final String START = """
             UPDATE jobs j SET state = 'active', attempt = j.attempt + 1, started_at = $2, lease_owner = $4,
                    lease_renewed_at = $2,
                    enqueued_at = j.run_at, run_at = NULL,
@@ -294,7 +296,7 @@ public final class JobSql {
 
     /** Empties every table: the conformance suite's reset hook. */
     static final String RESET = "TRUNCATE jobs, job_history, job_progress, queues, workers, cron_jobs, cron_runs, schemas,"
-            + " schema_types, workflows, workflow_jobs, rate_limits,"
+            + " schema_types, workflows, workflow_jobs, rate_limits, tenants, scheduling_pools,"
             + " error_groups, error_group_hours";
 
     /**

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.jobs.JobsConfig;
 import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobRules;
+import dev.steadfast.domain.TenantId;
+import dev.steadfast.http.RequestContext;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.WorkerState;
 import dev.steadfast.domain.retry.Iso8601Duration;
@@ -94,7 +96,9 @@ public class WorkerResource {
             if (vis != null) {
                 JobRules.checkPositiveMillis("visibility_timeout_ms", vis, jobsConfig.maxTimeout().toMillis());
             }
-            return workers.fetch(queues, count == null ? 1 : count.intValue(), worker, vis, waitOf(b));
+            String tenant = RequestContext.tenantHeader();
+            return workers.fetch(queues, count == null ? 1 : count.intValue(), worker, vis, waitOf(b),
+                    tenant == null ? null : TenantId.check(TenantId.HEADER, tenant));
         }).map(jobs -> {
             List<JobView> views = new ArrayList<>(jobs.size());
             for (JobRow j : jobs) {

@@ -43,10 +43,13 @@ public class WorkerService {
     private final Draining draining;
     private final QueueLimiter limiter;
     private final WorkflowService workflows;
+    private final dev.steadfast.tenants.TenantFairness fairness;
 
     public WorkerService(JobStore store, Clock clock, Telemetry telemetry, FetchConfig config, HeldAttempts held,
                          WorkSignal signal, LeaseExpiry expiry, ExpiredJobs expired, Draining draining,
-                         QueueLimiter limiter, WorkflowService workflows, Coalescers coalescers) {
+                         QueueLimiter limiter, WorkflowService workflows, Coalescers coalescers,
+                         dev.steadfast.tenants.TenantFairness fairness) {
+        this.fairness = fairness;
         this.workflows = workflows;
         this.draining = draining;
         this.limiter = limiter;
@@ -79,24 +82,33 @@ public class WorkerService {
      * the wait is over; the waiting request holds no database connection.
      */
     public Uni<List<JobRow>> fetch(List<String> queues, int count, String workerId, Long visibilityMs, Duration wait) {
+        return fetch(queues, count, workerId, visibilityMs, wait, null);
+    }
+
+    /** {@link #fetch} by a worker that named its tenant ({@code tenant}, checked; null: every tenant's jobs). */
+    public Uni<List<JobRow>> fetch(List<String> queues, int count, String workerId, Long visibilityMs, Duration wait,
+                                   String tenant) {
         Instant deadline = wait == null || wait.isZero() ? null : clock.instant().plus(wait);
-        return claim(queues, count, workerId, visibilityMs).flatMap(jobs ->
-                jobs.isEmpty() && deadline != null ? waitThenClaim(queues, count, workerId, visibilityMs, deadline)
+        return claim(queues, count, workerId, visibilityMs, tenant).flatMap(jobs ->
+                jobs.isEmpty() && deadline != null
+                        ? waitThenClaim(queues, count, workerId, visibilityMs, deadline, tenant)
                         : Uni.createFrom().item(jobs));
     }
 
     private Uni<List<JobRow>> waitThenClaim(List<String> queues, int count, String workerId, Long vis,
-                                            Instant deadline) {
+                                            Instant deadline, String tenant) {
         Duration left = Duration.between(clock.instant(), deadline);
         if (left.isNegative() || left.isZero() || draining.serverDraining()) {
             return Uni.createFrom().item(List.of());
         }
         Duration nap = left.compareTo(pollInterval) < 0 ? left : pollInterval;
-        return signal.await(queues, nap).flatMap(signalled -> claim(queues, count, workerId, vis)).flatMap(jobs ->
-                jobs.isEmpty() ? waitThenClaim(queues, count, workerId, vis, deadline) : Uni.createFrom().item(jobs));
+        return signal.await(queues, nap).flatMap(signalled -> claim(queues, count, workerId, vis, tenant))
+                .flatMap(jobs -> jobs.isEmpty() ? waitThenClaim(queues, count, workerId, vis, deadline, tenant)
+                        : Uni.createFrom().item(jobs));
     }
 
-    private Uni<List<JobRow>> claim(List<String> queues, int count, String workerId, Long visibilityMs) {
+    private Uni<List<JobRow>> claim(List<String> queues, int count, String workerId, Long visibilityMs,
+                                    String tenant) {
         Instant now = OperationTime.of(clock);
         // Expired leases are taken back beside the claim, not before it: the FETCH that happens to trigger it does
         // not wait for it, and what it frees is claimable by the next FETCH, within steadfast.fetch.reap-interval.
@@ -105,6 +117,7 @@ public class WorkerService {
         expired.discardIfDue(now).subscribe().with(n -> { }, e -> { });
         // A worker that said it is quiet or draining, or any worker while this server shuts down, gets nothing.
         return draining.acceptsWork(workerId, now).flatMap(ok -> !ok ? Uni.createFrom().item(List.<JobRow>of())
+                : tenant != null ? fairness.claimOf(tenant, queues, count, workerId, visibilityMs, now)
                 : limiter.claim(queues, count, workerId, visibilityMs, now)).invoke(jobs -> {
             for (JobRow j : jobs) {
                 held.put(Attempt.of(j));

@@ -20,6 +20,7 @@ public final class Main {
               faults          several packaged instances on one database under load, killed, restarted, fuzzed
               fuzz            malformed requests to every endpoint beside well-formed traffic
               fairness        producers against workers on one queue for a fixed time
+              tenant-fairness one tenant's backlog draining while another tenant's single jobs wait
               console-timing  the console's pages, timed
             """;
 
@@ -42,6 +43,7 @@ public final class Main {
                 case "faults" -> FaultsCommand.run(rest);
                 case "fuzz" -> FuzzCommand.run(rest);
                 case "fairness" -> FairnessCommand.run(rest);
+                case "tenant-fairness" -> TenantFairnessCommand.run(rest);
                 case "console-timing" -> ConsoleTimingCommand.run(rest);
                 case "help", "--help", "-h" -> {
                     System.out.print(USAGE);

@@ -1,0 +1,232 @@
+package dev.steadfast.store.tenants;
+
+import dev.steadfast.domain.JobState;
+import dev.steadfast.store.JobRow;
+import dev.steadfast.store.JobStore;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The SQL of tenants (V23__tenants_and_pools.sql): the two tenant-aware claims ({@link TenantClaimSql}), which
+ * queues hold claimable tenant jobs, a tenant's counts, and its configuration row (weight and limits). Jobs without
+ * a tenant never enter the partial indexes these statements read.
+ */
+@ApplicationScoped
+public class TenantStore {
+
+    /**
+     * Every (queue, tenant) with a live waiting job, in that order: a loose index scan of jobs_tenant_claim_idx,
+     * one probe per pair however many jobs a tenant holds. Read once a second per instance (TenantFairness).
+     */
+    static final String TENANT_QUEUES = """
+            WITH RECURSIVE p AS (
+                (SELECT queue, tenant_id FROM jobs
+                 WHERE tenant_id IS NOT NULL AND state IN ('available', 'scheduled', 'retryable')
+                 ORDER BY queue, tenant_id LIMIT 1)
+              UNION ALL
+                SELECT x.queue, x.tenant_id FROM p CROSS JOIN LATERAL (
+                    SELECT queue, tenant_id FROM jobs
+                    WHERE tenant_id IS NOT NULL AND state IN ('available', 'scheduled', 'retryable')
+                      AND (queue, tenant_id) > (p.queue, p.tenant_id)
+                    ORDER BY queue, tenant_id LIMIT 1) x)
+            SELECT queue, tenant_id FROM p LIMIT 100000""";
+
+    /** A tenant's live jobs by state (jobs_tenant_state_idx), optionally of one queue ($2 null: all). */
+    static final String LIVE_COUNTS = """
+            SELECT state, count(*) AS n FROM jobs WHERE tenant_id = $1 AND ($2::text IS NULL OR queue = $2)
+            GROUP BY state""";
+
+    /**
+     * A tenant's finished jobs by state: all kept ($2 null) or those finished since $2 (job_history_tenant_idx in
+     * each day's partition), optionally of one queue ($3).
+     */
+    static final String FINISHED_COUNTS = """
+            SELECT state, dead_letter, count(*) AS n FROM job_history
+            WHERE tenant_id = $1 AND ($2::timestamptz IS NULL OR finished_at >= $2)
+              AND ($3::text IS NULL OR queue = $3)
+            GROUP BY state, dead_letter""";
+
+    /** Every tenant with live jobs or a configuration row, with its live jobs by state. */
+    static final String LIST_TENANTS = """
+            SELECT t.id, s.state, coalesce(s.n, 0) AS n FROM (
+                SELECT DISTINCT tenant_id AS id FROM jobs WHERE tenant_id IS NOT NULL
+                UNION SELECT id FROM tenants) t
+            LEFT JOIN (SELECT tenant_id, state, count(*) AS n FROM jobs WHERE tenant_id IS NOT NULL
+                       GROUP BY tenant_id, state) s ON s.tenant_id = t.id
+            ORDER BY t.id LIMIT 10000""";
+
+    static final String FIND_CONFIG = """
+            SELECT id, fairness_weight, max_queue_depth, created_at, updated_at FROM tenants WHERE id = $1""";
+
+    static final String UPSERT_CONFIG = """
+            INSERT INTO tenants (id, fairness_weight, max_queue_depth, created_at, updated_at)
+            VALUES ($1, $2, $3, $4, $4)
+            ON CONFLICT (id) DO UPDATE SET fairness_weight = $2, max_queue_depth = $3, updated_at = $4
+            RETURNING id, fairness_weight, max_queue_depth, created_at, updated_at""";
+
+    static final String DELETE_CONFIG = "DELETE FROM tenants WHERE id = $1";
+
+    /** The tenants with a depth limit (a small table, read once a second per instance). */
+    static final String DEPTH_LIMITS = "SELECT id, max_queue_depth FROM tenants WHERE max_queue_depth IS NOT NULL";
+
+    /**
+     * A PUSH's check of a tenant's max_queue_depth: its waiting jobs (available, scheduled, retryable, pending) now,
+     * through jobs_tenant_state_idx; only for tenants that have a depth limit.
+     */
+    static final String WAITING = """
+            SELECT count(*) FROM jobs WHERE tenant_id = $1
+              AND state IN ('available', 'scheduled', 'retryable', 'pending')""";
+
+    /** A tenant's configuration row. */
+    public record Config(String id, int weight, Integer maxQueueDepth, Instant createdAt, Instant updatedAt) {
+        static Config of(Row r) {
+            return new Config(r.getString("id"), r.getInteger("fairness_weight"), r.getInteger("max_queue_depth"),
+                    JobRow.instant(r, "created_at"), JobRow.instant(r, "updated_at"));
+        }
+    }
+
+    /** Jobs by state, every state present; {@code deadLetters} among the discarded. */
+    public record Counts(Map<JobState, Long> byState, long deadLetters) {
+    }
+
+    /** A fair claim's jobs in claim order, and per queue the tenant key it served last ('' for no tenant). */
+    public record FairClaim(List<JobRow> jobs, Map<String, String> lastServed) {
+    }
+
+    private final Pool pool;
+
+    public TenantStore(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** {@link TenantClaimSql#CLAIM_FAIR}: {@code turns} the (queue, tenant) pairs in turn order. */
+    public Uni<FairClaim> claimFair(List<String> queues, List<Map.Entry<String, String>> turns, int count,
+                                    String workerId, Long visibilityMs, Instant now) {
+        String[] q = new String[turns.size()];
+        String[] t = new String[turns.size()];
+        for (int i = 0; i < q.length; i++) {
+            q[i] = turns.get(i).getKey();
+            t[i] = turns.get(i).getValue();
+        }
+        Tuple args = Tuple.tuple(Arrays.asList(queues.toArray(String[]::new), JobStore.odt(now), count, workerId,
+                visibilityMs, q, t));
+        return pool.preparedQuery(TenantClaimSql.CLAIM_FAIR).execute(args).map(TenantStore::fair);
+    }
+
+    private static FairClaim fair(RowSet<Row> rows) {
+        List<JobRow> out = new ArrayList<>(rows.rowCount());
+        Map<UUID, Long> pos = new HashMap<>();
+        Map<String, Long> lastPos = new HashMap<>();
+        Map<String, String> last = new LinkedHashMap<>();
+        for (Row r : rows) {
+            JobRow j = JobRow.from(r);
+            long p = r.getLong("pos");
+            pos.put(j.id(), p);
+            out.add(j);
+            if (p > lastPos.getOrDefault(j.queue(), 0L)) {
+                lastPos.put(j.queue(), p);
+                last.put(j.queue(), r.getString("k"));
+            }
+        }
+        out.sort(java.util.Comparator.comparingLong(j -> pos.get(j.id())));
+        return new FairClaim(out, last);
+    }
+
+    /** {@link TenantClaimSql#CLAIM_OF_TENANT}: only {@code tenant}'s jobs. */
+    public Uni<List<JobRow>> claimOfTenant(List<String> queues, String tenant, int count, String workerId,
+                                           Long visibilityMs, Instant now) {
+        Tuple t = Tuple.tuple(Arrays.asList(queues.toArray(String[]::new), JobStore.odt(now), count, workerId,
+                visibilityMs, tenant));
+        return pool.preparedQuery(TenantClaimSql.CLAIM_OF_TENANT).execute(t).map(JobStore::claimed);
+    }
+
+    /** The tenants with waiting jobs, by queue, each list in tenant order. */
+    public Uni<Map<String, List<String>>> tenantQueues() {
+        return pool.query(TENANT_QUEUES).execute().map(rows -> {
+            Map<String, List<String>> out = new HashMap<>();
+            rows.forEach(r -> out.computeIfAbsent(r.getString(0), k -> new ArrayList<>()).add(r.getString(1)));
+            Map<String, List<String>> frozen = new HashMap<>();
+            out.forEach((k, v) -> frozen.put(k, List.copyOf(v)));
+            return Map.copyOf(frozen);
+        });
+    }
+
+    /** A tenant's live jobs by state plus its kept finished ones ({@code since} null: all kept), of one queue or all. */
+    public Uni<Counts> counts(String tenant, String queue, Instant since) {
+        return pool.preparedQuery(LIVE_COUNTS).execute(Tuple.of(tenant, queue)).flatMap(live ->
+                pool.preparedQuery(FINISHED_COUNTS).execute(Tuple.of(tenant, JobStore.odt(since), queue)).map(done -> {
+                    Map<JobState, Long> by = new EnumMap<>(JobState.class);
+                    for (JobState s : JobState.values()) {
+                        by.put(s, 0L);
+                    }
+                    long dead = 0;
+                    for (Row r : live) {
+                        JobState.fromWire(r.getString("state")).ifPresent(s -> by.merge(s, r.getLong("n"), Long::sum));
+                    }
+                    for (Row r : done) {
+                        long n = r.getLong("n");
+                        JobState.fromWire(r.getString("state")).ifPresent(s -> by.merge(s, n, Long::sum));
+                        if (Boolean.TRUE.equals(r.getBoolean("dead_letter"))) {
+                            dead += n;
+                        }
+                    }
+                    return new Counts(Map.copyOf(by), dead);
+                }));
+    }
+
+    /** Every known tenant (live jobs or a configuration row) with its live jobs by state, by id. */
+    public Uni<Map<String, Map<String, Long>>> list() {
+        return pool.query(LIST_TENANTS).execute().map(rows -> {
+            Map<String, Map<String, Long>> out = new LinkedHashMap<>();
+            for (Row r : rows) {
+                Map<String, Long> m = out.computeIfAbsent(r.getString("id"), k -> new LinkedHashMap<>());
+                if (r.getString("state") != null) {
+                    m.put(r.getString("state"), r.getLong("n"));
+                }
+            }
+            return out;
+        });
+    }
+
+    public Uni<Optional<Config>> find(String id) {
+        return pool.preparedQuery(FIND_CONFIG).execute(Tuple.of(id))
+                .map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(Config.of(rows.iterator().next())));
+    }
+
+    public Uni<Config> save(String id, int weight, Integer maxQueueDepth, Instant now) {
+        return pool.preparedQuery(UPSERT_CONFIG)
+                .execute(Tuple.tuple(Arrays.asList(id, weight, maxQueueDepth, JobStore.odt(now))))
+                .map(rows -> Config.of(rows.iterator().next()));
+    }
+
+    public Uni<Boolean> delete(String id) {
+        return pool.preparedQuery(DELETE_CONFIG).execute(Tuple.of(id)).map(rows -> rows.rowCount() > 0);
+    }
+
+    public Uni<Map<String, Integer>> depthLimits() {
+        return pool.query(DEPTH_LIMITS).execute().map(rows -> {
+            Map<String, Integer> out = new HashMap<>();
+            rows.forEach(r -> out.put(r.getString(0), r.getInteger(1)));
+            return Map.copyOf(out);
+        });
+    }
+
+    /** A tenant's waiting jobs now (for its max_queue_depth). */
+    public Uni<Long> waiting(String tenant) {
+        return pool.preparedQuery(WAITING).execute(Tuple.of(tenant)).map(rows -> rows.iterator().next().getLong(0));
+    }
+}

@@ -1,0 +1,94 @@
+package dev.steadfast.tenants;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.domain.TenantId;
+import dev.steadfast.http.Body;
+import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The tenant admin API (ojs-multi-tenancy.md 9.3, 10): list, statistics, and a tenant's configuration (fairness
+ * weight, max_queue_depth). Dynamic: a change applies without a restart (15.1).
+ */
+@Path("/ojs/v1/admin/tenants")
+public class TenantResource {
+
+    private final TenantService tenants;
+    private final ObjectMapper json;
+
+    public TenantResource(TenantService tenants, ObjectMapper json) {
+        this.tenants = tenants;
+        this.json = json;
+    }
+
+    @GET
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
+    public Uni<Response> list() {
+        return tenants.list().map(all -> {
+            List<TenantViews.Line> out = new ArrayList<>(all.size());
+            all.forEach((id, jobs) -> out.add(new TenantViews.Line(id,
+                    jobs.values().stream().mapToLong(Long::longValue).sum(), jobs)));
+            return Responses.ok(json, new TenantViews.All(out));
+        });
+    }
+
+    @GET
+    @Path("/{id}/stats")
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
+    public Uni<Response> stats(@PathParam("id") String id) {
+        return Uni.createFrom().item(() -> TenantId.check("tenant_id", id)).flatMap(tenants::stats)
+                .map(s -> Responses.ok(json, TenantViews.Stats.of(s)));
+    }
+
+    @GET
+    @Path("/{id}")
+    @RolesAllowed({Roles.READONLY, Roles.ADMIN})
+    public Uni<Response> get(@PathParam("id") String id) {
+        return Uni.createFrom().item(() -> TenantId.check("tenant_id", id)).flatMap(tenants::get)
+                .map(c -> Responses.ok(json, new TenantViews.One(TenantViews.Config.of(c))));
+    }
+
+    /** {@code {"fairness_weight": 3, "limits": {"max_queue_depth": 50000}}}; absent fields reset to the default. */
+    @PUT
+    @Path("/{id}")
+    @RolesAllowed(Roles.ADMIN)
+    public Uni<Response> put(@PathParam("id") String id, String body) {
+        return Uni.createFrom().item(() -> {
+            TenantId.check("tenant_id", id);
+            Body b = Body.parse(json, body);
+            Body limits = b.object("limits");
+            return new Object[] {b.integer("fairness_weight"), limits == null ? null : limits.integer("max_queue_depth")};
+        }).flatMap(v -> tenants.configure(id, (Long) v[0], (Long) v[1]))
+                .map(c -> Responses.ok(json, new TenantViews.One(TenantViews.Config.of(c))));
+    }
+
+    /** {@code {"max_queue_depth": 100}} (9.3): the limits alone; the weight is kept. */
+    @PUT
+    @Path("/{id}/limits")
+    @RolesAllowed(Roles.ADMIN)
+    public Uni<Response> putLimits(@PathParam("id") String id, String body) {
+        return Uni.createFrom().item(() -> {
+            TenantId.check("tenant_id", id);
+            return Body.parse(json, body).integer("max_queue_depth");
+        }).flatMap(max -> tenants.find(id).flatMap(o -> tenants.configure(id,
+                        o.map(c -> (long) c.weight()).orElse(null), max)))
+                .map(c -> Responses.ok(json, new TenantViews.One(TenantViews.Config.of(c))));
+    }
+
+    @DELETE
+    @Path("/{id}")
+    @RolesAllowed(Roles.ADMIN)
+    public Uni<Response> delete(@PathParam("id") String id) {
+        return tenants.remove(id).map(v -> Response.noContent().build());
+    }
+}
