@@ -46,8 +46,9 @@ CREATE TABLE scheduling_pools (
     updated_at  timestamptz NOT NULL
 );
 
--- all_jobs gains the column (as in V21: rebuilt from the live table's own column list, in table order).
-DO $$
+-- all_jobs gains the column. The view is rebuilt from the live table's own column list, in table order (as V21 did
+-- inline); from here on one function does it, so a migration that adds a column to jobs and job_history calls it.
+CREATE OR REPLACE FUNCTION rebuild_all_jobs() RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
     cols text;
 BEGIN
@@ -57,3 +58,4 @@ BEGIN
                    cols, cols);
 END
 $$;
+SELECT rebuild_all_jobs();

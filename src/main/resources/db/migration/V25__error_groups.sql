@@ -39,14 +39,5 @@ CREATE TABLE error_group_hours (
     PRIMARY KEY (group_id, hour)
 ) WITH (fillfactor = 50);
 
--- all_jobs gains the column: rebuilt from the live table's own column list, as V21 does.
-DO $$
-DECLARE
-    cols text;
-BEGIN
-    SELECT string_agg(quote_ident(attname), ', ' ORDER BY attnum) INTO cols
-    FROM pg_attribute WHERE attrelid = 'jobs'::regclass AND attnum > 0 AND NOT attisdropped;
-    EXECUTE format('CREATE OR REPLACE VIEW all_jobs AS SELECT %s FROM jobs UNION ALL SELECT %s FROM job_history',
-                   cols, cols);
-END
-$$;
+-- all_jobs gains the column (V23's rebuild_all_jobs: the view from the live table's own column list).
+SELECT rebuild_all_jobs();
