@@ -3,20 +3,18 @@ package dev.steadfast.events;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.steadfast.store.JobNotifications;
 import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnection;
+import dev.steadfast.testsupport.DatasourceSettings;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,14 +37,8 @@ class EventSharingTest {
     @Inject
     Vertx vertx;
 
-    @ConfigProperty(name = "quarkus.datasource.reactive.url")
-    String url;
-
-    @ConfigProperty(name = "quarkus.datasource.username")
-    Optional<String> user;
-
-    @ConfigProperty(name = "quarkus.datasource.password")
-    Optional<String> password;
+    @Inject
+    DatasourceSettings db;
 
     /**
      * An instance that has just joined listens from its start, while the instances already running learn of it only
@@ -57,7 +49,7 @@ class EventSharingTest {
     @Test
     void eventsAreSentEvenWhenTheInstanceBelievesItIsAlone() throws Exception {
         List<String> heard = new CopyOnWriteArrayList<>();
-        PgConnection listener = PgConnection.connect(vertx, JobNotifications.connectOptions(url, user, password))
+        PgConnection listener = PgConnection.connect(vertx, db.connectOptions())
                 .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         try {
             listener.notificationHandler(n -> heard.add(n.getPayload()));

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.steadfast.testsupport.TestClock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
+import dev.steadfast.testsupport.DatasourceSettings;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -15,8 +16,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 import org.junit.jupiter.api.Test;
@@ -42,19 +41,14 @@ class VacuumHorizonTest {
     @Inject
     TestClock clock;
 
-    @ConfigProperty(name = "quarkus.datasource.jdbc.url")
-    String url;
-
-    @ConfigProperty(name = "quarkus.datasource.username")
-    Optional<String> user;
-
-    @ConfigProperty(name = "quarkus.datasource.password")
-    Optional<String> password;
+    @Inject
+    DatasourceSettings db;
 
     @Test
     void anIdleTransactionIsSeenInTheMetricAndReadinessAndWarnedAboutPastTheThreshold() throws Exception {
         int pid;
-        try (Connection idle = DriverManager.getConnection(url, user.orElse(null), password.orElse(null))) {
+        try (Connection idle = DriverManager.getConnection(db.jdbcUrl(), db.user().orElse(null),
+                db.password().orElse(null))) {
             idle.setAutoCommit(false);
             idle.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
             try (Statement s = idle.createStatement(); ResultSet r = s.executeQuery("SELECT pg_backend_pid()")) {

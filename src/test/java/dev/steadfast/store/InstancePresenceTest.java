@@ -6,11 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
+import dev.steadfast.testsupport.DatasourceSettings;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,20 +34,15 @@ class InstancePresenceTest {
     @Inject
     PrimaryHosts primary;
 
-    @ConfigProperty(name = "quarkus.datasource.reactive.url")
-    String url;
-
-    @ConfigProperty(name = "quarkus.datasource.username")
-    Optional<String> user;
-
-    @ConfigProperty(name = "quarkus.datasource.password")
-    Optional<String> password;
+    @Inject
+    DatasourceSettings db;
 
     @Test
     void aSecondInstanceIsSeenWithItsKeyAndGoneWhenItLeaves() {
         List<Long> before = presence.present().await().atMost(Duration.ofSeconds(10));
         assertTrue(before.size() >= 1, "this test's own application joined at start-up: " + before);
-        InstancePresence other = new InstancePresence(vertx, pool, url, user, password, database, primary);
+        InstancePresence other = new InstancePresence(vertx, pool, db.reactiveUrl(), db.user(), db.password(), database,
+                primary);
         other.join(123_456).await().atMost(Duration.ofSeconds(10));
         List<Long> with = presence.present().await().atMost(Duration.ofSeconds(10));
         assertEquals(before.size() + 1, with.size());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnectOptions;
+import dev.steadfast.testsupport.DatasourceSettings;
 import jakarta.inject.Inject;
 import java.net.ConnectException;
 import java.net.ServerSocket;
@@ -14,7 +15,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,17 +29,11 @@ class PrimaryHostsTest {
     @Inject
     Vertx vertx;
 
-    @ConfigProperty(name = "quarkus.datasource.reactive.url")
-    String url;
-
-    @ConfigProperty(name = "quarkus.datasource.username")
-    Optional<String> user;
-
-    @ConfigProperty(name = "quarkus.datasource.password")
-    Optional<String> password;
+    @Inject
+    DatasourceSettings db;
 
     private PgConnectOptions primary() {
-        return JobNotifications.connectOptions(url, user, password);
+        return db.connectOptions();
     }
 
     private PgConnectOptions standby() {

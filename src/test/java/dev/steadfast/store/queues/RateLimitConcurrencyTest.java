@@ -6,7 +6,6 @@ import static dev.steadfast.testsupport.Api.obj;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.steadfast.store.JobNotifications;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.testsupport.Api;
 import dev.steadfast.testsupport.TestClock;
@@ -15,6 +14,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.sqlclient.PoolOptions;
+import dev.steadfast.testsupport.DatasourceSettings;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,9 +24,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -46,14 +44,8 @@ class RateLimitConcurrencyTest {
     @Inject
     Vertx vertx;
 
-    @ConfigProperty(name = "quarkus.datasource.reactive.url")
-    String url;
-
-    @ConfigProperty(name = "quarkus.datasource.username")
-    Optional<String> user;
-
-    @ConfigProperty(name = "quarkus.datasource.password")
-    Optional<String> password;
+    @Inject
+    DatasourceSettings db;
 
     @BeforeEach
     void reset() {
@@ -72,7 +64,7 @@ class RateLimitConcurrencyTest {
             enqueue(obj("type", "t.plain", "args", arr(i), "options", obj("queue", "rl-race")));
         }
         io.vertx.sqlclient.Pool core = PgBuilder.pool().with(new PoolOptions().setMaxSize(8))
-                .connectingTo(JobNotifications.connectOptions(url, user, password)).using(vertx).build();
+                .connectingTo(db.connectOptions()).using(vertx).build();
         RateLimitStore other = new RateLimitStore(io.vertx.mutiny.sqlclient.Pool.newInstance(core));
         try {
             Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
