@@ -12,8 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * {@code fairness}: P producer loops push single jobs as fast as they are answered while W worker loops fetch and
@@ -56,14 +54,7 @@ public final class FairnessCommand {
     private void parse(String[] args) {
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
-                case "--url" -> {
-                    Matcher m = Pattern.compile("^http://(127\\.0\\.0\\.1|localhost):(\\d+)/?$")
-                            .matcher(i + 1 < args.length ? args[++i] : "");
-                    if (!m.matches()) {
-                        throw Exit.usage(USAGE, false);
-                    }
-                    port = Integer.parseInt(m.group(2));
-                }
+                case "--url" -> port = LocalUrl.port(i + 1 < args.length ? args[++i] : "");
                 case "--token" -> token = args[++i];
                 case "--producers" -> producers = Integer.parseInt(args[++i]);
                 case "--workers" -> workers = Integer.parseInt(args[++i]);

@@ -12,8 +12,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * {@code tenant-fairness}: how long a small tenant's jobs wait while another tenant's backlog drains from the same
@@ -73,14 +71,7 @@ public final class TenantFairnessCommand {
     private void parse(String[] args) {
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
-                case "--url" -> {
-                    Matcher m = Pattern.compile("^http://(127\\.0\\.0\\.1|localhost):(\\d+)/?$")
-                            .matcher(i + 1 < args.length ? args[++i] : "");
-                    if (!m.matches()) {
-                        throw Exit.usage(USAGE, false);
-                    }
-                    port = Integer.parseInt(m.group(2));
-                }
+                case "--url" -> port = LocalUrl.port(i + 1 < args.length ? args[++i] : "");
                 case "--token" -> token = args[++i];
                 case "--backlog" -> backlog = Integer.parseInt(args[++i]);
                 case "--workers" -> workers = Integer.parseInt(args[++i]);

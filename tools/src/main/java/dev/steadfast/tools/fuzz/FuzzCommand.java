@@ -1,8 +1,7 @@
 package dev.steadfast.tools.fuzz;
 
 import dev.steadfast.tools.Exit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import dev.steadfast.tools.LocalUrl;
 
 /**
  * {@code fuzz}: malformed requests to every endpoint of a server on this machine, beside well-formed traffic that
@@ -28,13 +27,7 @@ public final class FuzzCommand {
         String token = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
-                case "--url" -> {
-                    Matcher m = Pattern.compile("^http://(127\\.0\\.0\\.1|localhost):(\\d+)/?$").matcher(value(args, ++i));
-                    if (!m.matches()) {
-                        throw new Exit(2, "--url must be http://127.0.0.1:PORT (this tool only talks to the local machine)");
-                    }
-                    port = Integer.parseInt(m.group(2));
-                }
+                case "--url" -> port = LocalUrl.port(value(args, ++i));
                 case "--requests" -> requests = Integer.parseInt(value(args, ++i));
                 case "--concurrency" -> concurrency = Integer.parseInt(value(args, ++i));
                 case "--seed" -> seed = Long.parseLong(value(args, ++i));
