@@ -17,18 +17,18 @@ import jakarta.ws.rs.core.Response;
 
 /**
  * The dead letter queue in the admin API's shapes (ojs-admin-api.md section 11): {@code items} with page-based
- * pagination, 204 on delete. Same operations as {@link DeadLetterResource}, one implementation.
+ * pagination, 204 on delete. Same operations as {@link DeadLetterResource}, one implementation ({@link DeadLetterReplies} where the answers are alike).
  */
 @Path("/ojs/v1/admin/dead-letter")
 public class AdminDeadLetterResource {
 
     private final DeadLetterService deadLetters;
-    private final DeadLetterResource dataPlane;
+    private final DeadLetterReplies replies;
     private final ObjectMapper json;
 
-    public AdminDeadLetterResource(DeadLetterService deadLetters, DeadLetterResource dataPlane, ObjectMapper json) {
+    public AdminDeadLetterResource(DeadLetterService deadLetters, DeadLetterReplies replies, ObjectMapper json) {
         this.deadLetters = deadLetters;
-        this.dataPlane = dataPlane;
+        this.replies = replies;
         this.json = json;
     }
 
@@ -49,14 +49,14 @@ public class AdminDeadLetterResource {
     @Path("/stats")
     @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> stats() {
-        return dataPlane.stats();
+        return replies.stats();
     }
 
     @POST
     @Path("/{id}/retry")
     @RolesAllowed(Roles.ADMIN)
     public Uni<Response> retry(@PathParam("id") String id) {
-        return dataPlane.retry(id);
+        return replies.retry(id);
     }
 
     @DELETE
@@ -70,6 +70,6 @@ public class AdminDeadLetterResource {
     @Path("/retry")
     @RolesAllowed(Roles.ADMIN)
     public Uni<Response> retryMatching(String body) {
-        return dataPlane.retryMatching(body);
+        return replies.retryMatching(body);
     }
 }

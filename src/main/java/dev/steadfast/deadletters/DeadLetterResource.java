@@ -1,14 +1,11 @@
 package dev.steadfast.deadletters;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.steadfast.maintenance.RetentionConfig;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
 import dev.steadfast.http.Roles;
-import dev.steadfast.http.Timestamps;
 import dev.steadfast.jobs.JobAnswer;
-import dev.steadfast.jobs.JobChange;
 import dev.steadfast.jobs.JobView;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -29,12 +26,12 @@ import jakarta.ws.rs.core.Response;
 public class DeadLetterResource {
 
     private final DeadLetterService deadLetters;
-    private final RetentionConfig config;
+    private final DeadLetterReplies replies;
     private final ObjectMapper json;
 
-    public DeadLetterResource(DeadLetterService deadLetters, RetentionConfig config, ObjectMapper json) {
+    public DeadLetterResource(DeadLetterService deadLetters, DeadLetterReplies replies, ObjectMapper json) {
         this.deadLetters = deadLetters;
-        this.config = config;
+        this.replies = replies;
         this.json = json;
     }
 
@@ -58,7 +55,7 @@ public class DeadLetterResource {
     @Path("/stats")
     @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> stats() {
-        return deadLetters.stats().map(s -> Responses.ok(json, DeadLetterViews.stats(s, retention())));
+        return replies.stats();
     }
 
     @GET
@@ -72,10 +69,7 @@ public class DeadLetterResource {
     @Path("/{id}/retry")
     @RolesAllowed(Roles.ADMIN)
     public Uni<Response> retry(@PathParam("id") String id) {
-        return deadLetters.retry(Params.jobId(id)).map(j -> {
-            return Responses.ok(json, JobAnswer.of(JobChange.reEnqueued(JobView.of(json, j),
-                    Timestamps.format(j.enqueuedAt()))));
-        });
+        return replies.retry(id);
     }
 
     @DELETE
@@ -92,9 +86,7 @@ public class DeadLetterResource {
     @Path("/retry")
     @RolesAllowed(Roles.ADMIN)
     public Uni<Response> retryMatching(String body) {
-        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b ->
-                deadLetters.retryAll(DeadLetterViews.filter(b), Boolean.TRUE.equals(b.bool("confirm"))))
-                .map(r -> Responses.ok(json, DeadLetterViews.bulk(r)));
+        return replies.retryMatching(body);
     }
 
     /** Bulk delete: {@code {"filter": {...}, "confirm": true}} (a POST, since DELETE carries no body). */
@@ -115,10 +107,5 @@ public class DeadLetterResource {
                                @QueryParam("until") String until, @QueryParam("confirm") String confirm) {
         return deadLetters.deleteAll(DeadLetterViews.filter(queue, type, errorType, since, until),
                 "true".equals(confirm)).map(r -> Responses.ok(json, DeadLetterViews.bulk(r)));
-    }
-
-    DeadLetterAnswers.Retention retention() {
-        return new DeadLetterAnswers.Retention(config.deadLetter().map(Object::toString).orElse(null),
-                null);
     }
 }
