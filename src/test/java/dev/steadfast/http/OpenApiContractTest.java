@@ -110,6 +110,7 @@ class OpenApiContractTest {
         events();
         deadLetters();
         errorGroups();
+        tenants();
         refusalsEverywhere();
         contract.assertSeen(op -> {
             Set<Integer> want = new TreeSet<>(contract.declared(op));
@@ -577,6 +578,31 @@ class OpenApiContractTest {
         expect(200, good("GET /ojs/v1/admin/error-groups/{id}", base + "/" + id + "?limit=1", null));
         expect(400, bad("GET /ojs/v1/admin/error-groups/{id}", base + "/" + id + "?limit=1000", null));
         expect(404, bad("GET /ojs/v1/admin/error-groups/{id}", base + "/0000000000000000", null));
+    }
+
+    private void tenants() {
+        String t = "/ojs/v1/admin/tenants/oa-tenant";
+        request().header("X-OJS-Tenant", "oa-tenant").contentType("application/json")
+                .body("{\"type\":\"oa.t\",\"args\":[],\"options\":{\"queue\":\"oa-tenants\"}}")
+                .post("/ojs/v1/jobs").then().statusCode(201);
+        expect(200, good("GET /ojs/v1/admin/tenants", "/ojs/v1/admin/tenants", null));
+        expect(200, good("PUT /ojs/v1/admin/tenants/{id}", t,
+                Map.of("fairness_weight", 3, "limits", Map.of("max_queue_depth", 50_000))));
+        expect(200, good("PUT /ojs/v1/admin/tenants/{id}/limits", t + "/limits", Map.of("max_queue_depth", 100)));
+        expect(200, good("GET /ojs/v1/admin/tenants/{id}", t, null));
+        expect(200, good("GET /ojs/v1/admin/tenants/{id}/stats", t + "/stats", null));
+        expect(204, good("DELETE /ojs/v1/admin/tenants/{id}", t, null));
+        String pool = "/ojs/v1/admin/pools/oa-pool";
+        expect(200, good("PUT /ojs/v1/admin/pools/{name}", pool,
+                Map.of("strategy", "weighted", "queues", Map.of("oa-tenants", Map.of("weight", 3)))));
+        expect(200, good("GET /ojs/v1/admin/pools", "/ojs/v1/admin/pools", null));
+        expect(200, good("GET /ojs/v1/admin/pools/{name}", pool, null));
+        expect(204, good("DELETE /ojs/v1/admin/pools/{name}", pool, null));
+        expect(404, bad("GET /ojs/v1/admin/pools/{name}", pool, null));
+        expect(404, bad("DELETE /ojs/v1/admin/pools/{name}", pool, null));
+        expect(200, good("GET /ojs/v1/admin/scheduling/stats", "/ojs/v1/admin/scheduling/stats", null));
+        expect(200, good("GET /ojs/v1/queues/{name}", "/ojs/v1/queues/oa-tenants", null));
+        expect(404, bad("GET /ojs/v1/queues/{name}", "/ojs/v1/queues/oa-none", null));
     }
 
     /**
