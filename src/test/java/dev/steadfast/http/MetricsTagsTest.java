@@ -54,8 +54,11 @@ class MetricsTagsTest {
         Timer push = registry.find("http.server.requests").tags("uri", "/ojs/v1/jobs", "method", "POST",
                 "status", "201").timer();
         assertTrue(push != null && push.count() >= 1, "the real route is recorded with its template: " + uris);
-        assertEquals(1, registry.find("http.server.requests").tags("uri", "UNKNOWN", "status", "401").timers().size(),
-                uris.toString());
+        // one timer for every GET refused 401 on a made-up path (other tests of this profile may add POSTs etc.)
+        var refused = registry.find("http.server.requests").tags("uri", "UNKNOWN", "status", "401", "method", "GET")
+                .timers();
+        assertEquals(1, refused.size(), uris.toString());
+        assertTrue(refused.iterator().next().count() >= 600, "the flood's 600 refusals share the one tag");
         assertTrue(registry.find("http.server.requests").tags("uri", "/ojs/v1/jobs", "status", "400").timer() != null,
                 "a refusal by a route without parameters keeps its template: " + uris);
         assertTrue(registry.find("http.server.requests").tags("uri", "/ojs/v1/jobs/{id}", "status", "404")
