@@ -9,6 +9,7 @@ import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnection;
 import dev.steadfast.testsupport.DatasourceSettings;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -69,9 +70,7 @@ class EventSharingTest {
 
     @Test
     void anotherInstancesEventsAreListedInTimeOrder() {
-        // A second ago: the message from "elsewhere" makes this instance count another one present, and then a poll
-        // holds back events younger than EventLog.SETTLE (250 ms) that could still be on their way.
-        Instant now = clock.instant().minusSeconds(1);
+        Instant now = clock.instant();
         String queue = "shared-" + now.toEpochMilli();
         log.emit("job.enqueued", now, "local-job", "t.x", queue, Map.of());
         String ms = String.format("%012x", now.minusMillis(30).toEpochMilli()); // JobIds.next never goes back
@@ -81,6 +80,10 @@ class EventSharingTest {
                 + "\"job_type\":\"t.x\",\"data\":{\"job_type\":\"t.x\",\"queue\":\"" + queue + "\",\"attempt\":1}}]}");
         sharing.received("not json");
         sharing.received("{\"o\":\"elsewhere\",\"e\":\"not a list\"}");
+        // The message from "elsewhere" makes this instance count another one present, and then a poll holds back
+        // every event younger than EventLog.SETTLE (250 ms), this test's and any other test's, that could still be
+        // on its way: a second later all of them have settled.
+        clock.advance(Duration.ofSeconds(1));
         List<JobEvent> listed = log.list(null, Set.of(), Set.of(queue), Set.of(), 10).events();
         assertEquals(List.of("remote-job", "local-job"), listed.stream().map(JobEvent::subject).toList());
         assertEquals(1, listed.get(0).data().get("attempt"));
