@@ -4,20 +4,24 @@ import dev.steadfast.tools.fuzz.Fuzzer;
 import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The faults, at fixed points of the load's time: at 10% the fuzzer starts against the last instance (its
  * output in {@code <logs>/fuzz.log}); at 35% instance 0 is killed with SIGKILL, at 50% started again; once the
  * fuzzer is done (its good requests must not meet the database restart), at 70% PostgreSQL restarts in immediate
  * mode; the rolling upgrade of instance 0 ({@link #upgrade}): its new instance starts at 10%, beside the others
- * under load, and the old one gets SIGTERM at 75% (or once the new one is healthy, if later). A step that fails
- * counts as a failure of the run.
+ * under load, and the old one gets SIGTERM at 75% (or once the new one is healthy, if later), once the cluster
+ * serves again after the database restart, while a producer keeps pushing (20 jobs a second, whether or not the
+ * main producers are done). A step that fails counts as a failure of the run.
  */
 final class FaultSchedule {
 
     private final FaultsOptions o;
     private final Instances servers;
     private final Observations obs;
+    private final Load load;
     /** The fuzzer's counts; null when it did not run or did not finish. */
     volatile Fuzzer.Outcome fuzz;
     /** The rolling upgrade's outcome; null when it was not tried (one instance) or its step failed. */
@@ -33,24 +37,28 @@ final class FaultSchedule {
      * @param exitMs     how long the old one took to exit after SIGTERM (-1: not within 60 s)
      * @param longestGap the longest time during the upgrade in which requests failed and none succeeded (ms)
      * @param failures   requests without an answer during the upgrade
+     * @param pushed     jobs created by the producer that ran through the upgrade
      */
-    record Upgrade(boolean healthy, long startMs, boolean warned, long exitMs, long longestGap, long failures) {
+    record Upgrade(boolean healthy, long startMs, boolean warned, long exitMs, long longestGap, long failures,
+                   int pushed) {
         boolean ok() {
-            return healthy && exitMs >= 0 && longestGap <= 10_000;
+            return healthy && exitMs >= 0 && longestGap <= 10_000 && pushed > 0;
         }
 
         String line() {
             return String.format("rolling upgrade: new instance (default console settings) %s after %d ms%s; the old"
                             + " one exited %d ms after SIGTERM; longest stretch of failing requests %d ms;"
-                            + " connection failures during the upgrade %d", healthy ? "healthy" : "NOT healthy",
-                    startMs, warned ? ", with the session-key warning" : "", exitMs, longestGap, failures);
+                            + " connection failures during the upgrade %d; jobs pushed meanwhile %d",
+                    healthy ? "healthy" : "NOT healthy", startMs, warned ? ", with the session-key warning" : "",
+                    exitMs, longestGap, failures, pushed);
         }
     }
 
-    FaultSchedule(FaultsOptions o, Instances servers, Observations obs) {
+    FaultSchedule(FaultsOptions o, Instances servers, Observations obs, Load load) {
         this.o = o;
         this.servers = servers;
         this.obs = obs;
+        this.load = load;
     }
 
     void run(long loadStart) {
@@ -114,16 +122,32 @@ final class FaultSchedule {
     }
 
     private Upgrade upgrade() throws Exception {
-        obs.longestFailingAndRestart();
-        long failures = obs.connectionFailures.get();
         if (!replacementHealthy) {
-            return new Upgrade(false, replacementStartMs, false, -1, 0, 0);
+            return new Upgrade(false, replacementStartMs, false, -1, 0, 0, 0);
         }
-        obs.say("rolling upgrade: SIGTERM to instance 0");
-        long exitMs = servers.replace(0);
-        Pace.sleep(2000); // requests keep flowing through the new instance
-        return new Upgrade(true, replacementStartMs, servers.replacementWarnedAboutKeys(), exitMs,
-                obs.longestFailingAndRestart() / 1_000_000, obs.connectionFailures.get() - failures);
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger pushed = new AtomicInteger();
+        Thread producer = new Thread(() -> pushed.set(load.trickle(stop, 50)), "upgrade-producer");
+        producer.start();
+        try {
+            // a deploy tool does not start while the database is away: wait until the cluster serves again
+            if (!obs.awaitServing(60_000)) {
+                obs.say("rolling upgrade: the cluster did not serve within 60 s; upgrading anyway");
+            }
+            obs.longestFailingAndRestart();
+            long failures = obs.connectionFailures.get();
+            obs.say("rolling upgrade: SIGTERM to instance 0");
+            long exitMs = servers.replace(0);
+            Pace.sleep(2000); // requests keep flowing through the new instance
+            long gap = obs.longestFailingAndRestart() / 1_000_000;
+            long failed = obs.connectionFailures.get() - failures;
+            stop.set(true);
+            producer.join();
+            return new Upgrade(true, replacementStartMs, servers.replacementWarnedAboutKeys(), exitMs, gap, failed,
+                    pushed.get());
+        } finally {
+            stop.set(true);
+        }
     }
 
     private void fuzz(int instance) {

@@ -66,16 +66,16 @@ public final class FaultsCommand {
             if (flood != null) {
                 obs.say("%s", flood.line());
             }
-            FaultSchedule schedule = new FaultSchedule(o, servers, obs);
-            runLoad(o, servers, obs, queue, schedule);
+            Load load = new Load(o, servers, obs, queue);
+            FaultSchedule schedule = new FaultSchedule(o, servers, obs, load);
+            runLoad(o, servers, obs, queue, load, schedule);
             return new Verdict(o, servers, obs).report(Math.min(joinMs, eventsMs), schedule.fuzz, flood,
                     schedule.upgrade);
         }
     }
 
-    private static void runLoad(FaultsOptions o, Instances servers, Observations obs, String queue,
+    private static void runLoad(FaultsOptions o, Instances servers, Observations obs, String queue, Load load,
                                 FaultSchedule schedule) throws InterruptedException {
-        Load load = new Load(o, servers, obs, queue);
         long loadStart = System.nanoTime();
         AtomicInteger next = new AtomicInteger();
         List<Thread> producers = new ArrayList<>();

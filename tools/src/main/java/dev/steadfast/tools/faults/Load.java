@@ -56,23 +56,46 @@ final class Load {
                 batch.add(new NewJob(uuid7(), "faults.job", List.of(first + i, "x"),
                         new NewJob.Options(queue, RETRY, null, null)));
             }
-            String path = size == 1 ? "/ojs/v1/jobs" : "/ojs/v1/jobs/batch";
-            Object body = size == 1 ? batch.get(0) : new NewJob.Batch(batch);
-            // unknown outcome (connection lost, 503): send again, same ids, until 201 or 409 duplicate
-            for (int attempt = 0; attempt < 600; attempt++) {
-                OjsAnswer a = servers.post(r.nextInt(o.instances), path, body);
-                if (a.status() == 201 || a.status() == 409 && a.body().contains("duplicate")) {
-                    batch.forEach(j -> obs.jobs.enqueued(j.id()));
-                    break;
-                }
-                if (!a.failed() && a.status() != 503) {
-                    obs.unexpected4xx.incrementAndGet();
-                    obs.example("push answered " + a.status() + ": " + a.excerpt(300));
-                    break;
-                }
-                Pace.sleep(100);
-            }
+            push(r, batch);
         }
+    }
+
+    /**
+     * Pushes single jobs, one every {@code everyMs}, through random instances until {@code stop} is set: the load
+     * that keeps running while a fault step (the rolling upgrade) takes its time. Answers how many were created.
+     */
+    int trickle(AtomicBoolean stop, int everyMs) {
+        Random r = new Random(-1);
+        int created = 0;
+        for (int n = 0; !stop.get(); n++) {
+            NewJob job = new NewJob(uuid7(), "faults.job", List.of(-1 - n, "upgrade"),
+                    new NewJob.Options(queue, RETRY, null, null));
+            if (push(r, List.of(job))) {
+                created++;
+            }
+            Pace.sleep(everyMs);
+        }
+        return created;
+    }
+
+    /** One PUSH (or batch); an unknown outcome (connection lost, 503) is sent again, same ids, until 201 or 409. */
+    private boolean push(Random r, List<NewJob> batch) {
+        String path = batch.size() == 1 ? "/ojs/v1/jobs" : "/ojs/v1/jobs/batch";
+        Object body = batch.size() == 1 ? batch.get(0) : new NewJob.Batch(batch);
+        for (int attempt = 0; attempt < 600; attempt++) {
+            OjsAnswer a = servers.post(r.nextInt(o.instances), path, body);
+            if (a.status() == 201 || a.status() == 409 && a.body().contains("duplicate")) {
+                batch.forEach(j -> obs.jobs.enqueued(j.id()));
+                return true;
+            }
+            if (!a.failed() && a.status() != 503) {
+                obs.unexpected4xx.incrementAndGet();
+                obs.example("push answered " + a.status() + ": " + a.excerpt(300));
+                return false;
+            }
+            Pace.sleep(100);
+        }
+        return false;
     }
 
     void work(String worker) {

@@ -41,6 +41,7 @@ final class Observations {
 
     private long failingSince = -1;
     private long longestFailing;
+    private long lastOk = -1;
 
     /**
      * One request's outcome (answered below 500, or not), for the longest time during which requests failed and
@@ -48,6 +49,9 @@ final class Observations {
      */
     synchronized void outcome(boolean ok) {
         long t = now();
+        if (ok) {
+            lastOk = t;
+        }
         if (!ok && failingSince < 0) {
             failingSince = t;
         } else if (ok && failingSince >= 0) {
@@ -56,11 +60,33 @@ final class Observations {
         }
     }
 
-    /** The longest failing stretch since the last call (ns), counting one still going on; starts a new window. */
+    /**
+     * The longest failing stretch since the last call (ns), counting one still going on; starts a new window, in
+     * which a stretch going on now counts from now (an outage before the window is not the window's).
+     */
     synchronized long longestFailingAndRestart() {
-        long longest = Math.max(longestFailing, failingSince >= 0 ? now() - failingSince : 0);
+        long t = now();
+        long longest = Math.max(longestFailing, failingSince >= 0 ? t - failingSince : 0);
         longestFailing = 0;
+        if (failingSince >= 0) {
+            failingSince = t;
+        }
         return longest;
+    }
+
+    /** Waits (up to {@code timeoutMs}) until a request succeeds after this call: the cluster serves again. */
+    boolean awaitServing(long timeoutMs) throws InterruptedException {
+        long from = now();
+        long until = from + timeoutMs * 1_000_000L;
+        while (now() < until) {
+            synchronized (this) {
+                if (lastOk > from && failingSince < 0) {
+                    return true;
+                }
+            }
+            Thread.sleep(50);
+        }
+        return false;
     }
 
     long now() {
