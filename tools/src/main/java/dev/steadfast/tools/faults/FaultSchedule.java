@@ -8,9 +8,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The faults, at fixed points of the load's time: at 10% the fuzzer starts against the last instance (its
+ * The faults, at fixed points of the load's time: from the start, an idle transaction ({@link IdleTransaction})
+ * holds the xmin horizon until every instance shows it (at most a minute); at 10% the fuzzer starts against the last instance (its
  * output in {@code <logs>/fuzz.log}); at 35% instance 0 is killed with SIGKILL, at 50% started again; once the
- * fuzzer is done (its good requests must not meet the database restart), at 70% PostgreSQL restarts in immediate
+ * fuzzer and the idle transaction are done (neither must meet the database restart), at 70% PostgreSQL restarts in immediate
  * mode; the rolling upgrade of instance 0 ({@link #upgrade}): its new instance starts at 10%, beside the others
  * under load, and the old one gets SIGTERM at 75% (or once the new one is healthy, if later), once the cluster
  * serves again after the database restart, while a producer keeps pushing (20 jobs a second, whether or not the
@@ -24,6 +25,8 @@ final class FaultSchedule {
     private final Load load;
     /** The fuzzer's counts; null when it did not run or did not finish. */
     volatile Fuzzer.Outcome fuzz;
+    /** The idle transaction's outcome; null when it was not tried or its step failed. */
+    volatile IdleTransaction.Outcome idle;
     /** The rolling upgrade's outcome; null when it was not tried (one instance) or its step failed. */
     volatile Upgrade upgrade;
 
@@ -63,6 +66,11 @@ final class FaultSchedule {
 
     void run(long loadStart) {
         try {
+            Thread idler = null;
+            if (o.idleTransaction) {
+                idler = new Thread(this::idleTransaction, "idle-transaction");
+                idler.start();
+            }
             Thread fuzzer = null;
             Pace.sleepUntil(loadStart + (long) (o.seconds * 0.10e9));
             if (o.fuzzRequests > 0) {
@@ -86,6 +94,9 @@ final class FaultSchedule {
             if (fuzzer != null) {
                 fuzzer.join();
                 obs.say("fuzz: %s", fuzz == null ? "no RESULT (see " + o.logs + "/fuzz.log)" : fuzz.resultLine());
+            }
+            if (idler != null) {
+                idler.join();
             }
             if (o.restartDb) {
                 Pace.sleepUntil(loadStart + (long) (o.seconds * 0.70e9));
@@ -147,6 +158,14 @@ final class FaultSchedule {
                     pushed.get());
         } finally {
             stop.set(true);
+        }
+    }
+
+    private void idleTransaction() {
+        try {
+            idle = IdleTransaction.run(servers, o.instances, servers.databaseUrl(), o.logs, obs);
+        } catch (Exception e) {
+            obs.example("idle transaction failed: " + e);
         }
     }
 

@@ -19,11 +19,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * through instance 0 the moment the others are up (events at join: instance 0 was alone a moment ago) must show in
  * instance 1's events, and one pushed through instance 1 in instance 0's; the metrics flood ({@link MetricsFlood}).
  * Then the load ({@link Load}) and the faults ({@link FaultSchedule}: the fuzzer, SIGKILL of instance 0 and its
- * restart, an immediate PostgreSQL restart, a rolling upgrade of instance 0). When the producers are done, the
+ * restart, an idle transaction holding the xmin horizon, an immediate PostgreSQL restart, a rolling upgrade of
+ * instance 0). When the producers are done, the
  * workers drain the queue (up to {@code --drain-seconds}), and {@link Verdict} reads every job back and reports.
  * Exit 1 when a job was lost, completed twice or held twice at once, an answer was 500, another 5xx but 503, or
  * without the envelope, a late named answer was taken, events were not shared, the flood kept a real route out of
- * the metrics, or the upgraded instance was not healthy or requests failed for more than 10 s; 2 for usage errors.
+ * the metrics, the upgraded instance was not healthy or requests failed for more than 10 s, or an instance did not
+ * show the idle transaction in its readiness details and metrics within a minute; 2 for usage errors.
  *
  * <p>{@code --skew +20s} runs instance 1 with its machine clock off by that much (libfaketime): with the
  * server's default database clock nothing changes; with {@code --clock system} leases are judged on two clocks.
@@ -69,8 +71,7 @@ public final class FaultsCommand {
             Load load = new Load(o, servers, obs, queue);
             FaultSchedule schedule = new FaultSchedule(o, servers, obs, load);
             runLoad(o, servers, obs, queue, load, schedule);
-            return new Verdict(o, servers, obs).report(Math.min(joinMs, eventsMs), schedule.fuzz, flood,
-                    schedule.upgrade);
+            return new Verdict(o, servers, obs).report(Math.min(joinMs, eventsMs), flood, schedule);
         }
     }
 

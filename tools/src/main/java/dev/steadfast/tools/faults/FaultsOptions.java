@@ -14,6 +14,7 @@ final class FaultsOptions {
             + " [--slow-ms 1500] [--work-ms 5] [--fuzz-requests 1500] [--drain-seconds 120]"
             + " [--base-port 18181] [--db steadfast_faults] [--jar target/quarkus-app/quarkus-run.jar]"
             + " [--heap -Xmx384m] [--logs target/faults] [--no-kill] [--no-db-restart] [--no-upgrade]"
+            + " [--no-idle-transaction]"
             + " [--flood 1000 (unauthenticated requests to distinct paths)]"
             + " [--skew +20s (instance 1's clock, with libfaketime)] [--clock database|system]"
             + " [--pgbouncer PORT (the instances' pool through PgBouncer in transaction mode on that port)]";
@@ -37,6 +38,7 @@ final class FaultsOptions {
     boolean kill = true;
     boolean restartDb = true;
     boolean upgrade = true;
+    boolean idleTransaction = true;
     int flood = 1000;
     String heap = "-Xmx384m";
     String skew;
@@ -71,6 +73,7 @@ final class FaultsOptions {
                 case "--no-kill" -> o.kill = false;
                 case "--no-db-restart" -> o.restartDb = false;
                 case "--no-upgrade" -> o.upgrade = false;
+                case "--no-idle-transaction" -> o.idleTransaction = false;
                 case "--flood" -> o.flood = number(args, ++i);
                 default -> throw Exit.usage(USAGE, a.equals("--help"));
             }

@@ -94,6 +94,11 @@ final class Instances implements AutoCloseable {
         return token;
     }
 
+    /** The run's database, straight to PostgreSQL (never through PgBouncer), as the server's role, for psql. */
+    String databaseUrl() {
+        return "postgresql://steadfast:steadfast@" + hostPort + "/" + o.db;
+    }
+
     int port(int i) {
         return o.basePort + i;
     }
@@ -180,6 +185,11 @@ final class Instances implements AutoCloseable {
 
     OjsAnswer post(int instance, String path, Object body) {
         return send(instance, "POST", path, body);
+    }
+
+    /** Whether instance {@code i} is up (not killed or being replaced). */
+    boolean isUp(int i) {
+        return downUntil.get(i) <= System.nanoTime();
     }
 
     OjsAnswer get(int instance, String path) {

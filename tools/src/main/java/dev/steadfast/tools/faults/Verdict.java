@@ -34,8 +34,11 @@ final class Verdict {
     }
 
     /** Prints the report; answers the exit status (1 when anything went wrong). */
-    int report(long eventsMs, Fuzzer.Outcome fuzz, MetricsFlood.Result flood, FaultSchedule.Upgrade upgrade)
+    int report(long eventsMs, MetricsFlood.Result flood, FaultSchedule schedule)
             throws IOException, InterruptedException {
+        Fuzzer.Outcome fuzz = schedule.fuzz;
+        FaultSchedule.Upgrade upgrade = schedule.upgrade;
+        IdleTransaction.Outcome idle = schedule.idle;
         Map<String, String> states = readBack(obs.jobs.enqueuedIds());
         Map<String, Integer> byState = new TreeMap<>();
         states.values().forEach(s -> byState.merge(s, 1, Integer::sum));
@@ -74,6 +77,8 @@ final class Verdict {
         boolean upgradeTried = o.instances > 1 && o.upgrade;
         System.out.println(upgrade != null ? upgrade.line()
                 : upgradeTried ? "rolling upgrade: its step FAILED (see the examples)" : "rolling upgrade: not run");
+        System.out.println(idle != null ? idle.line()
+                : o.idleTransaction ? "idle transaction: its step FAILED (see the examples)" : "idle transaction: not run");
         System.out.printf("RESULT lost=%d completed_twice=%d overlapping_leases=%d answers_500=%d other_5xx=%d"
                         + " without_envelope=%d late_named_accepted=%d late_anonymous_accepted=%d late_anonymous=%d%n",
                 lost, twice, overlapping, obs.answers500.get() + (fuzz5xx > 0 ? f5xx : 0), obs.answersOther5xx.get(),
@@ -85,7 +90,8 @@ final class Verdict {
         boolean bad = lost + twice + overlapping + obs.answers500.get() + obs.answersOther5xx.get()
                 + obs.noEnvelope.get() + f5xx + fNoEnv + late[1] + obs.unexpected4xx.get() + Math.max(0, fuzzOthers) > 0
                 || eventsMs < 0 || o.fuzzRequests > 0 && fuzz5xx < 0 || flood != null && !flood.ok()
-                || upgradeTried && (upgrade == null || !upgrade.ok());
+                || upgradeTried && (upgrade == null || !upgrade.ok())
+                || o.idleTransaction && (idle == null || !idle.ok());
         return bad ? 1 : 0;
     }
 
