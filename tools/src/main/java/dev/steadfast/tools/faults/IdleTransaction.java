@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -56,7 +57,7 @@ final class IdleTransaction {
 
     static Outcome run(Instances servers, int instances, String databaseUrl, Path logs, Observations obs)
             throws IOException, InterruptedException {
-        Process psql = new ProcessBuilder(List.of("psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", databaseUrl))
+        Process psql = new ProcessBuilder(List.of(psqlBinary(), "-X", "-q", "-v", "ON_ERROR_STOP=1", databaseUrl))
                 .redirectErrorStream(true).redirectOutput(logs.resolve("idle-transaction.log").toFile()).start();
         long t = System.nanoTime();
         try (OutputStream in = psql.getOutputStream()) {
@@ -130,6 +131,21 @@ final class IdleTransaction {
             Thread.currentThread().interrupt();
             return "";
         }
+    }
+
+    /** PostgreSQL's own psql (the newest under /usr/lib/postgresql, as scripts/local-pg uses), else the PATH's. */
+    private static String psqlBinary() throws IOException {
+        Path root = Path.of("/usr/lib/postgresql");
+        if (Files.isDirectory(root)) {
+            try (var versions = Files.list(root)) {
+                Optional<Path> newest = versions.map(v -> v.resolve("bin/psql")).filter(Files::isExecutable)
+                        .max(java.util.Comparator.comparing(Path::toString));
+                if (newest.isPresent()) {
+                    return newest.get().toString();
+                }
+            }
+        }
+        return "psql";
     }
 
     /** A gauge's value in the Prometheus text format (the first line of that name). */
