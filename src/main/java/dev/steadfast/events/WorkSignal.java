@@ -52,12 +52,13 @@ public class WorkSignal {
     private final Vertx vertx;
     private final Clock clock;
     private final Map<String, Set<Waiter>> waiting = new HashMap<>();
-    /** Pending due-time timers per queue (epoch ms rounded to 10 ms), so a burst of retries sets few timers. */
-    private final Set<String> timers = new HashSet<>();
+    /** Due-time timers per queue and 10 ms, so a burst of retries sets few timers. */
+    private final BucketTimers timers;
 
     public WorkSignal(Vertx vertx, Clock clock) {
         this.vertx = vertx;
         this.clock = clock;
+        this.timers = new BucketTimers(vertx, clock, 10, 1, TIMER_HORIZON, MAX_TIMERS);
     }
 
     /** Listens for other instances' new jobs, when configured (steadfast.fetch.listen, on by default). */
@@ -157,24 +158,11 @@ public class WorkSignal {
      * by the waiters' own polling (steadfast.fetch.poll-interval).
      */
     public void dueAt(String queue, Instant at) {
-        long delay = at == null ? 0 : Duration.between(clock.instant(), at).toMillis();
-        if (delay <= 0) {
+        if (at == null || !at.isAfter(clock.instant())) {
             wake(queue);
             return;
         }
-        if (delay > TIMER_HORIZON.toMillis()) {
-            return;
-        }
-        String key = queue + "@" + (at.toEpochMilli() / 10);
-        synchronized (this) {
-            if (timers.size() >= MAX_TIMERS || !timers.add(key)) {
-                return;
-            }
-        }
-        vertx.setTimer(delay + 1, id -> {
-            synchronized (this) {
-                timers.remove(key);
-            }
+        timers.at(queue, at, () -> {
             wake(queue);
             dueListeners.forEach(Runnable::run);
         });

@@ -5,6 +5,7 @@ import dev.steadfast.maintenance.Throttle;
 import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.retry.Failure;
+import dev.steadfast.events.BucketTimers;
 import dev.steadfast.events.Telemetry;
 import dev.steadfast.events.WorkSignal;
 import dev.steadfast.maintenance.Batches;
@@ -20,9 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Lease expiry (RET-12, ojs-worker-protocol.md 5.5): an active job whose lease ran out without an ack, a fail
@@ -50,10 +49,9 @@ public class LeaseExpiry {
     private final HeldAttempts held;
     private final WorkSignal signal;
     private final Throttle fromFetch;
-    private final Vertx vertx;
     private final Clock clock;
     /** Lease-end timers pending on this instance, one per {@value #TIMER_BUCKET_MS} ms bucket. */
-    private final Set<Long> armed = ConcurrentHashMap.newKeySet();
+    private final BucketTimers timers;
 
     /** Lease ends this close together share one timer (the reap that follows handles them all). */
     static final long TIMER_BUCKET_MS = 100;
@@ -75,8 +73,8 @@ public class LeaseExpiry {
         this.maintenanceConfig = maintenanceConfig;
         this.held = held;
         this.signal = signal;
-        this.vertx = vertx;
         this.clock = clock;
+        this.timers = new BucketTimers(vertx, clock, TIMER_BUCKET_MS, TIMER_MARGIN_MS, TIMER_HORIZON, MAX_TIMERS);
     }
 
     /**
@@ -88,15 +86,7 @@ public class LeaseExpiry {
         if (end == null) {
             return;
         }
-        long bucketEnd = (Math.floorDiv(end.toEpochMilli(), TIMER_BUCKET_MS) + 1) * TIMER_BUCKET_MS;
-        long delay = bucketEnd - clock.millis() + TIMER_MARGIN_MS;
-        if (delay > TIMER_HORIZON.toMillis() || armed.size() >= MAX_TIMERS || !armed.add(bucketEnd)) {
-            return;
-        }
-        vertx.setTimer(Math.max(1, delay), id -> {
-            armed.remove(bucketEnd);
-            reap(clock.instant()).subscribe().with(n -> { }, e -> { });
-        });
+        timers.at("lease", end, () -> reap(clock.instant()).subscribe().with(n -> { }, e -> { }));
     }
 
     /**
