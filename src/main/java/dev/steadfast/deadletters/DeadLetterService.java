@@ -1,6 +1,7 @@
 package dev.steadfast.deadletters;
 
 import dev.steadfast.domain.ErrorCode;
+import dev.steadfast.domain.KeysetCursor;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.OperationTime;
 import dev.steadfast.events.Telemetry;
@@ -11,10 +12,8 @@ import dev.steadfast.store.deadletters.DeadLetterFilter;
 import dev.steadfast.store.deadletters.DeadLetterStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -48,19 +47,14 @@ public class DeadLetterService {
     }
 
     public Uni<Page> list(DeadLetterFilter f, String cursor, int limit, int offset) {
-        Instant afterAt = null;
-        UUID afterId = null;
-        if (cursor != null && !cursor.isBlank()) {
-            String[] c = decode(cursor);
-            afterAt = Instant.parse(c[0]);
-            afterId = UUID.fromString(c[1]);
-        }
-        return store.list(f, afterAt, afterId, limit + 1, cursor == null ? offset : 0)
+        KeysetCursor after = KeysetCursor.decode("cursor", cursor);
+        return store.list(f, after == null ? null : after.at(), after == null ? null : after.id(), limit + 1,
+                        cursor == null ? offset : 0)
                 .flatMap(rows -> store.count(f).map(total -> {
                     boolean more = rows.size() > limit;
                     List<JobRow> page = more ? rows.subList(0, limit) : rows;
                     JobRow last = page.isEmpty() ? null : page.get(page.size() - 1);
-                    return new Page(page, total, more ? encode(last.discardedAt(), last.id()) : null);
+                    return new Page(page, total, more ? new KeysetCursor(last.discardedAt(), last.id()).encode() : null);
                 }));
     }
 
@@ -148,24 +142,5 @@ public class DeadLetterService {
             throw OjsException.invalidField("confirm", "Bulk " + action + " acts on every matching job; send "
                     + "\"confirm\": true to proceed.", "true", "false or missing");
         }
-    }
-
-    public static String encode(Instant at, UUID id) {
-        return Base64.getUrlEncoder().withoutPadding()
-                .encodeToString((at + "|" + id).getBytes(StandardCharsets.UTF_8));
-    }
-
-    public static String[] decode(String cursor) {
-        try {
-            String[] parts = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8).split("\\|");
-            if (parts.length == 2) {
-                Instant.parse(parts[0]);
-                UUID.fromString(parts[1]);
-                return parts;
-            }
-        } catch (RuntimeException e) {
-            // fall through
-        }
-        throw OjsException.invalidField("cursor", "'cursor' is not a cursor this server issued.");
     }
 }

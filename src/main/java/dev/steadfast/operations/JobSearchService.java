@@ -1,17 +1,15 @@
 package dev.steadfast.operations;
 
-import dev.steadfast.deadletters.DeadLetterService;
+import dev.steadfast.domain.KeysetCursor;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.store.JobFilter;
 import dev.steadfast.store.JobQueryStore;
 import dev.steadfast.store.JobSummary;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.UUID;
 
 /**
  * Browsing jobs: a filter, an order (created_at newest or oldest first) and keyset cursors both ways. A cursor
@@ -37,8 +35,9 @@ public class JobSearchService {
 
     public Uni<JobPage> page(JobFilter f, boolean ascending, String after, String before, int limit) {
         checkText(f.text());
-        if (before != null) {
-            Cursor c = Cursor.decode("before", before);
+        KeysetCursor b = KeysetCursor.decode("before", before);
+        if (b != null) {
+            KeysetCursor c = b;
             return store.list(f, !ascending, c.at(), c.id(), limit + 1).flatMap(rows -> {
                 if (rows.size() <= limit) {
                     return page(f, ascending, null, null, limit);
@@ -49,7 +48,7 @@ public class JobSearchService {
                         cursorOf(page.get(0))));
             });
         }
-        Cursor c = after == null ? null : Cursor.decode("after", after);
+        KeysetCursor c = KeysetCursor.decode("after", after);
         return store.list(f, ascending, c == null ? null : c.at(), c == null ? null : c.id(), limit + 1).map(rows -> {
             boolean more = rows.size() > limit;
             List<JobSummary> page = more ? rows.subList(0, limit) : rows;
@@ -67,23 +66,6 @@ public class JobSearchService {
     }
 
     private static String cursorOf(JobSummary j) {
-        return new Cursor(j.createdAt(), j.id()).encode();
-    }
-
-    /** A keyset position: the (created_at, id) of a row. */
-    record Cursor(Instant at, UUID id) {
-
-        String encode() {
-            return DeadLetterService.encode(at, id);
-        }
-
-        static Cursor decode(String field, String s) {
-            try {
-                String[] p = DeadLetterService.decode(s);
-                return new Cursor(Instant.parse(p[0]), UUID.fromString(p[1]));
-            } catch (OjsException e) {
-                throw OjsException.invalidField(field, "'" + field + "' is not a cursor this server issued.");
-            }
-        }
+        return new KeysetCursor(j.createdAt(), j.id()).encode();
     }
 }
