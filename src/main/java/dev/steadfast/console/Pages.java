@@ -42,6 +42,8 @@ public final class Pages {
 
     public static native TemplateInstance cron(Chrome chrome, CronView view);
 
+    public static native TemplateInstance cronSchedule(Chrome chrome, CronScheduleView view);
+
     public static native TemplateInstance workflows(Chrome chrome, WorkflowListView view);
 
     public static native TemplateInstance workflow(Chrome chrome, WorkflowPageView view);
