@@ -28,6 +28,8 @@ public final class Pages {
 
     public static native TemplateInstance queues(Chrome chrome, QueuesView view);
 
+    public static native TemplateInstance queue(Chrome chrome, QueueView view);
+
     public static native TemplateInstance jobs(Chrome chrome, JobListView view);
 
     public static native TemplateInstance job(Chrome chrome, JobDetailView view, WorkflowPanel workflow);

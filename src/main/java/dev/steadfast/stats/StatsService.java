@@ -34,6 +34,7 @@ public class StatsService {
     private final JobStore jobs;
     private final Clock clock;
     private final FinishedMinutes finished = new FinishedMinutes();
+    private final QueueMinutes queueMinutes = new QueueMinutes();
 
     public StatsService(StatsStore stats, DepthCounts counts, JobStore jobs, Clock clock) {
         this.stats = stats;
@@ -56,6 +57,45 @@ public class StatsService {
     /** Forgets the remembered chart minutes (after the tables were emptied). */
     public void forget() {
         finished.forget();
+        queueMinutes.forget();
+    }
+
+    /**
+     * Every queue's finished jobs and mean wait per minute over the last {@link #WINDOW_MINUTES} minutes, by queue
+     * name; a queue without a finish in the window is absent. Settled minutes are remembered ({@link QueueMinutes}).
+     */
+    public Uni<Map<String, QueueActivity>> queueActivity() {
+        Instant now = clock.instant();
+        long nowMinute = now.getEpochSecond() / 60;
+        long sinceMinute = nowMinute - WINDOW_MINUTES + 1;
+        long from = queueMinutes.countFrom(sinceMinute);
+        return stats.finishedPerQueueMinute(Instant.ofEpochSecond(from * 60))
+                .map(rows -> activity(queueMinutes.window(sinceMinute, nowMinute, from, rows), sinceMinute));
+    }
+
+    static Map<String, QueueActivity> activity(List<StatsStore.QueueMinute> rows, long sinceMinute) {
+        Map<String, long[][]> acc = new TreeMap<>();
+        for (StatsStore.QueueMinute r : rows) {
+            int i = (int) (r.epochMinute() - sinceMinute);
+            if (i < 0 || i >= WINDOW_MINUTES) {
+                continue;
+            }
+            long[][] a = acc.computeIfAbsent(r.queue(), q -> new long[3][WINDOW_MINUTES]);
+            a[0][i] += r.finished();
+            a[1][i] += r.waited();
+            a[2][i] += r.waitMs();
+        }
+        Map<String, QueueActivity> out = new TreeMap<>();
+        acc.forEach((q, a) -> {
+            List<Long> finished = new ArrayList<>(WINDOW_MINUTES);
+            List<Long> wait = new ArrayList<>(WINDOW_MINUTES);
+            for (int i = 0; i < WINDOW_MINUTES; i++) {
+                finished.add(a[0][i]);
+                wait.add(a[1][i] == 0 ? 0 : a[2][i] / a[1][i]);
+            }
+            out.put(q, new QueueActivity(q, finished, wait));
+        });
+        return out;
     }
 
     /** The admin API's metrics summary as of now (the depth counts may be up to counts-max-age old). */

@@ -55,6 +55,20 @@ public class StatsStore {
             FROM job_history WHERE state IN ('completed', 'discarded') AND finished_at >= $1
             GROUP BY 1, 2""";
 
+    /**
+     * Finished jobs per queue and minute since $1, with the summed wait of the jobs that started (from becoming
+     * available, enqueued_at, to their last start): the queues page's throughput and latency sparklines. The same
+     * range of job_history_finished_idx as FINISHED_PER_MINUTE, plus heap reads for queue and the two instants;
+     * the console remembers settled minutes (stats.QueueMinutes), so a view reads only the last few minutes.
+     */
+    static final String FINISHED_PER_QUEUE_MINUTE = """
+            SELECT queue, (extract(epoch FROM finished_at)::bigint / 60) AS minute, count(*) AS finished,
+                   count(*) FILTER (WHERE started_at IS NOT NULL AND enqueued_at IS NOT NULL) AS waited,
+                   coalesce(sum(greatest(0, extract(epoch FROM started_at - enqueued_at) * 1000))
+                            FILTER (WHERE started_at IS NOT NULL AND enqueued_at IS NOT NULL), 0)::bigint AS wait_ms
+            FROM job_history WHERE state IN ('completed', 'discarded') AND finished_at >= $1
+            GROUP BY 1, 2""";
+
     /** Count by state in one queue (zzz_jobs' countByState): the live table and job_history_queue_state_idx. */
     static final String COUNT_BY_STATE_IN_QUEUE = "SELECT state, count(*) FROM jobs WHERE queue = $1 GROUP BY state"
             + " UNION ALL SELECT state, count(*) FROM job_history WHERE queue = $1 GROUP BY state";
@@ -178,6 +192,22 @@ public class StatsStore {
             }
             List<Minute> out = new ArrayList<>(acc.size());
             acc.forEach((m, c) -> out.add(new Minute(m, c[0], c[1])));
+            return out;
+        });
+    }
+
+    /** One queue's finished jobs in one minute, and the summed wait of those that started ({@code waited}). */
+    public record QueueMinute(String queue, long epochMinute, long finished, long waited, long waitMs) {
+    }
+
+    /** Finished jobs per queue and minute since {@code since}, only minutes with a finish, in no order. */
+    public Uni<List<QueueMinute>> finishedPerQueueMinute(Instant since) {
+        return pool.preparedQuery(FINISHED_PER_QUEUE_MINUTE).execute(Tuple.of(JobStore.odt(since))).map(rows -> {
+            List<QueueMinute> out = new ArrayList<>(rows.rowCount());
+            for (Row r : rows) {
+                out.add(new QueueMinute(r.getString("queue"), r.getLong("minute"), r.getLong("finished"),
+                        r.getLong("waited"), r.getLong("wait_ms")));
+            }
             return out;
         });
     }
