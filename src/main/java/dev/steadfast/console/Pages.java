@@ -50,6 +50,9 @@ public final class Pages {
 
     public static native TemplateInstance workflow(Chrome chrome, WorkflowPageView view);
 
+    public static native TemplateInstance retrySimulator(Chrome chrome,
+            dev.steadfast.console.tools.RetrySimulation view);
+
     public static native TemplateInstance confirm(Chrome chrome, ConfirmView view);
 
     public static native TemplateInstance login(Chrome chrome, String next, String error);
