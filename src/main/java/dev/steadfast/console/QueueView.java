@@ -14,7 +14,13 @@ import java.util.List;
  * last hour's throughput and latency per minute.
  */
 public record QueueView(QueueLine queue, List<String> headers, QueueLimitsForm limits, String limitsSummary,
-                        String error, Activity activity) {
+                        String error, Activity activity, String activityUntil) {
+
+    /** The minute the sparklines end at, in words. */
+    static String until(Instant through) {
+        return through == null ? "not counted yet (the first roll-up runs within a minute of the start)"
+                : "up to " + Format.minute(through) + " UTC";
+    }
 
     /** The last hour per minute as two sparklines, and their totals in words. */
     public record Activity(Sparkline throughput, Sparkline latency, String finished, String meanWait) {
@@ -40,8 +46,9 @@ public record QueueView(QueueLine queue, List<String> headers, QueueLimitsForm l
     }
 
     static QueueView of(QueueStats q, QueueLimitsForm form, String summary, String error, QueueActivity a,
-                        Instant now) {
-        return new QueueView(QueueLine.of(q, now), QueueLine.headers(), form, summary, error, Activity.of(a));
+                        Instant through, Instant now) {
+        return new QueueView(QueueLine.of(q, now), QueueLine.headers(), form, summary, error, Activity.of(a),
+                until(through));
     }
 
     /** The limits in force in words. */

@@ -111,7 +111,7 @@ public class QueuesPage {
                     .orElseThrow(() -> OjsException.notFound("queue", name));
             QueueLimitsForm form = typed != null ? typed : QueueLimitsForm.of(t.getItem2());
             return Pages.queue(chrome, QueueView.of(q, form, QueueView.summary(t.getItem2()), error,
-                    t.getItem3().get(name), clock.instant()));
+                    t.getItem3().byQueue().get(name), t.getItem3().through(), clock.instant()));
         });
     }
 

@@ -34,7 +34,6 @@ public class StatsService {
     private final JobStore jobs;
     private final Clock clock;
     private final FinishedMinutes finished = new FinishedMinutes();
-    private final QueueMinutes queueMinutes = new QueueMinutes();
 
     public StatsService(StatsStore stats, DepthCounts counts, JobStore jobs, Clock clock) {
         this.stats = stats;
@@ -57,20 +56,27 @@ public class StatsService {
     /** Forgets the remembered chart minutes (after the tables were emptied). */
     public void forget() {
         finished.forget();
-        queueMinutes.forget();
     }
 
     /**
-     * Every queue's finished jobs and mean wait per minute over the last {@link #WINDOW_MINUTES} minutes, by queue
-     * name; a queue without a finish in the window is absent. Settled minutes are remembered ({@link QueueMinutes}).
+     * Every queue's last hour ({@link QueueActivity}, by name) up to the last rolled-up minute: the window's minutes
+     * run up to {@code through} (exclusive; null before the first roll-up, then the window ends now).
      */
-    public Uni<Map<String, QueueActivity>> queueActivity() {
+    public record Activity(Map<String, QueueActivity> byQueue, Instant through) {
+    }
+
+    /**
+     * Every queue's finished jobs and mean wait per minute over the last {@link #WINDOW_MINUTES} minutes, from the
+     * rolled-up minutes ({@link QueueMinuteRollup}); a queue without a finish in the window is absent.
+     */
+    public Uni<Activity> queueActivity() {
         Instant now = clock.instant();
         long nowMinute = now.getEpochSecond() / 60;
-        long sinceMinute = nowMinute - WINDOW_MINUTES + 1;
-        long from = queueMinutes.countFrom(sinceMinute);
-        return stats.finishedPerQueueMinute(Instant.ofEpochSecond(from * 60))
-                .map(rows -> activity(queueMinutes.window(sinceMinute, nowMinute, from, rows), sinceMinute));
+        return stats.queueMinutes(Instant.ofEpochSecond((nowMinute - WINDOW_MINUTES - FinishedMinutes.SETTLE) * 60))
+                .map(m -> {
+                    long end = m.through() == null ? nowMinute : m.through().getEpochSecond() / 60 - 1;
+                    return new Activity(activity(m.rows(), end - WINDOW_MINUTES + 1), m.through());
+                });
     }
 
     static Map<String, QueueActivity> activity(List<StatsStore.QueueMinute> rows, long sinceMinute) {

@@ -28,6 +28,9 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class ConsoleQueueCronActionsTest {
 
+    @jakarta.inject.Inject
+    dev.steadfast.stats.QueueMinuteRollup rollup;
+
     @BeforeEach
     void reset() {
         Api.reset();
@@ -109,11 +112,22 @@ class ConsoleQueueCronActionsTest {
         JobsInState.completed("mail", "mail.send");
         JobsInState.completed("mail", "mail.send");
         JobsInState.available("other", "x.y", arr(), null);
+        assertTrue(Console.get("/admin/queues").asString().contains("0 finished"), "not rolled up yet");
+        // The roll-up counts a minute once it has settled: run it as it would run three minutes from now.
+        rollup.runOnce(java.time.Instant.now().plus(java.time.Duration.ofMinutes(3))).await().indefinitely();
         String page = Console.get("/admin/queues").asString();
         assertTrue(page.contains("2 jobs finished in the last hour"), page);
         assertTrue(page.contains("sparkline throughput"));
         assertTrue(page.contains("sparkline latency"));
         assertTrue(page.contains("href=\"/admin/queues/mail\""));
+
+        // Each minute is rolled up once: a second run covers nothing and counts nothing twice.
+        assertEquals(0L, rollup.runOnce(java.time.Instant.now().plus(java.time.Duration.ofMinutes(3)))
+                .await().indefinitely());
+        JobsInState.completed("mail", "mail.send"); // finished in a minute already rolled up: not counted
+        rollup.runOnce(java.time.Instant.now().plus(java.time.Duration.ofMinutes(3))).await().indefinitely();
+        assertTrue(Console.get("/admin/queues").asString().contains("2 jobs finished in the last hour"));
+        assertTrue(Console.get("/admin/queues/mail").asString().contains("2 jobs finished in the last hour"));
     }
 
     @Test
