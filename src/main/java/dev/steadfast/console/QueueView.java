@@ -18,7 +18,7 @@ public record QueueView(QueueLine queue, List<String> headers, QueueLimitsForm l
 
     /** The minute the sparklines end at, in words. */
     static String until(Instant through) {
-        return through == null ? "not counted yet (the first roll-up runs within a minute of the start)"
+        return through == null ? "not rolled up yet"
                 : "up to " + Format.minute(through) + " UTC";
     }
 

@@ -21,6 +21,12 @@ public record RetrySimulation(String policy, String queue, String type, String e
     public record Step(int attempt, String delay, String range, String elapsed) {
     }
 
+    /** What the empty text box suggests. */
+    public String example() {
+        return "{\"max_attempts\": 5, \"initial_interval\": \"PT2S\", \"backoff_coefficient\": 2.0,"
+                + " \"max_interval\": \"PT5M\", \"jitter\": true}";
+    }
+
     static RetrySimulation empty(String policy, String queue, String type, String error) {
         return new RetrySimulation(policy, queue, type, error, null, null, List.of(), false);
     }
