@@ -14,6 +14,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import org.jboss.logging.Logger;
 
@@ -29,14 +30,53 @@ public class CronPage {
     private static final Logger LOG = Logger.getLogger(CronPage.class);
     private static final int SHOWN = 500;
 
+    /** How many upcoming occurrences and recorded ones a schedule's page shows. */
+    static final int NEXT = 5;
+    static final int RUNS = 20;
+
     private final CronService crons;
     private final ConsoleRequest request;
     private final Clock clock;
+    private final com.fasterxml.jackson.databind.ObjectMapper json;
 
-    public CronPage(CronService crons, ConsoleRequest request, Clock clock) {
+    public CronPage(CronService crons, ConsoleRequest request, Clock clock,
+                    com.fasterxml.jackson.databind.ObjectMapper json) {
         this.crons = crons;
         this.request = request;
         this.clock = clock;
+        this.json = json;
+    }
+
+    /** One schedule: its expression in words, the next {@value #NEXT} occurrences, its latest occurrences. */
+    @GET
+    @Path("/{name}")
+    public Uni<TemplateInstance> schedule(@PathParam("name") String name) {
+        Chrome chrome = request.chrome("cron");
+        Instant now = clock.instant();
+        return crons.get(name).flatMap(c -> crons.recentRuns(name, RUNS).map(runs -> Pages.cronSchedule(chrome,
+                CronScheduleView.of(c, CronView.describe(c.expression()), pretty(c.templateJson()),
+                        CronService.fireTimes(c.expression(), c.timezone()).next(now, NEXT), runs, now))));
+    }
+
+    /** Run now: one occurrence enqueued at once from the schedule's template ({@link CronService#runNow}). */
+    @POST
+    @Path("/{name}/run")
+    public Uni<Response> run(@PathParam("name") String name, @FormParam("back") String back) {
+        return crons.runNow(name, request.actor()).map(r -> Flash.redirect(backTo(back, name), "Enqueued job "
+                + r.jobId() + " in queue " + r.queue() + " from cron " + name + "."));
+    }
+
+    /** Back to the schedule's page or the list, never elsewhere. */
+    private static String backTo(String back, String name) {
+        return "schedule".equals(back) ? "/admin/cron/" + name : "/admin/cron";
+    }
+
+    private String pretty(String templateJson) {
+        try {
+            return json.writerWithDefaultPrettyPrinter().writeValueAsString(json.readTree(templateJson));
+        } catch (java.io.IOException e) {
+            return templateJson;
+        }
     }
 
     @GET
@@ -47,19 +87,19 @@ public class CronPage {
 
     @POST
     @Path("/{name}/pause")
-    public Uni<Response> pause(@PathParam("name") String name) {
+    public Uni<Response> pause(@PathParam("name") String name, @FormParam("back") String back) {
         return crons.setEnabled(name, false).map(c -> {
             LOG.infof("cron %s paused by %s", name, request.actor());
-            return Flash.redirect("/admin/cron", "Paused cron " + name + ": no occurrence fires until it is resumed.");
+            return Flash.redirect(backTo(back, name), "Paused cron " + name + ": no occurrence fires until it is resumed.");
         });
     }
 
     @POST
     @Path("/{name}/resume")
-    public Uni<Response> resume(@PathParam("name") String name) {
+    public Uni<Response> resume(@PathParam("name") String name, @FormParam("back") String back) {
         return crons.setEnabled(name, true).map(c -> {
             LOG.infof("cron %s resumed by %s", name, request.actor());
-            return Flash.redirect("/admin/cron", "Resumed cron " + name + "; next run " + Format.time(c.nextFireAt())
+            return Flash.redirect(backTo(back, name), "Resumed cron " + name + "; next run " + Format.time(c.nextFireAt())
                     + " UTC.");
         });
     }

@@ -28,6 +28,8 @@ public final class Pages {
 
     public static native TemplateInstance queues(Chrome chrome, QueuesView view);
 
+    public static native TemplateInstance queue(Chrome chrome, QueueView view);
+
     public static native TemplateInstance jobs(Chrome chrome, JobListView view);
 
     public static native TemplateInstance job(Chrome chrome, JobDetailView view, WorkflowPanel workflow);
@@ -42,9 +44,14 @@ public final class Pages {
 
     public static native TemplateInstance cron(Chrome chrome, CronView view);
 
+    public static native TemplateInstance cronSchedule(Chrome chrome, CronScheduleView view);
+
     public static native TemplateInstance workflows(Chrome chrome, WorkflowListView view);
 
     public static native TemplateInstance workflow(Chrome chrome, WorkflowPageView view);
+
+    public static native TemplateInstance retrySimulator(Chrome chrome,
+            dev.steadfast.console.tools.RetrySimulation view);
 
     public static native TemplateInstance confirm(Chrome chrome, ConfirmView view);
 

@@ -1,14 +1,20 @@
 package dev.steadfast.console;
 
+import dev.steadfast.stats.StatsService;
 import dev.steadfast.stats.QueueStats;
 import java.time.Instant;
 import java.util.List;
 
-/** The queues page: every queue's depth by state, its lag and its pause switch. */
-public record QueuesView(String at, List<QueueLine> queues, List<String> headers) {
+/** The queues page: every queue's depth by state, its lag, its last hour and its pause switch. */
+public record QueuesView(String at, List<Row> queues, List<String> headers, String activityUntil) {
 
-    static QueuesView of(List<QueueStats> queues, Instant now) {
-        return new QueuesView(Format.time(now) + " UTC", queues.stream().map(q -> QueueLine.of(q, now)).toList(),
-                QueueLine.headers());
+    /** A queue's row and its last hour per minute. */
+    public record Row(QueueLine q, QueueView.Activity activity) {
+    }
+
+    static QueuesView of(List<QueueStats> queues, StatsService.Activity activity, Instant now) {
+        return new QueuesView(Format.time(now) + " UTC", queues.stream().map(q -> new Row(QueueLine.of(q, now),
+                QueueView.Activity.of(activity.byQueue().get(q.name())))).toList(), QueueLine.headers(),
+                QueueView.until(activity.through()));
     }
 }

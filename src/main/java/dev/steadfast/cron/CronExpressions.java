@@ -1,5 +1,6 @@
 package dev.steadfast.cron;
 
+import com.cronutils.descriptor.CronDescriptor;
 import com.cronutils.model.Cron;
 import com.cronutils.model.definition.CronDefinition;
 import com.cronutils.model.definition.CronDefinitionBuilder;
@@ -10,6 +11,7 @@ import dev.steadfast.domain.cron.FireTimes;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -65,6 +67,27 @@ public final class CronExpressions {
         }
         return fire;
     }
+
+    /**
+     * The expression in words ("every 15 minutes", "at 02:00 at Monday day"), by cron-utils' {@link CronDescriptor}
+     * in English; a nickname is described by its five-field form ({@code @daily}: "at 00:00"). An expression this
+     * class would refuse is refused the same way (400 naming {@code field}).
+     */
+    public static String describe(String field, String expression) {
+        String text = expression.trim();
+        if (text.startsWith("@every")) {
+            throw invalid(field, expression, "'@every' intervals are not supported; use a cron expression");
+        }
+        try {
+            Cron cron = PARSER.parse(text);
+            cron.validate();
+            return DESCRIBE.describe(cron);
+        } catch (RuntimeException e) {
+            throw invalid(field, expression, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+        }
+    }
+
+    private static final CronDescriptor DESCRIBE = CronDescriptor.instance(Locale.ENGLISH);
 
     private static ExecutionTime compile(String field, String expression) {
         String text = expression.trim();

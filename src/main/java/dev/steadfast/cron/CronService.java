@@ -193,6 +193,48 @@ public class CronService {
         return fired.size();
     }
 
+    /** What a run made by hand changed: the one job it enqueued. */
+    public record RunNow(String name, java.util.UUID jobId, String queue, Instant at) {
+    }
+
+    /**
+     * Enqueues one occurrence of the schedule now, built from its template by the same code as a scheduled
+     * occurrence ({@code cron_triggered_at} is now), whatever its overlap policy and even while it is paused: an
+     * operator asked for it. Recorded as an occurrence (reason {@code run now by <who>}) and counted as the
+     * schedule's last run; its next scheduled occurrence is unchanged. 404 for an unknown schedule; 409 when an
+     * occurrence was recorded at this very instant.
+     */
+    public Uni<RunNow> runNow(String name, String by) {
+        Instant now = OperationTime.of(clock);
+        return get(name).flatMap(row -> {
+            NewJob job = jobs.prepare(CronTemplate.occurrence(json, row.templateJson(), name, now, visibilityMs(),
+                    false), now);
+            return store.runNow(name, job, "run now by " + by, now).map(done -> {
+                if (!done) {
+                    throw new OjsException(ErrorCode.CONFLICT, "Cron '" + name + "' has an occurrence recorded at"
+                            + " this instant already, or was deleted; try again.", Map.of("name", name));
+                }
+                JobRow inserted = JobRow.inserted(job);
+                telemetry.pushed(inserted, now);
+                events.emit("cron.triggered", now, inserted.id().toString(), inserted.type(), inserted.queue(),
+                        Map.of("cron_name", name, "scheduled_time", Timestamps.format(now), "job_id",
+                                inserted.id().toString(), "run_now_by", by));
+                LOG.infof("cron %s run now by %s: job %s", name, by, inserted.id());
+                return new RunNow(name, inserted.id(), inserted.queue(), now);
+            });
+        });
+    }
+
+    /** The schedule's latest occurrences, newest first (the console's recent runs). */
+    public Uni<List<CronStore.Run>> recentRuns(String name, int limit) {
+        return store.recentRuns(name, limit);
+    }
+
+    /** The schedule's expression in words (cron-utils' descriptor). */
+    public static String describe(String expression) {
+        return CronExpressions.describe("cron", expression);
+    }
+
     private long visibilityMs() {
         return config.defaultVisibilityTimeout().toMillis();
     }

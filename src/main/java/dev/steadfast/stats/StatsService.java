@@ -58,6 +58,52 @@ public class StatsService {
         finished.forget();
     }
 
+    /**
+     * Every queue's last hour ({@link QueueActivity}, by name) up to the last rolled-up minute: the window's minutes
+     * run up to {@code through} (exclusive; null before the first roll-up, then the window ends now).
+     */
+    public record Activity(Map<String, QueueActivity> byQueue, Instant through) {
+    }
+
+    /**
+     * Every queue's finished jobs and mean wait per minute over the last {@link #WINDOW_MINUTES} minutes, from the
+     * rolled-up minutes ({@link QueueMinuteRollup}); a queue without a finish in the window is absent.
+     */
+    public Uni<Activity> queueActivity() {
+        Instant now = clock.instant();
+        long nowMinute = now.getEpochSecond() / 60;
+        return stats.queueMinutes(Instant.ofEpochSecond((nowMinute - WINDOW_MINUTES - FinishedMinutes.SETTLE) * 60))
+                .map(m -> {
+                    long end = m.through() == null ? nowMinute : m.through().getEpochSecond() / 60 - 1;
+                    return new Activity(activity(m.rows(), end - WINDOW_MINUTES + 1), m.through());
+                });
+    }
+
+    static Map<String, QueueActivity> activity(List<StatsStore.QueueMinute> rows, long sinceMinute) {
+        Map<String, long[][]> acc = new TreeMap<>();
+        for (StatsStore.QueueMinute r : rows) {
+            int i = (int) (r.epochMinute() - sinceMinute);
+            if (i < 0 || i >= WINDOW_MINUTES) {
+                continue;
+            }
+            long[][] a = acc.computeIfAbsent(r.queue(), q -> new long[3][WINDOW_MINUTES]);
+            a[0][i] += r.finished();
+            a[1][i] += r.waited();
+            a[2][i] += r.waitMs();
+        }
+        Map<String, QueueActivity> out = new TreeMap<>();
+        acc.forEach((q, a) -> {
+            List<Long> finished = new ArrayList<>(WINDOW_MINUTES);
+            List<Long> wait = new ArrayList<>(WINDOW_MINUTES);
+            for (int i = 0; i < WINDOW_MINUTES; i++) {
+                finished.add(a[0][i]);
+                wait.add(a[1][i] == 0 ? 0 : a[2][i] / a[1][i]);
+            }
+            out.put(q, new QueueActivity(q, finished, wait));
+        });
+        return out;
+    }
+
     /** The admin API's metrics summary as of now (the depth counts may be up to counts-max-age old). */
     public Uni<MetricsSummary> summary() {
         Instant now = clock.instant();

@@ -175,4 +175,113 @@ class ConsoleBrowserTest {
         assertEquals("available", Api.state(a));
         assertEquals("available", Api.state(b));
     }
+
+    /**
+     * Queues, cron and comfort (issue 20, items 5 and 6): a queue's concurrency edited from its page, cron "run now"
+     * creating a job, the dark-mode toggle changing the page's colours (and kept across pages), j/k moving the
+     * highlighted row and Enter opening it, '?' showing the shortcuts, and the retry simulator's schedule.
+     */
+    @Test
+    void anOperatorTunesAQueueRunsACronAndUsesTheComforts() throws Exception {
+        Api.reset();
+        Api.enqueue("mail.send", "mail");
+        Api.enqueue("pdf.render", "pdf");
+        Api.send(obj("name", "digest", "cron", "0 7 * * 1-5", "type", "digest.send", "args", arr(),
+                "options", obj("queue", "mail"))).post("/ojs/v1/cron").then().statusCode(201);
+        try (Browser browser = Browser.start(base.toString())) {
+            WebDriver d = browser.driver();
+            browser.open("/admin/login");
+            d.findElement(By.name("username")).sendKeys(Console.USER);
+            d.findElement(By.name("password")).sendKeys(Console.PASSWORD);
+            d.findElement(By.cssSelector("form.login button[type=submit]")).click();
+            browser.waitFor(By.cssSelector("h1"));
+
+            // A queue's concurrency, edited on its page: a bad value is explained, a good one saved.
+            browser.open("/admin/queues/mail");
+            browser.waitFor(By.id("limits-form"));
+            WebElement concurrency = d.findElement(By.name("concurrency"));
+            concurrency.clear();
+            concurrency.sendKeys("lots");
+            d.findElement(By.cssSelector("#limits-form button[type=submit]")).click();
+            browser.waitFor(By.id("limits-error"));
+            assertTrue(d.findElement(By.id("limits-error")).getText().contains("whole number"));
+            concurrency = d.findElement(By.name("concurrency"));
+            concurrency.clear();
+            concurrency.sendKeys("4");
+            d.findElement(By.cssSelector("#limits-form button[type=submit]")).click();
+            browser.waitFor(By.cssSelector("p.flash"));
+            assertTrue(d.findElement(By.cssSelector("p.flash")).getText().contains("at most 4 active at once"));
+            assertEquals(4, (Integer) Api.request().get("/ojs/v1/admin/queues/mail/rate-limit").path("concurrency"));
+            browser.screenshot("20-queue");
+
+            // Cron: the schedule's page in words, run now creates a job that the recent runs link to.
+            browser.open("/admin/cron/digest");
+            browser.waitFor(By.id("cron-next"));
+            assertEquals(5, d.findElements(By.cssSelector("#cron-next tbody tr")).size());
+            assertTrue(d.findElement(By.cssSelector("dd.cron-words")).getText().contains("Monday and Friday"));
+            d.findElement(By.id("cron-run-now")).click();
+            browser.waitFor(By.cssSelector("#cron-runs a.mono"));
+            String job = d.findElement(By.cssSelector("#cron-runs a.mono")).getText();
+            assertEquals("digest", Api.info(job).path("job.meta.cron_name"));
+            assertEquals("available", Api.state(job));
+            browser.screenshot("21-cron-schedule");
+
+            // Dark mode: the toggle changes the page's colours and is remembered on the next page.
+            browser.open("/admin/queues");
+            browser.waitFor(By.cssSelector("table[data-list]"));
+            String light = d.findElement(By.tagName("body")).getCssValue("background-color");
+            String scheme = d.findElement(By.tagName("html")).getAttribute("data-theme");
+            d.findElement(By.id("theme-toggle")).click();
+            String flipped = "dark".equals(scheme) ? "light" : "dark";
+            assertEquals(flipped, d.findElement(By.tagName("html")).getAttribute("data-theme"));
+            assertTrue(!light.equals(d.findElement(By.tagName("body")).getCssValue("background-color")),
+                    "the background changed from " + light);
+            browser.open("/admin/cron");
+            browser.waitFor(By.cssSelector("table[data-list]"));
+            assertEquals(flipped, d.findElement(By.tagName("html")).getAttribute("data-theme"), "kept in localStorage");
+            if (!"dark".equals(flipped)) {
+                d.findElement(By.id("theme-toggle")).click();
+            }
+            browser.open("/admin/queues");
+            browser.waitFor(By.cssSelector("table[data-list]"));
+            browser.screenshot("22-queues-dark");
+
+            // Shortcuts: j moves the highlight down, k back up, Enter opens the highlighted row; ? lists them.
+            WebElement body = d.findElement(By.tagName("body"));
+            body.sendKeys("j");
+            java.util.List<WebElement> rows = d.findElements(By.cssSelector("table[data-list] tbody tr"));
+            assertTrue(rows.get(0).getAttribute("class").contains("kbd-current"));
+            body.sendKeys("j");
+            assertTrue(rows.get(1).getAttribute("class").contains("kbd-current"));
+            assertTrue(!rows.get(0).getAttribute("class").contains("kbd-current"));
+            body.sendKeys("k");
+            assertTrue(rows.get(0).getAttribute("class").contains("kbd-current"));
+            body.sendKeys("?");
+            assertTrue(d.findElement(By.id("shortcuts")).isDisplayed());
+            browser.screenshot("23-shortcuts");
+            d.findElement(By.cssSelector("#shortcuts button")).click();
+            body.sendKeys(org.openqa.selenium.Keys.ENTER);
+            browser.waitUpTo(10).until(ExpectedConditions.urlContains("/admin/queues/mail"));
+
+            // The retry simulator: the schedule the server computes, and the message for a bad policy.
+            browser.open("/admin/tools/retry");
+            browser.waitFor(By.name("policy"));
+            d.findElement(By.name("policy")).sendKeys("{\"max_attempts\": 4, \"initial_interval\": \"PT2S\","
+                    + " \"jitter\": true}");
+            d.findElement(By.cssSelector("#retry-form button[type=submit]")).click();
+            browser.waitFor(By.id("retry-schedule"));
+            assertEquals(3, d.findElements(By.cssSelector("#retry-schedule tbody tr")).size());
+            assertTrue(d.findElement(By.id("retry-schedule")).getText().contains("1s – 3s"));
+            browser.screenshot("24-retry-simulator");
+            WebElement policy = d.findElement(By.name("policy"));
+            policy.clear();
+            policy.sendKeys("{\"backoff_coefficient\": 0.5}");
+            d.findElement(By.cssSelector("#retry-form button[type=submit]")).click();
+            browser.waitFor(By.id("retry-error"));
+            assertTrue(d.findElement(By.id("retry-error")).getText().contains("backoff_coefficient"));
+            assertEquals(java.util.List.of(), browser.severeLogs().stream()
+                    .filter(m -> !m.contains("responded with a status of 4")).toList(),
+                    "no script errors or CSP violations (the refused values' 400 and 422 aside)");
+        }
+    }
 }

@@ -75,4 +75,15 @@ class CronExpressionsTest {
         assertEquals(Instant.parse("2026-11-01T05:30:00Z"), first, "01:30 EDT, the first of the two");
         assertEquals(Instant.parse("2026-11-02T06:30:00Z"), half1.nextAfter(first).orElseThrow(), "not 01:30 EST too");
     }
+
+    @Test
+    void expressionsAreDescribedInWordsByTheLibrary() {
+        assertEquals("every 15 minutes", CronExpressions.describe("cron", "*/15 * * * *"));
+        assertEquals("at 09:00 every day between Monday and Friday", CronExpressions.describe("cron", "0 9 * * 1-5"));
+        assertEquals("at 00:00", CronExpressions.describe("cron", "@daily"));
+        assertEquals("at 00:00 last day of month", CronExpressions.describe("cron", "0 0 L * *"));
+        dev.steadfast.domain.OjsException e = org.junit.jupiter.api.Assertions.assertThrows(
+                dev.steadfast.domain.OjsException.class, () -> CronExpressions.describe("cron", "99 * * * *"));
+        assertEquals(400, e.code().status());
+    }
 }

@@ -1,6 +1,8 @@
 package dev.steadfast.domain.cron;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -13,4 +15,22 @@ public interface FireTimes {
 
     /** The first occurrence strictly after {@code after}, or empty when the schedule never fires again. */
     Optional<Instant> nextAfter(Instant after);
+
+    /**
+     * The next {@code count} occurrences strictly after {@code after}, earliest first: fewer when the schedule
+     * stops firing (what the console shows as a schedule's next runs).
+     */
+    default List<Instant> next(Instant after, int count) {
+        List<Instant> out = new ArrayList<>(count);
+        Instant from = after;
+        while (out.size() < count) {
+            Optional<Instant> n = nextAfter(from);
+            if (n.isEmpty()) {
+                break;
+            }
+            out.add(n.get());
+            from = n.get();
+        }
+        return out;
+    }
 }

@@ -123,4 +123,27 @@ final class CronSql {
                    last_job_id = coalesce($4, last_job_id),
                    run_count = run_count + CASE WHEN $4::uuid IS NULL THEN 0 ELSE 1 END
             WHERE name = $1 AND next_fire_at = $5""";
+
+    /**
+     * Run now from the console: locks the schedule (so it never interleaves with a firing of it, which locks it the
+     * same way) and answers nothing when it is gone; the occurrence is then recorded under the instant it was asked
+     * for, with its reason, like any other.
+     */
+    static final String LOCK_ONE = "SELECT name FROM cron_jobs WHERE name = $1 FOR UPDATE";
+
+    /**
+     * A run made by hand counts as a run (last_fire_at, last_job_id, run_count) but leaves next_fire_at alone:
+     * the schedule's own occurrences go on as before, and the overlap policy sees this run as the previous one.
+     */
+    static final String RECORD_MANUAL_RUN = """
+            UPDATE cron_jobs SET last_fire_at = $2, last_job_id = $3, run_count = run_count + 1 WHERE name = $1""";
+
+    /**
+     * A schedule's latest occurrences, newest first, through the primary key (cron_name, fire_at), each with the
+     * state of its job now (looked up by id in the live table and the history partitions; NULL when pruned).
+     */
+    static final String RECENT_RUNS = """
+            SELECT r.fire_at, r.outcome, r.job_id, r.reason, r.held,
+                   (SELECT j.state FROM all_jobs j WHERE j.id = r.job_id) AS job_state
+            FROM cron_runs r WHERE r.cron_name = $1 ORDER BY r.fire_at DESC LIMIT $2""";
 }

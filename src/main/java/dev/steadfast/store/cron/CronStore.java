@@ -180,4 +180,48 @@ public class CronStore {
                             .map(released -> released.stream().mapToInt(Integer::intValue).sum());
                 }));
     }
+
+    /**
+     * Enqueues {@code job} as an occurrence of schedule {@code name} at {@code now}, made by hand: records it in
+     * cron_runs (with {@code reason}), inserts the job and counts the run, in one transaction under the schedule's
+     * lock. Answers false, changing nothing, when there is no such schedule or an occurrence is already recorded
+     * at that very instant.
+     */
+    public Uni<Boolean> runNow(String name, NewJob job, String reason, Instant now) {
+        return pool.withTransaction(conn -> conn.preparedQuery(CronSql.LOCK_ONE).execute(Tuple.of(name))
+                .flatMap(found -> {
+                    if (found.rowCount() == 0) {
+                        return Uni.createFrom().item(false);
+                    }
+                    Tuple run = Tuple.tuple(Arrays.asList(name, JobStore.odt(now), "enqueued", job.id(), reason,
+                            JobStore.odt(now), false));
+                    return conn.preparedQuery(CronSql.RECORD_RUN).execute(run).flatMap(recorded -> {
+                        if (recorded.rowCount() == 0) {
+                            return Uni.createFrom().item(false);
+                        }
+                        return JobStore.insert(conn, List.of(job))
+                                .flatMap(v -> conn.preparedQuery(JobSql.REGISTER_QUEUES)
+                                        .execute(Tuple.of(new String[] {job.queue()}, JobStore.odt(now))))
+                                .flatMap(v -> conn.preparedQuery(CronSql.RECORD_MANUAL_RUN)
+                                        .execute(Tuple.of(name, JobStore.odt(now), job.id())))
+                                .map(v -> true);
+                    });
+                }));
+    }
+
+    /** One occurrence as recorded: enqueued (with its job and that job's state now, null once pruned) or skipped. */
+    public record Run(Instant fireAt, String outcome, UUID jobId, String reason, boolean held, String jobState) {
+    }
+
+    /** The schedule's latest {@code limit} occurrences, newest first. */
+    public Uni<List<Run>> recentRuns(String name, int limit) {
+        return pool.preparedQuery(CronSql.RECENT_RUNS).execute(Tuple.of(name, limit)).map(rows -> {
+            List<Run> out = new ArrayList<>(rows.rowCount());
+            for (Row r : rows) {
+                out.add(new Run(JobRow.instant(r, "fire_at"), r.getString("outcome"), r.getUUID("job_id"),
+                        r.getString("reason"), r.getBoolean("held"), r.getString("job_state")));
+            }
+            return out;
+        });
+    }
 }

@@ -55,6 +55,44 @@ public class StatsStore {
             FROM job_history WHERE state IN ('completed', 'discarded') AND finished_at >= $1
             GROUP BY 1, 2""";
 
+    /**
+     * The roll-up's lock and progress: one instance rolls up at a time (the others skip this run), and the first
+     * minute not rolled up yet (NULL before the first run).
+     */
+    static final String LOCK_ROLLUP = """
+            SELECT pg_try_advisory_xact_lock(hashtext('steadfast.queue_minutes')) AS got,
+                   (SELECT through FROM queue_minute_rollup WHERE id = 1) AS through""";
+
+    /**
+     * Finished jobs per queue and minute in [$1, $2), with the summed wait of the jobs that started (from becoming
+     * available, enqueued_at, to their last start). A range of job_history_finished_idx in the day partitions
+     * it touches plus a heap read per job for queue and the two instants: each finished job is read once, here.
+     * Measured 2026-11-26 on a loaded machine: an hour of 336,454 finishes in 0.9 to 1.6 s.
+     */
+    static final String ROLL_UP_QUEUE_MINUTES = """
+            INSERT INTO queue_minutes (minute, queue, finished, waited, wait_ms)
+            SELECT date_trunc('minute', finished_at), queue, count(*),
+                   count(*) FILTER (WHERE started_at IS NOT NULL AND enqueued_at IS NOT NULL),
+                   coalesce(sum(greatest(0, extract(epoch FROM started_at - enqueued_at) * 1000))
+                            FILTER (WHERE started_at IS NOT NULL AND enqueued_at IS NOT NULL), 0)::bigint
+            FROM job_history WHERE state IN ('completed', 'discarded') AND finished_at >= $1 AND finished_at < $2
+            GROUP BY 1, 2
+            ON CONFLICT (minute, queue) DO NOTHING""";
+
+    static final String ADVANCE_ROLLUP = """
+            INSERT INTO queue_minute_rollup (id, through) VALUES (1, $1)
+            ON CONFLICT (id) DO UPDATE SET through = greatest(queue_minute_rollup.through, excluded.through)""";
+
+    /** Minutes older than the window are dropped (the primary key's range). */
+    static final String PRUNE_QUEUE_MINUTES = "DELETE FROM queue_minutes WHERE minute < $1";
+
+    /** The window's rows for the page: at most 60 per queue, from the primary key. */
+    static final String QUEUE_MINUTES_SINCE = """
+            SELECT queue, (extract(epoch FROM minute)::bigint / 60) AS minute, finished, waited, wait_ms,
+                   (SELECT through FROM queue_minute_rollup WHERE id = 1) AS through
+            FROM queue_minutes WHERE minute >= $1
+            UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, (SELECT through FROM queue_minute_rollup WHERE id = 1)""";
+
     /** Count by state in one queue (zzz_jobs' countByState): the live table and job_history_queue_state_idx. */
     static final String COUNT_BY_STATE_IN_QUEUE = "SELECT state, count(*) FROM jobs WHERE queue = $1 GROUP BY state"
             + " UNION ALL SELECT state, count(*) FROM job_history WHERE queue = $1 GROUP BY state";
@@ -180,5 +218,52 @@ public class StatsStore {
             acc.forEach((m, c) -> out.add(new Minute(m, c[0], c[1])));
             return out;
         });
+    }
+
+    /** One queue's finished jobs in one minute, and the summed wait of those that started ({@code waited}). */
+    public record QueueMinute(String queue, long epochMinute, long finished, long waited, long waitMs) {
+    }
+
+    /** The rolled-up minutes since {@code since}, and how far the roll-up has gone (null before its first run). */
+    public record QueueMinutes(List<QueueMinute> rows, Instant through) {
+    }
+
+    public Uni<QueueMinutes> queueMinutes(Instant since) {
+        return pool.preparedQuery(QUEUE_MINUTES_SINCE).execute(Tuple.of(JobStore.odt(since))).map(rows -> {
+            List<QueueMinute> out = new ArrayList<>(rows.rowCount());
+            Instant through = null;
+            for (Row r : rows) {
+                through = r.getOffsetDateTime("through") == null ? null : r.getOffsetDateTime("through").toInstant();
+                if (r.getString("queue") != null) {
+                    out.add(new QueueMinute(r.getString("queue"), r.getLong("minute"), r.getLong("finished"),
+                            r.getLong("waited"), r.getLong("wait_ms")));
+                }
+            }
+            return new QueueMinutes(out, through);
+        });
+    }
+
+    /**
+     * Rolls finished jobs up into queue_minutes: from where the last run stopped (at the earliest {@code floor})
+     * to {@code until} (exclusive, a settled minute), at most {@code step} at a time, and drops minutes before
+     * {@code floor}. Answers the minutes covered, 0 when another instance holds the roll-up or nothing was due.
+     */
+    public Uni<Long> rollUpQueueMinutes(Instant floor, Instant until, java.time.Duration step) {
+        return pool.withTransaction(conn -> conn.preparedQuery(LOCK_ROLLUP).execute().flatMap(rows -> {
+            Row r = rows.iterator().next();
+            if (!r.getBoolean("got")) {
+                return Uni.createFrom().item(0L);
+            }
+            Instant through = r.getOffsetDateTime("through") == null ? null : r.getOffsetDateTime("through").toInstant();
+            Instant from = through == null || through.isBefore(floor) ? floor : through;
+            Instant to = from.plus(step).isBefore(until) ? from.plus(step) : until;
+            if (!from.isBefore(to)) {
+                return Uni.createFrom().item(0L);
+            }
+            return conn.preparedQuery(ROLL_UP_QUEUE_MINUTES).execute(Tuple.of(JobStore.odt(from), JobStore.odt(to)))
+                    .flatMap(x -> conn.preparedQuery(ADVANCE_ROLLUP).execute(Tuple.of(JobStore.odt(to))))
+                    .flatMap(x -> conn.preparedQuery(PRUNE_QUEUE_MINUTES).execute(Tuple.of(JobStore.odt(floor))))
+                    .map(x -> java.time.Duration.between(from, to).toMinutes());
+        }));
     }
 }

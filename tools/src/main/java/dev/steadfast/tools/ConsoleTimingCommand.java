@@ -107,6 +107,16 @@ public final class ConsoleTimingCommand {
             pages.put("error group", group.group(1));
             pages.put("error group, next page", next(group.group(1)));
         }
+        Matcher queue = Pattern.compile("href=\"(/admin/queues/[a-z0-9.-]+)\"").matcher(get("/admin/queues").body());
+        if (queue.find()) {
+            pages.put("queue (one, with limits)", queue.group(1));
+        }
+        pages.put("cron", "/admin/cron");
+        Matcher cron = Pattern.compile("href=\"(/admin/cron/[a-z0-9.-]+)\"").matcher(get("/admin/cron").body());
+        if (cron.find()) {
+            pages.put("cron schedule", cron.group(1));
+        }
+        pages.put("retry simulator", "/admin/tools/retry?policy=" + enc("{\"max_attempts\": 10, \"jitter\": true}"));
         return pages;
     }
 
