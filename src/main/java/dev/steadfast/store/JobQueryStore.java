@@ -134,7 +134,7 @@ public class JobQueryStore {
      * the first 8,000 characters of the args text, is not found, as with text search.
      */
     static final String ARGS_TEXT = "job_search_text(args, meta, errors) ILIKE $%d";
-    static final String ARGS_PATH = "jsonb_path_exists(args, $%d::jsonpath, $%d::jsonb)";
+    static final String ARGS_PATH = "jsonb_path_exists(args, $%d::text::jsonpath, $%d::text::jsonb)";
 
     /**
      * Adds every condition of {@code f} but its state (the caller places that per table) to {@code where}, each a
