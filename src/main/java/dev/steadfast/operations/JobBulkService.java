@@ -7,7 +7,9 @@ import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.OperationTime;
 import dev.steadfast.maintenance.Batches;
 import dev.steadfast.maintenance.MaintenanceConfig;
+import dev.steadfast.stats.DepthCounts;
 import dev.steadfast.store.JobBulkStore;
+import dev.steadfast.store.JobFilter;
 import dev.steadfast.store.JobBulkStore.Scope;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -38,19 +40,39 @@ public class JobBulkService {
     private static final Logger LOG = Logger.getLogger(JobBulkService.class);
 
     private final JobBulkStore store;
+    private final DepthCounts depth;
     private final Clock clock;
     private final int batch;
 
-    public JobBulkService(JobBulkStore store, Clock clock, MaintenanceConfig config) {
+    public JobBulkService(JobBulkStore store, DepthCounts depth, Clock clock, MaintenanceConfig config) {
         this.store = store;
+        this.depth = depth;
         this.clock = clock;
         this.batch = config.batchSize();
     }
 
-    /** How many jobs in the scope {@code action} would change now: the confirmation's count. */
-    public Uni<Long> count(BulkJobAction action, Scope scope) {
+    /**
+     * The confirmation's count: how many jobs in the scope {@code action} would change. {@code at} is when they were
+     * counted: now, or, for a filter of only a state and a queue, the time of the shared depth counts
+     * ({@link DepthCounts}, at most steadfast.console.counts-max-age old), which count every state of every queue
+     * at once, so that "retry everything retryable" at a million jobs costs no count of its own.
+     */
+    public record Count(long jobs, Instant at, boolean shared) {
+    }
+
+    public Uni<Count> count(BulkJobAction action, Scope scope) {
         Set<JobState> states = action.sourcesWithin(stateOf(scope));
-        return store.count(scope, names(states, false), names(states, true));
+        JobFilter f = scope.filter();
+        if (f != null && f.type() == null && f.tag() == null && f.since() == null && f.until() == null
+                && f.text() == null && f.args().isEmpty()) {
+            return depth.get().map(snapshot -> new Count(snapshot.byQueue().entrySet().stream()
+                    .filter(q -> f.queue() == null || f.queue().equals(q.getKey()))
+                    .flatMap(q -> q.getValue().entrySet().stream())
+                    .filter(e -> states.contains(e.getKey())).mapToLong(java.util.Map.Entry::getValue).sum(),
+                    snapshot.at(), true));
+        }
+        Instant now = clock.instant();
+        return store.count(scope, names(states, false), names(states, true)).map(n -> new Count(n, now, false));
     }
 
     public Uni<Long> cancel(Scope scope, String by) {

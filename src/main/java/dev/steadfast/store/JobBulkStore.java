@@ -138,7 +138,8 @@ public class JobBulkStore {
                     }
                     return conn.preparedQuery(HistorySql.START_NEW_RUNS).execute(Tuple.of(ids.toArray(UUID[]::new),
                             states, deadLetter, JobStore.odt(now))).map(RowSet::rowCount);
-                }));
+                }))
+                .onFailure(JobQueryStore::timedOut).transform(JobBulkStore::tooSlow);
     }
 
     /** A live-table batch: $1 states, $2 limit, $3 the time when the statement takes one, then the scope. */
@@ -154,7 +155,14 @@ public class JobBulkStore {
 
     private Uni<RowSet<Row>> run(Scope scope, String sql, List<Object> params) {
         return pool.withTransaction(conn -> settings(conn, scope)
-                .flatMap(v -> conn.preparedQuery(sql).execute(Tuple.tuple(params))));
+                .flatMap(v -> conn.preparedQuery(sql).execute(Tuple.tuple(params))))
+                .onFailure(JobQueryStore::timedOut).transform(JobBulkStore::tooSlow);
+    }
+
+    /** A count or batch that ran into the listing's time limit: the filter is too broad for its search. */
+    private static Throwable tooSlow(Throwable e) {
+        return dev.steadfast.domain.OjsException.invalidField("q", "Counting or changing the jobs this filter matches"
+                + " took longer than 5 s; narrow it with a queue, type, state or time range.");
     }
 
     private static Uni<?> settings(SqlConnection conn, Scope scope) {

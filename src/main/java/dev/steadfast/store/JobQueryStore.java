@@ -163,7 +163,7 @@ public class JobQueryStore {
         return sb.append(" ? (@ == $v)").toString();
     }
 
-    private static boolean timedOut(Throwable e) {
+    static boolean timedOut(Throwable e) {
         return e instanceof PgException pg && "57014".equals(pg.getSqlState());
     }
 

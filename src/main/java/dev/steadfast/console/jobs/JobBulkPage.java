@@ -5,6 +5,7 @@ import dev.steadfast.console.ConfirmView.Hidden;
 import dev.steadfast.console.ConsoleParams;
 import dev.steadfast.console.ConsoleRequest;
 import dev.steadfast.console.Flash;
+import dev.steadfast.console.Format;
 import dev.steadfast.console.Pages;
 import dev.steadfast.domain.BulkJobAction;
 import dev.steadfast.domain.OjsException;
@@ -38,10 +39,12 @@ public class JobBulkPage {
 
     private final JobBulkService bulk;
     private final ConsoleRequest request;
+    private final java.time.Clock clock;
 
-    public JobBulkPage(JobBulkService bulk, ConsoleRequest request) {
+    public JobBulkPage(JobBulkService bulk, ConsoleRequest request, java.time.Clock clock) {
         this.bulk = bulk;
         this.request = request;
+        this.clock = clock;
     }
 
     /** {@code op} is cancel, retry or delete, then -selected (the {@code id} boxes) or -matching (the filter). */
@@ -65,7 +68,7 @@ public class JobBulkPage {
         Scope scope = matching ? Scope.of(query.filter()) : Scope.of(selected);
         String back = query.href(null, null);
         if (!ConsoleParams.confirmed(confirm)) {
-            return bulk.count(action, scope).map(n -> confirmation(action, matching, query, selected, n, back));
+            return bulk.count(action, scope).map(c -> confirmation(action, matching, query, selected, c, back));
         }
         Uni<Long> done = switch (action) {
             case CANCEL -> bulk.cancel(scope, request.actor());
@@ -76,7 +79,8 @@ public class JobBulkPage {
     }
 
     private Response confirmation(BulkJobAction action, boolean matching, JobListQuery query, List<UUID> selected,
-                                  long n, String back) {
+                                  JobBulkService.Count count, String back) {
+        long n = count.jobs();
         List<Hidden> fields = new ArrayList<>();
         fields.add(new Hidden("op", action.wire() + (matching ? "-matching" : "-selected")));
         selected.forEach(id -> fields.add(new Hidden("id", id.toString())));
@@ -94,7 +98,9 @@ public class JobBulkPage {
         String message = n == 0 ? "Nothing to " + action.wire() + " in " + what + ": " + applies(action) + "."
                 : "This " + explain(action) + " " + DeadLetterPage.jobs(n) + " of " + what + " ("
                 + applies(action) + "). A job that a worker claims or another operator changes meanwhile is left"
-                + " alone." + (action == BulkJobAction.DELETE ? " This cannot be undone." : "");
+                + " alone." + (action == BulkJobAction.DELETE ? " This cannot be undone." : "")
+                + (count.shared() ? " Counted " + Format.relative(count.at(), clock.instant())
+                + " (the console's shared counts)." : "");
         ConfirmView v = new ConfirmView(title, message, n == 0 ? null : "/admin/jobs/bulk", fields,
                 verb + " " + DeadLetterPage.jobs(n), action != BulkJobAction.RETRY, back);
         return Response.ok(Pages.confirm(request.chrome("jobs"), v)).build();

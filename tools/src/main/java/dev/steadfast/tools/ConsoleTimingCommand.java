@@ -114,6 +114,7 @@ public final class ConsoleTimingCommand {
         pages.put("jobs ?state=retryable&q=args.<k>:<v>", "/admin/jobs?state=retryable&q=" + enc("args.width:640"));
         // the confirmations of "everything matching": POSTs without confirm=yes, which only count
         pages.put("confirm retry all (no filter)", "POST /admin/jobs/bulk op=retry-matching");
+        pages.put("confirm delete all (no filter)", "POST /admin/jobs/bulk op=delete-matching");
         pages.put("confirm delete all completed", "POST /admin/jobs/bulk op=delete-matching&state=completed");
         pages.put("confirm cancel all in queue billing", "POST /admin/jobs/bulk op=cancel-matching&queue=billing");
         pages.put("confirm retry all retryable", "POST /admin/jobs/bulk op=retry-matching&state=retryable");
