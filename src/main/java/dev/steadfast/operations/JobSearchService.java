@@ -58,7 +58,7 @@ public class JobSearchService {
         });
     }
 
-    static void checkText(String text) {
+    public static void checkText(String text) {
         if (text != null && (text.length() < MIN_TEXT || text.length() > MAX_TEXT)) {
             throw OjsException.invalidField("q", "Search text must be " + MIN_TEXT + " to " + MAX_TEXT
                     + " characters long (or a job id).", MIN_TEXT + ".." + MAX_TEXT + " characters", text);

@@ -27,7 +27,9 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
  * The console in a real headless Chromium, end to end: a job dead-letters through the API; an operator logs in,
  * finds it, reads its error history and re-enqueues it (through the confirmation); a worker acks it through the
  * API; the page shows it completed. Job data with markup stays text (no alert, the tag visible as text), the
- * overview refreshes itself under the strict CSP, and every page is saved under target/screenshots/.
+ * overview refreshes itself under the strict CSP, and every page is saved under target/screenshots/. The jobs list:
+ * its state tabs, two jobs selected and retried through the confirmation, an args filter typed into the search
+ * box, and its live refresh paused across a reload.
  */
 @QuarkusTest
 class ConsoleBrowserTest {
@@ -82,6 +84,7 @@ class ConsoleBrowserTest {
             escapedJobDataStaysText(browser);
             everyOtherPage(browser);
             aWorkflowsGraph(browser);
+            jobsList(browser);
             assertEquals(java.util.List.of(), browser.severeLogs(), "no script errors or CSP violations");
             browser.open("/admin/jobs/not-a-job");
             browser.waitFor(By.cssSelector(".error-message"));
@@ -148,6 +151,65 @@ class ConsoleBrowserTest {
         browser.waitFor(By.cssSelector("table.grid"));
         browser.screenshot("11-workers");
         errorGroups(browser);
+    }
+
+    /** The jobs list: tabs, live refresh and its pause, select two jobs and retry them, an args filter. */
+    private static void jobsList(Browser browser) throws Exception {
+        WebDriver d = browser.driver();
+        String a = JobsInState.retryable("browser-bulk", "report.build", "Timeout", "report timed out");
+        String b = JobsInState.retryable("browser-bulk", "report.build", "Timeout", "report timed out");
+        JobsInState.scheduled("browser-bulk", "report.build");
+        String edinburgh = JobsInState.available("browser-args", "user.sync",
+                arr(obj("user_id", 4242, "address", obj("city", "Edinburgh"))), Map.of());
+        JobsInState.available("browser-args", "user.sync",
+                arr(obj("user_id", 4243, "address", obj("city", "Glasgow"))), Map.of());
+
+        browser.open("/admin/jobs?queue=browser-bulk");
+        browser.waitFor(By.cssSelector("nav.state-tabs"));
+        d.findElement(By.cssSelector("nav.state-tabs a[data-state='retryable']")).click();
+        browser.waitFor(By.cssSelector("nav.state-tabs a[data-state='retryable'][aria-current='page']"));
+        assertTrue(browser.driver().getCurrentUrl().contains("state=retryable"));
+        assertEquals("retryable 2", d.findElement(By.cssSelector("nav.state-tabs a[aria-current='page']")).getText());
+        assertEquals(2, d.findElements(By.cssSelector("table.jobs tbody tr")).size());
+        browser.waitUpTo(15).until(ExpectedConditions.presenceOfElementLocated(
+                By.cssSelector("#jobs-bulk[data-refreshed]")));
+        browser.screenshot("15-jobs-tabs");
+
+        d.findElement(By.cssSelector("[data-live-toggle]")).click();
+        assertEquals("Resume live refresh", d.findElement(By.cssSelector("[data-live-toggle]")).getText());
+        d.navigate().refresh();
+        browser.waitFor(By.cssSelector("[data-live-toggle][aria-pressed='true']"));
+        assertEquals("Live refresh paused.", d.findElement(By.cssSelector("[data-live-status]")).getText());
+        Thread.sleep(7000);
+        assertTrue(d.findElements(By.cssSelector("#jobs-bulk[data-refreshed]")).isEmpty(),
+                "a paused page is not refreshed, even after a reload");
+
+        d.findElement(By.cssSelector("input[name=id][value='" + a + "']")).click();
+        d.findElement(By.cssSelector("input[name=id][value='" + b + "']")).click();
+        browser.screenshot("16-jobs-selected");
+        d.findElement(By.cssSelector("button[value='retry-selected']")).click();
+        browser.waitFor(By.cssSelector("section.confirm"));
+        assertEquals("Retry 2 jobs?", d.findElement(By.cssSelector("section.confirm h1")).getText());
+        assertEquals("retryable", Api.state(a), "nothing happens before the confirmation");
+        browser.screenshot("17-jobs-confirm");
+        d.findElement(By.cssSelector("section.confirm button[type=submit]")).click();
+        browser.waitFor(By.cssSelector("p.flash"));
+        assertEquals("Retried 2 jobs.", d.findElement(By.cssSelector("p.flash")).getText());
+        assertEquals("available", Api.state(a));
+        assertEquals("available", Api.state(b));
+        d.findElement(By.cssSelector("[data-live-toggle]")).click();
+        assertEquals("Pause live refresh", d.findElement(By.cssSelector("[data-live-toggle]")).getText());
+
+        browser.open("/admin/jobs");
+        browser.waitFor(By.name("q"));
+        d.findElement(By.name("q")).sendKeys("args.address.city:Edinburgh");
+        d.findElement(By.cssSelector("form.filters button[type=submit]")).click();
+        browser.waitFor(By.cssSelector("table.jobs"));
+        assertEquals(1, d.findElements(By.cssSelector("table.jobs tbody tr")).size());
+        WebElement row = d.findElement(By.cssSelector("table.jobs tbody tr"));
+        assertTrue(row.getText().contains(edinburgh), row.getText());
+        assertTrue(row.findElement(By.cssSelector(".args-cell")).getText().contains("\"city\": \"Edinburgh\""));
+        browser.screenshot("18-jobs-args-filter");
     }
 
     /** The errors page groups two dead letters with one cause; the group's page retries both after a confirmation. */

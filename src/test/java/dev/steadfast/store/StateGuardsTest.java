@@ -134,6 +134,8 @@ class StateGuardsTest {
         String[][] statements = {
             {"JobSql.CANCEL", JobSql.CANCEL, "CANCEL"},
             {"JobSql.CANCEL_REPLACED", JobSql.CANCEL_REPLACED, "CANCEL"},
+            {"JobBulkStore.CANCEL_BATCH", JobBulkStore.CANCEL_BATCH, "CANCEL"},
+            {"JobBulkStore.RETRY_NOW_BATCH", JobBulkStore.RETRY_NOW_BATCH, "RETRY_NOW"},
         };
         for (String[] s : statements) {
             assertTrue(s[1].contains("state = ANY($"), s[0] + " takes its guard from JobStateMachine.sourceNames");

@@ -6,10 +6,17 @@ import java.util.List;
 
 /**
  * The jobs page: the filter as the operator typed it (echoed back into the form), the choices for its selects,
- * one page of jobs and the links to the neighbouring pages (keyset cursors).
+ * the state tabs with their counts, one page of jobs and the links to the neighbouring pages (keyset cursors).
+ *
+ * @param countsNote what the tab counts cover and how old they are
  */
-public record JobListView(JobListQuery query, List<String> states, List<String> queueNames, List<JobLine> jobs,
-                          String nextHref, String prevHref, String firstHref, String message) {
+public record JobListView(JobListQuery query, List<String> states, List<String> queueNames, List<Tab> tabs,
+                          String countsNote, List<JobLine> jobs, String nextHref, String prevHref, String firstHref,
+                          String message) {
+
+    /** One state tab ({@code state} "" for all), its count as shown, and whether it is the one open. */
+    public record Tab(String state, String label, String count, String href, boolean current) {
+    }
 
     static List<String> stateNames() {
         return Arrays.stream(JobState.values()).map(JobState::wire).toList();

@@ -4,7 +4,10 @@ import dev.steadfast.console.Chrome;
 import dev.steadfast.console.ConsoleParams;
 import dev.steadfast.console.ConsoleRequest;
 import dev.steadfast.console.Pages;
+import dev.steadfast.console.Format;
+import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.Progress;
+import dev.steadfast.stats.DepthCounts;
 import dev.steadfast.jobs.JobService;
 import dev.steadfast.operations.JobSearchService;
 import dev.steadfast.queues.QueueService;
@@ -23,12 +26,16 @@ import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
- * {@code /admin/jobs}: browse and search jobs (filters, text search, keyset pages), and one job's page. The
- * actions on a job live in {@link JobActionsPage}.
+ * {@code /admin/jobs}: browse and search jobs (state tabs with counts, filters, text and args search, keyset
+ * pages), and one job's page. The actions on a job live in {@link JobActionsPage}, those on many in
+ * {@link JobBulkPage}.
  */
 @Path("/admin/jobs")
 @Produces(MediaType.TEXT_HTML)
@@ -45,10 +52,12 @@ public class JobsPage {
     private final Clock clock;
     private final dev.steadfast.workflows.WorkflowService workflows;
     private final ProgressService progress;
+    private final DepthCounts counts;
 
     public JobsPage(JobSearchService search, JobService jobs, QueueService queues, JobDetails details,
                     ConsoleRequest request, Clock clock, dev.steadfast.workflows.WorkflowService workflows,
-                    ProgressService progress) {
+                    ProgressService progress, DepthCounts counts) {
+        this.counts = counts;
         this.workflows = workflows;
         this.progress = progress;
         this.search = search;
@@ -67,7 +76,7 @@ public class JobsPage {
                               @QueryParam("before") String before) {
         JobListQuery query = JobListQuery.parse(state, queue, type, tag, from, to, q, sort, after, before);
         Chrome chrome = request.chrome("jobs");
-        UUID id = ConsoleParams.maybeId(query.q());
+        UUID id = query.search().args().isEmpty() ? ConsoleParams.maybeId(query.text()) : null;
         if (id != null) {
             return jobs.info(id).map(j -> Response.seeOther(URI.create("/admin/jobs/" + id)).build())
                     .onFailure(dev.steadfast.domain.OjsException.class).recoverWithUni(e -> render(chrome, query,
@@ -81,10 +90,44 @@ public class JobsPage {
 
     private Uni<Response> render(Chrome chrome, JobListQuery query, List<JobLine> lines, String next, String prev,
                                  String message) {
-        return queues.list().map(qs -> Response.ok(Pages.jobs(chrome, new JobListView(query,
-                JobListView.stateNames(), qs.stream().map(QueueRow::name).toList(), lines,
-                next == null ? null : query.href(next, null), prev == null ? null : query.href(null, prev),
-                query.href(null, null), message))).build());
+        return queues.list().flatMap(qs -> counts.get().map(snapshot -> Response.ok(Pages.jobs(chrome,
+                new JobListView(query, JobListView.stateNames(), qs.stream().map(QueueRow::name).toList(),
+                        tabs(query, snapshot), countsNote(query, snapshot), lines,
+                        next == null ? null : query.href(next, null), prev == null ? null : query.href(null, prev),
+                        query.href(null, null), message))).build()));
+    }
+
+    /** The tabs' order: waiting, running, then finished. */
+    static final List<JobState> TAB_ORDER = List.of(JobState.AVAILABLE, JobState.SCHEDULED, JobState.PENDING,
+            JobState.ACTIVE, JobState.RETRYABLE, JobState.COMPLETED, JobState.CANCELLED, JobState.DISCARDED);
+
+    /**
+     * The state tabs, counted from the shared depth counts (DepthCounts: one count of the whole table per
+     * steadfast.console.counts-max-age, never one per request): every job, or the filter's queue's.
+     */
+    static List<JobListView.Tab> tabs(JobListQuery query, DepthCounts.Snapshot snapshot) {
+        Map<JobState, Long> byState = new EnumMap<>(JobState.class);
+        snapshot.byQueue().forEach((queue, states) -> {
+            if (query.queue() == null || query.queue().equals(queue)) {
+                states.forEach((s, n) -> byState.merge(s, n, Long::sum));
+            }
+        });
+        long all = byState.values().stream().mapToLong(Long::longValue).sum();
+        List<JobListView.Tab> tabs = new ArrayList<>();
+        tabs.add(new JobListView.Tab("", "All", Format.count(all), query.hrefForState(""), query.state() == null));
+        for (JobState s : TAB_ORDER) {
+            tabs.add(new JobListView.Tab(s.wire(), s.wire(), Format.count(byState.getOrDefault(s, 0L)),
+                    query.hrefForState(s.wire()), s == query.state()));
+        }
+        return tabs;
+    }
+
+    private String countsNote(JobListQuery query, DepthCounts.Snapshot snapshot) {
+        boolean narrower = query.type() != null || query.tag() != null || query.from() != null || query.to() != null
+                || query.q() != null;
+        return "Counts of every job" + (query.queue() == null ? "" : " in queue " + query.queue())
+                + (narrower ? " (not narrowed by the other filters)" : "") + ", as of "
+                + Format.relative(snapshot.at(), clock.instant()) + ".";
     }
 
     @GET

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,7 +23,8 @@ import java.util.regex.Pattern;
  * prints p50 / p95 / max in whole milliseconds (server time plus loopback, as a browser on the same host would see
  * it). The pages: overview (and its live fragment), queues, jobs (unfiltered, by state, queue+type, tag, time
  * range, text searches rare and common, oldest first, a deep keyset page), one job, dead letter (plain, filtered,
- * next page) and workers. Ids and cursors are taken from the pages themselves. Works with login off too; the
+ * next page), workers, the jobs list's state tabs, args conditions and the confirmations of its bulk actions on
+ * everything matching (POSTs without confirm=yes: they count and change nothing). Ids and cursors are taken from the pages themselves. Works with login off too; the
  * password comes from STEADFAST_CONSOLE_PASSWORD. HTML pages, not OJS: the JDK HttpClient with a cookie store.
  */
 public final class ConsoleTimingCommand {
@@ -100,6 +102,26 @@ public final class ConsoleTimingCommand {
         pages.put("dead letter", "/admin/dead-letter");
         pages.put("dead letter, next page", next("/admin/dead-letter"));
         pages.put("dead letter ?error_type=SmtpError", "/admin/dead-letter?error_type=SmtpError");
+        for (String state : List.of("available", "scheduled", "pending", "active", "retryable", "completed",
+                "cancelled", "discarded")) {
+            pages.put("jobs tab " + state, "/admin/jobs?state=" + state);
+        }
+        pages.put("jobs ?q=args.<key>:<rare value>", "/admin/jobs?q=" + enc("args.invoice_id:inv_424241"));
+        pages.put("jobs ?q=args.<key>:<common number>", "/admin/jobs?q=" + enc("args.width:640"));
+        pages.put("jobs ?q=args.<a>:<v> args.<b>:<n>", "/admin/jobs?q="
+                + enc("args.currency:EUR args.amount_cents:126"));
+        pages.put("jobs ?q=args.<key>:<no match>", "/admin/jobs?q=" + enc("args.invoice_id:inv_nothing"));
+        pages.put("jobs ?state=retryable&q=args.<k>:<v>", "/admin/jobs?state=retryable&q=" + enc("args.width:640"));
+        // the confirmations of "everything matching": POSTs without confirm=yes, which only count
+        pages.put("confirm retry all (no filter)", "POST /admin/jobs/bulk op=retry-matching");
+        pages.put("confirm delete all (no filter)", "POST /admin/jobs/bulk op=delete-matching");
+        pages.put("confirm delete all completed", "POST /admin/jobs/bulk op=delete-matching&state=completed");
+        pages.put("confirm cancel all in queue billing", "POST /admin/jobs/bulk op=cancel-matching&queue=billing");
+        pages.put("confirm retry all retryable", "POST /admin/jobs/bulk op=retry-matching&state=retryable");
+        pages.put("confirm delete all args.<key>:<rare>", "POST /admin/jobs/bulk op=delete-matching&q="
+                + enc("args.invoice_id:inv_424241"));
+        pages.put("confirm delete all args.<key>:<common>", "POST /admin/jobs/bulk op=delete-matching&q="
+                + enc("args.width:640"));
         pages.put("workers", "/admin/workers");
         pages.put("errors (error groups)", "/admin/errors");
         Matcher group = Pattern.compile("href=\"(/admin/errors/[0-9a-f]{16})\"").matcher(get("/admin/errors").body());
@@ -141,7 +163,21 @@ public final class ConsoleTimingCommand {
         }
     }
 
+    private String csrf;
+
+    /** GETs {@code path}, or POSTs the form of a "POST /path body" entry with the session's CSRF token. */
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        if (path.startsWith("POST ")) {
+            String[] p = path.substring(5).split(" ", 2);
+            if (csrf == null) {
+                Matcher m = Pattern.compile("name=\"_csrf\" value=\"([^\"]+)\"").matcher(get("/admin/jobs").body());
+                csrf = m.find() ? m.group(1) : "";
+            }
+            return http.send(HttpRequest.newBuilder(URI.create(base + p[0])).timeout(Duration.ofSeconds(30))
+                    .header("Content-Type", "application/x-www-form-urlencoded")
+                    .POST(HttpRequest.BodyPublishers.ofString("_csrf=" + enc(csrf) + "&" + p[1])).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        }
         return http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }

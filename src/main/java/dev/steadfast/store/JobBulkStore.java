@@ -1,0 +1,172 @@
+package dev.steadfast.store;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The jobs list's bulk actions (cancel, retry, delete) on a selection of ids or on everything a {@link JobFilter}
+ * matches, one bounded batch per call (the caller loops until a batch comes back short), never loading the matching
+ * ids into memory. The states each step may touch are bound by the caller from {@code domain.BulkJobAction} (derived
+ * from the state machine), so {@code active} is never among them: every batch is chosen {@code FOR UPDATE SKIP
+ * LOCKED} with the state guard, which the outer statement repeats, so a job a worker claimed meanwhile (locked, or
+ * no longer in those states) is skipped rather than changed under its worker, and the batch never waits on a worker
+ * or another operator. Each batch is its own short transaction, with the listing's time limit.
+ *
+ * <p>Parameters: $1 the states, $2 the batch size, $3 the time or the dead-letter flag where the statement takes
+ * one, then the scope's.
+ */
+@ApplicationScoped
+public class JobBulkStore {
+
+    /** The live table's parts carry the literal so that a text or args condition can use jobs_search_idx (V18). */
+    private static final String LIVE_BATCH = "SELECT id FROM jobs WHERE " + JobQueryStore.WAITING
+            + " AND state = ANY($1) %s LIMIT $2 FOR UPDATE SKIP LOCKED";
+
+    /** COUNT_MATCHING: how many jobs the action would touch now, both tables; the confirmation's count. */
+    static final String COUNT_MATCHING = "SELECT (SELECT count(*) FROM jobs WHERE " + JobQueryStore.WAITING
+            + " AND state = ANY($1) %1$s) + (SELECT count(*) FROM job_history WHERE state = ANY($2) %1$s) AS n";
+
+    /** CANCEL_BATCH: CANCEL (as JobSql.CANCEL) for a batch of live jobs; they move to the history as cancelled. */
+    static final String CANCEL_BATCH = "WITH " + HistorySql.finish("", "j.id IN (" + LIVE_BATCH + ") AND j.state = ANY($1)",
+            "", Map.of("state", "'cancelled'", "cancelled_at", "$3::timestamptz")) + "\nSELECT count(*) AS n FROM ins";
+
+    /** RETRY_NOW_BATCH: RETRY_NOW (as JobEntity.makeAvailable) for a batch of scheduled and retryable live jobs. */
+    static final String RETRY_NOW_BATCH = "UPDATE jobs SET state = 'available', run_at = $3, enqueued_at = $3"
+            + " WHERE id IN (" + LIVE_BATCH + ") AND state = ANY($1) RETURNING id";
+
+    /**
+     * A batch of finished jobs to start a new run of ($3: dead letters or not), not locked: HistorySql.START_NEW_RUNS
+     * moves them under the same state guard and skips one another operator moved meanwhile.
+     */
+    static final String FINISHED_BATCH = "SELECT id FROM job_history WHERE state = ANY($1) AND dead_letter = $3 %s"
+            + " LIMIT $2";
+
+    /** DELETE_LIVE_BATCH: a batch of live jobs, never active, gone for good (as OperatorStore.delete). */
+    static final String DELETE_LIVE_BATCH = "DELETE FROM jobs WHERE id IN (" + LIVE_BATCH + ") AND state = ANY($1)"
+            + " RETURNING id";
+
+    /** DELETE_FINISHED_BATCH: a batch of finished jobs gone for good. */
+    static final String DELETE_FINISHED_BATCH = "DELETE FROM job_history WHERE id IN (SELECT id FROM job_history"
+            + " WHERE state = ANY($1) %s LIMIT $2 FOR UPDATE SKIP LOCKED) AND state = ANY($1) RETURNING id";
+
+    private final Pool pool;
+
+    public JobBulkStore(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** Which jobs: the selected ids (at most a page's worth), or everything the filter matches but its state. */
+    public record Scope(JobFilter filter, List<UUID> ids) {
+
+        public static Scope of(List<UUID> ids) {
+            return new Scope(null, List.copyOf(ids));
+        }
+
+        public static Scope of(JobFilter filter) {
+            return new Scope(filter, null);
+        }
+
+        /** The scope's conditions, " AND ..." each, their values appended to {@code params} and numbered so. */
+        String where(List<Object> params) {
+            List<String> where = new ArrayList<>();
+            if (ids != null) {
+                params.add(ids.toArray(UUID[]::new));
+                where.add("id = ANY($" + params.size() + ")");
+            } else {
+                JobQueryStore.conditions(filter, where, params);
+            }
+            return where.stream().map(w -> " AND " + w).reduce("", String::concat);
+        }
+
+        boolean searches() {
+            return filter != null && (filter.text() != null || !filter.args().isEmpty());
+        }
+    }
+
+    /** How many jobs are in {@code live} states (live table) or {@code finished} ones (history) in the scope. */
+    public Uni<Long> count(Scope scope, String[] live, String[] finished) {
+        List<Object> params = new ArrayList<>(List.of(live, finished));
+        String sql = COUNT_MATCHING.formatted(scope.where(params));
+        return run(scope, sql, params).map(rows -> rows.iterator().next().getLong("n"));
+    }
+
+    /** Cancels a batch of live jobs in {@code states}; answers how many. */
+    public Uni<Integer> cancelBatch(Scope scope, String[] states, Instant now, int limit) {
+        return live(CANCEL_BATCH, scope, states, now, limit).map(rows -> rows.iterator().next().getLong("n").intValue());
+    }
+
+    /** Makes a batch of live jobs in {@code states} (scheduled, retryable) available at {@code now}. */
+    public Uni<Integer> retryNowBatch(Scope scope, String[] states, Instant now, int limit) {
+        return live(RETRY_NOW_BATCH, scope, states, now, limit).map(RowSet::rowCount);
+    }
+
+    /** Deletes a batch of live jobs in {@code states}; answers how many. */
+    public Uni<Integer> deleteLiveBatch(Scope scope, String[] states, int limit) {
+        return live(DELETE_LIVE_BATCH, scope, states, null, limit).map(RowSet::rowCount);
+    }
+
+    /** Deletes a batch of finished jobs in {@code states}; answers how many. */
+    public Uni<Integer> deleteFinishedBatch(Scope scope, String[] states, int limit) {
+        List<Object> params = new ArrayList<>(List.of(states, limit));
+        return run(scope, DELETE_FINISHED_BATCH.formatted(scope.where(params)), params).map(RowSet::rowCount);
+    }
+
+    /**
+     * Starts a new run of a batch of finished jobs in {@code states} (dead letters, or the others, as
+     * {@code deadLetter} says), as the single-job retry does; answers how many moved.
+     */
+    public Uni<Integer> newRunsBatch(Scope scope, String[] states, boolean deadLetter, Instant now, int limit) {
+        List<Object> params = new ArrayList<>(List.of(states, limit, deadLetter));
+        String sql = FINISHED_BATCH.formatted(scope.where(params));
+        return pool.withTransaction(conn -> settings(conn, scope)
+                .flatMap(v -> conn.preparedQuery(sql).execute(Tuple.tuple(params)))
+                .flatMap(rows -> {
+                    List<UUID> ids = new ArrayList<>(rows.rowCount());
+                    rows.forEach(r -> ids.add(r.getUUID("id")));
+                    if (ids.isEmpty()) {
+                        return Uni.createFrom().item(0);
+                    }
+                    return conn.preparedQuery(HistorySql.START_NEW_RUNS).execute(Tuple.of(ids.toArray(UUID[]::new),
+                            states, deadLetter, JobStore.odt(now))).map(RowSet::rowCount);
+                }))
+                .onFailure(JobQueryStore::timedOut).transform(JobBulkStore::tooSlow);
+    }
+
+    /** A live-table batch: $1 states, $2 limit, $3 the time when the statement takes one, then the scope. */
+    private Uni<RowSet<Row>> live(String template, Scope scope, String[] states, Instant now, int limit) {
+        List<Object> params = new ArrayList<>();
+        params.add(states);
+        params.add(limit);
+        if (now != null) {
+            params.add(JobStore.odt(now));
+        }
+        return run(scope, template.formatted(scope.where(params)), params);
+    }
+
+    private Uni<RowSet<Row>> run(Scope scope, String sql, List<Object> params) {
+        return pool.withTransaction(conn -> settings(conn, scope)
+                .flatMap(v -> conn.preparedQuery(sql).execute(Tuple.tuple(params))))
+                .onFailure(JobQueryStore::timedOut).transform(JobBulkStore::tooSlow);
+    }
+
+    /** A count or batch that ran into the listing's time limit: the filter is too broad for its search. */
+    private static Throwable tooSlow(Throwable e) {
+        return dev.steadfast.domain.OjsException.invalidField("q", "Counting or changing the jobs this filter matches"
+                + " took longer than 5 s; narrow it with a queue, type, state or time range.");
+    }
+
+    private static Uni<?> settings(SqlConnection conn, Scope scope) {
+        return conn.query(scope.searches() ? JobQueryStore.TIME_LIMIT + "; " + JobQueryStore.CUSTOM_PLANS
+                : JobQueryStore.TIME_LIMIT).execute();
+    }
+}
