@@ -1,0 +1,127 @@
+package dev.steadfast.audit;
+
+import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.net.SocketAddress;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerResponseContext;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.MultivaluedMap;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerResponseFilter;
+import org.jboss.resteasy.reactive.server.core.ResteasyReactiveRequestContext;
+import org.jboss.resteasy.reactive.server.core.multipart.FormData;
+import org.jboss.resteasy.reactive.server.multipart.FormValue;
+import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestContext;
+
+/**
+ * Records every change {@link AuditedRequests} names, as its response leaves: the actor is the request's Quarkus
+ * Security identity (the console user of the session, or the API token's name), the action comes from the route and
+ * the resource method, the scope from the route's parameters, the query and the console form's fields (never the
+ * CSRF token or a password), plus what the resource noted ({@link AuditNote}: the jobs touched, a JSON body's
+ * filter). Refused attempts by a known actor are recorded too (outcome {@code refused}); a request without an
+ * identity (401, a console form without a login) is not, so nobody can fill the log without credentials.
+ *
+ * <p>The response waits for the entry (the filter answers a Uni): a client that saw its change succeed can read
+ * its entry at once. When writing the entry fails, the change has already happened: the failure is logged at ERROR
+ * with the entry, and the response goes out as it was.
+ */
+public class AuditRecorder {
+
+    private static final Logger LOG = Logger.getLogger(AuditRecorder.class);
+    private static final Set<String> SECRET_FIELDS = Set.of("_csrf", "password", "token");
+
+    private final AuditLog log;
+    private final AuditNote note;
+    private final SecurityIdentity identity;
+    private final HttpServerRequest http;
+
+    public AuditRecorder(AuditLog log, AuditNote note, SecurityIdentity identity, HttpServerRequest http) {
+        this.log = log;
+        this.note = note;
+        this.identity = identity;
+        this.http = http;
+    }
+
+    @ServerResponseFilter
+    public Uni<Void> record(ContainerRequestContext req, ContainerResponseContext res, ResourceInfo resource) {
+        String path = req.getUriInfo().getPath();
+        if (!AuditedRequests.audited(req.getMethod(), path) || res.getStatus() == 401 || identity.isAnonymous()) {
+            return Uni.createFrom().voidItem();
+        }
+        Method m = resource == null ? null : resource.getResourceMethod();
+        Map<String, Object> scope = new LinkedHashMap<>();
+        req.getUriInfo().getPathParameters().forEach((k, v) -> scope.put(k, v.size() == 1 ? v.get(0) : v));
+        fields(req.getUriInfo().getQueryParameters(), scope);
+        String op = form(req, scope);
+        scope.putAll(note.scope());
+        String action = AuditedRequests.action(template(resource, path), m == null ? req.getMethod().toLowerCase()
+                : m.getName(), op, (String) scope.get("action"));
+        Long jobs = note.jobs();
+        if (jobs == null && res.getStatus() < 400 && scope.containsKey("id")
+                && Set.of("jobs", "dead-letter").contains(AuditedRequests.area(template(resource, path)))) {
+            jobs = 1L; // a single job's route
+        }
+        SocketAddress remote = http.remoteAddress();
+        AuditEntry e = new AuditEntry(identity.getPrincipal().getName(), AuditedRequests.via(path), action, scope,
+                jobs, remote == null ? null : remote.hostAddress(), res.getStatus());
+        return log.record(e).onFailure().invoke(f -> LOG.errorf(f, "could not write the audit entry of %s %s: %s",
+                req.getMethod(), path, e)).onFailure().recoverWithNull();
+    }
+
+    /** The console form's fields into {@code scope} (secrets left out); answers the {@code op} field, or null. */
+    private static String form(ContainerRequestContext req, Map<String, Object> scope) {
+        if (!(req instanceof ResteasyReactiveContainerRequestContext rr)
+                || !(rr.getServerRequestContext() instanceof ResteasyReactiveRequestContext ctx)) {
+            return null;
+        }
+        FormData data = ctx.getFormData();
+        if (data == null) {
+            return null;
+        }
+        String op = null;
+        for (String name : data) {
+            if (SECRET_FIELDS.contains(name) || name.equals("confirm")) {
+                continue;
+            }
+            List<String> values = new ArrayList<>();
+            for (FormValue v : data.get(name)) {
+                if (!v.isFileItem() && !v.getValue().isEmpty()) {
+                    values.add(v.getValue());
+                }
+            }
+            if (name.equals("op") && values.size() == 1) {
+                op = values.get(0);
+            } else if (!values.isEmpty()) {
+                scope.put(name, values.size() == 1 ? values.get(0) : values);
+            }
+        }
+        return op;
+    }
+
+    private static void fields(MultivaluedMap<String, String> query, Map<String, Object> scope) {
+        query.forEach((k, v) -> {
+            if (!SECRET_FIELDS.contains(k) && !v.isEmpty()) {
+                scope.put(k, v.size() == 1 ? v.get(0) : v);
+            }
+        });
+    }
+
+    /** The route's {@code @Path} template (class and method), or the request path when no resource matched. */
+    static String template(ResourceInfo resource, String path) {
+        if (resource == null || resource.getResourceClass() == null) {
+            return path;
+        }
+        Path base = resource.getResourceClass().getAnnotation(Path.class);
+        Path sub = resource.getResourceMethod() == null ? null : resource.getResourceMethod().getAnnotation(Path.class);
+        return (base == null ? "" : base.value()) + (sub == null ? "" : "/" + sub.value());
+    }
+}
