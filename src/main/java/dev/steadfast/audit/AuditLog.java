@@ -3,6 +3,7 @@ package dev.steadfast.audit;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.store.audit.AuditRow;
 import dev.steadfast.store.audit.AuditStore;
+import io.quarkus.arc.Arc;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -33,10 +34,22 @@ public class AuditLog {
 
     private final AuditStore store;
     private final Clock clock;
+    private final AuditNote note;
 
-    public AuditLog(AuditStore store, Clock clock) {
+    public AuditLog(AuditStore store, Clock clock, AuditNote note) {
         this.store = store;
         this.clock = clock;
+        this.note = note;
+    }
+
+    /**
+     * Notes on the current request's entry that the change touched {@code jobs} jobs; for a service shared by the
+     * console and the API. Does nothing outside a request (a scheduled task), where nothing is recorded.
+     */
+    public void noteJobs(long jobs) {
+        if (Arc.container().requestContext().isActive()) {
+            note.jobs(jobs);
+        }
     }
 
     /** A page of entries and the cursor of the next (null on the last). */

@@ -54,7 +54,8 @@ public class AuditRecorder {
     @ServerResponseFilter
     public Uni<Void> record(ContainerRequestContext req, ContainerResponseContext res, ResourceInfo resource) {
         String path = req.getUriInfo().getPath();
-        if (!AuditedRequests.audited(req.getMethod(), path) || res.getStatus() == 401 || identity.isAnonymous()) {
+        if (!AuditedRequests.audited(req.getMethod(), path) || !AuditedRequests.recorded(path, res.getStatus())
+                || identity.isAnonymous()) {
             return Uni.createFrom().voidItem();
         }
         Method m = resource == null ? null : resource.getResourceMethod();

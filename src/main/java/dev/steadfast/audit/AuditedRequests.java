@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  *   <li>the API: every change only the {@code admin} role may make ({@link ApiAccess#allowed}: everything under
  *       /ojs/v1/admin, queue pause and resume, the dead-letter actions, cron and schema changes), plus the OJS
  *       CANCEL of a job or a workflow, which a producer may also send;</li>
- *   <li>never a GET, HEAD or OPTIONS.</li>
+ *   <li>never a GET, HEAD or OPTIONS, nor a console form's first POST answered with its confirmation page
+ *       ({@link #recorded}).</li>
  * </ul>
  *
  * An action is named {@code <area>.<verb>}: the area is the first fixed segment of the route after
@@ -43,6 +44,15 @@ public final class AuditedRequests {
         }
         return ApiAccess.allowed(m, path).equals(Set.of(ApiAccess.Role.ADMIN))
                 || m.equals("DELETE") && CANCEL.matcher(path).matches();
+    }
+
+    /**
+     * Whether a request {@link #audited} is recorded once answered with {@code status}: not a 401 (no known actor),
+     * and not a console form answered 200 (its confirmation page: the change happens only on the confirmed POST,
+     * which answers with a redirect).
+     */
+    public static boolean recorded(String path, int status) {
+        return status != 401 && !(via(path).equals("console") && status == 200);
     }
 
     /** {@code console} for a console path, else {@code api}. */
