@@ -14,6 +14,8 @@ public class AuditNote {
 
     private Long jobs;
     private final Map<String, Object> scope = new LinkedHashMap<>();
+    private final Map<String, Object> formFields = new LinkedHashMap<>();
+    private String op;
 
     /** The change touched {@code n} jobs. */
     public void jobs(long n) {
@@ -33,5 +35,18 @@ public class AuditNote {
 
     Map<String, Object> scope() {
         return scope;
+    }
+
+    /** The console form's fields (AuditRecorder reads them before the resource runs). */
+    Map<String, Object> formFields() {
+        return formFields;
+    }
+
+    String op() {
+        return op;
+    }
+
+    void op(String op) {
+        this.op = op;
     }
 }

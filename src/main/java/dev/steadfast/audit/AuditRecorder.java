@@ -16,7 +16,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.jboss.logging.Logger;
+import jakarta.ws.rs.Priorities;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 import org.jboss.resteasy.reactive.server.ServerResponseFilter;
+import org.jboss.resteasy.reactive.server.WithFormRead;
 import org.jboss.resteasy.reactive.server.core.ResteasyReactiveRequestContext;
 import org.jboss.resteasy.reactive.server.core.multipart.FormData;
 import org.jboss.resteasy.reactive.server.multipart.FormValue;
@@ -51,6 +54,18 @@ public class AuditRecorder {
         this.http = http;
     }
 
+    /**
+     * Keeps the console form's fields for the entry (the form is read here, before the resource; it is gone by the
+     * time the response leaves).
+     */
+    @WithFormRead
+    @ServerRequestFilter(priority = Priorities.USER)
+    public void fields(ContainerRequestContext req) {
+        if (AuditedRequests.audited(req.getMethod(), req.getUriInfo().getPath())) {
+            note.op(form(req, note.formFields()));
+        }
+    }
+
     @ServerResponseFilter
     public Uni<Void> record(ContainerRequestContext req, ContainerResponseContext res, ResourceInfo resource) {
         String path = req.getUriInfo().getPath();
@@ -62,7 +77,8 @@ public class AuditRecorder {
         Map<String, Object> scope = new LinkedHashMap<>();
         req.getUriInfo().getPathParameters().forEach((k, v) -> scope.put(k, v.size() == 1 ? v.get(0) : v));
         fields(req.getUriInfo().getQueryParameters(), scope);
-        String op = form(req, scope);
+        scope.putAll(note.formFields());
+        String op = note.op();
         scope.putAll(note.scope());
         String action = AuditedRequests.action(template(resource, path), m == null ? req.getMethod().toLowerCase()
                 : m.getName(), op, (String) scope.get("action"));

@@ -13,7 +13,7 @@ final class AuditSql {
 
     /** One entry; {@code at} is bound by the caller from the server's clock. */
     static final String APPEND = "INSERT INTO audit_log (at, actor, via, action, scope, jobs, client, outcome, status)"
-            + " VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9) RETURNING id";
+            + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id";
 
     /**
      * A page, newest first, strictly before the id $5, each filter applied only when bound: actor $1, action $2

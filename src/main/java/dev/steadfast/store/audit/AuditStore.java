@@ -35,7 +35,7 @@ public class AuditStore {
     public Uni<Long> append(Instant at, String actor, String via, String action, Map<String, Object> scope, Long jobs,
                             String client, String outcome, int status) {
         Tuple t = Tuple.tuple().addValue(JobStore.odt(at)).addValue(actor).addValue(via).addValue(action)
-                .addValue(new JsonObject(scope).encode()).addValue(jobs).addValue(client).addValue(outcome)
+                .addValue(new JsonObject(scope)).addValue(jobs).addValue(client).addValue(outcome)
                 .addValue(status);
         return pool.preparedQuery(AuditSql.APPEND).execute(t).map(rows -> rows.iterator().next().getLong("id"));
     }
