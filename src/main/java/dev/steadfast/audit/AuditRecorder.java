@@ -2,6 +2,7 @@ package dev.steadfast.audit;
 
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
 import jakarta.ws.rs.Path;
@@ -20,10 +21,6 @@ import jakarta.ws.rs.Priorities;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 import org.jboss.resteasy.reactive.server.WithFormRead;
-import org.jboss.resteasy.reactive.server.core.ResteasyReactiveRequestContext;
-import org.jboss.resteasy.reactive.server.core.multipart.FormData;
-import org.jboss.resteasy.reactive.server.multipart.FormValue;
-import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestContext;
 
 /**
  * Records every change {@link AuditedRequests} names, as its response leaves: the actor is the request's Quarkus
@@ -62,7 +59,7 @@ public class AuditRecorder {
     @ServerRequestFilter(priority = Priorities.USER)
     public void fields(ContainerRequestContext req) {
         if (AuditedRequests.audited(req.getMethod(), req.getUriInfo().getPath())) {
-            note.op(form(req, note.formFields()));
+            note.op(form(note.formFields()));
         }
     }
 
@@ -95,24 +92,20 @@ public class AuditRecorder {
     }
 
     /** The console form's fields into {@code scope} (secrets left out); answers the {@code op} field, or null. */
-    private static String form(ContainerRequestContext req, Map<String, Object> scope) {
-        if (!(req instanceof ResteasyReactiveContainerRequestContext rr)
-                || !(rr.getServerRequestContext() instanceof ResteasyReactiveRequestContext ctx)) {
-            return null;
-        }
-        FormData data = ctx.getFormData();
-        if (data == null) {
+    private String form(Map<String, Object> scope) {
+        MultiMap data = http.formAttributes();
+        if (data == null || data.isEmpty()) {
             return null;
         }
         String op = null;
-        for (String name : data) {
+        for (String name : data.names()) {
             if (SECRET_FIELDS.contains(name) || name.equals("confirm")) {
                 continue;
             }
             List<String> values = new ArrayList<>();
-            for (FormValue v : data.get(name)) {
-                if (!v.isFileItem() && !v.getValue().isEmpty()) {
-                    values.add(v.getValue());
+            for (String v : data.getAll(name)) {
+                if (!v.isEmpty()) {
+                    values.add(v);
                 }
             }
             if (name.equals("op") && values.size() == 1) {
