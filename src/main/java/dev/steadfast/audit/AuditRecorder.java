@@ -2,7 +2,6 @@ package dev.steadfast.audit;
 
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
 import jakarta.ws.rs.Path;
@@ -12,6 +11,7 @@ import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.MultivaluedMap;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +21,8 @@ import jakarta.ws.rs.Priorities;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 import org.jboss.resteasy.reactive.server.WithFormRead;
+import org.jboss.resteasy.reactive.server.core.ResteasyReactiveRequestContext;
+import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestContext;
 
 /**
  * Records every change {@link AuditedRequests} names, as its response leaves: the actor is the request's Quarkus
@@ -38,6 +40,8 @@ public class AuditRecorder {
 
     private static final Logger LOG = Logger.getLogger(AuditRecorder.class);
     private static final Set<String> SECRET_FIELDS = Set.of("_csrf", "password", "token");
+    private static final List<String> KNOWN_FIELDS = List.of("op", "id", "queue", "type", "error_type", "state", "tag",
+            "q", "since", "until", "from", "to", "name", "filter", "args", "concurrency", "rate");
 
     private final AuditLog log;
     private final AuditNote note;
@@ -57,9 +61,9 @@ public class AuditRecorder {
      */
     @WithFormRead
     @ServerRequestFilter(priority = Priorities.USER)
-    public void fields(ContainerRequestContext req) {
+    public void fields(ResteasyReactiveContainerRequestContext req) {
         if (AuditedRequests.audited(req.getMethod(), req.getUriInfo().getPath())) {
-            note.op(form(note.formFields()));
+            note.op(form(req, note.formFields()));
         }
     }
 
@@ -91,23 +95,26 @@ public class AuditRecorder {
                 req.getMethod(), path, e)).onFailure().recoverWithNull();
     }
 
-    /** The console form's fields into {@code scope} (secrets left out); answers the {@code op} field, or null. */
-    private String form(Map<String, Object> scope) {
-        MultiMap data = http.formAttributes();
-        if (data == null || data.isEmpty()) {
-            return null;
-        }
+    /**
+     * The console form's fields into {@code scope} (secrets left out); answers the {@code op} field, or null. The
+     * names are the form's own when it was parsed into form data, else the fields console forms use.
+     */
+    private static String form(ResteasyReactiveContainerRequestContext req, Map<String, Object> scope) {
+        ResteasyReactiveRequestContext ctx = (ResteasyReactiveRequestContext) req.getServerRequestContext();
+        Iterable<String> names = ctx.getFormData() != null ? ctx.getFormData() : KNOWN_FIELDS;
         String op = null;
-        for (String name : data.names()) {
+        for (String name : names) {
             if (SECRET_FIELDS.contains(name) || name.equals("confirm")) {
                 continue;
             }
+            Object raw = ctx.getFormParameter(name, false, false);
             List<String> values = new ArrayList<>();
-            for (String v : data.getAll(name)) {
-                if (!v.isEmpty()) {
-                    values.add(v);
-                }
+            if (raw instanceof Collection<?> c) {
+                c.forEach(v -> values.add(String.valueOf(v)));
+            } else if (raw != null) {
+                values.add(String.valueOf(raw));
             }
+            values.removeIf(String::isEmpty);
             if (name.equals("op") && values.size() == 1) {
                 op = values.get(0);
             } else if (!values.isEmpty()) {
