@@ -45,7 +45,8 @@ public class AuditStore {
         Tuple t = Tuple.tuple().addValue(f.actor()).addValue(f.action()).addValue(JobStore.odt(f.since()))
                 .addValue(JobStore.odt(f.until())).addValue(beforeId == null ? Long.MAX_VALUE : beforeId)
                 .addValue(limit);
-        return pool.preparedQuery(AuditSql.PAGE).execute(t).map(rows -> {
+        String sql = f.actor() != null ? AuditSql.PAGE_BY_ACTOR : f.action() != null ? AuditSql.PAGE_BY_ACTION : AuditSql.PAGE;
+        return pool.preparedQuery(sql).execute(t).map(rows -> {
             List<AuditRow> out = new ArrayList<>(rows.rowCount());
             rows.forEach(r -> out.add(row(r)));
             return out;
