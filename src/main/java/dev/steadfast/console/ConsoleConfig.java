@@ -5,6 +5,7 @@ import io.smallrye.config.WithDefault;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Positive;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -18,7 +19,7 @@ public interface ConsoleConfig {
     @WithDefault("true")
     boolean authEnabled();
 
-    /** The console user's name. */
+    /** The single console user's name (an {@code admin}; more users with {@link #users()}). */
     @WithDefault("admin")
     @NotBlank
     String username();
@@ -28,6 +29,15 @@ public interface ConsoleConfig {
      * (base64); make one with {@code java -jar quarkus-run.jar hash-password}. Without it, nobody can log in.
      */
     Optional<String> passwordHash();
+
+    /**
+     * The console's users by name with their role and password hash:
+     * {@code steadfast.console.users."alice"=operator:pbkdf2-sha256$...}; roles {@code readonly} (sees every
+     * page, no action), {@code operator} (acts on jobs, dead letters, queues, workflows, error groups, cron) and
+     * {@code admin} (also deletes and changes settings). Make a hash with {@code java -jar quarkus-run.jar
+     * hash-password}. The user of {@code username} / {@code password-hash}, when set, is an admin beside them.
+     */
+    Map<String, String> users();
 
     /**
      * The key that signs session cookies (32 characters or more). When unset, a random key is made at start-up:

@@ -1,10 +1,14 @@
 package dev.steadfast.console;
 
+import dev.steadfast.console.auth.ConsoleAccess;
 import dev.steadfast.console.auth.ConsoleAuth;
+import dev.steadfast.console.auth.ConsoleRole;
+import dev.steadfast.console.auth.ConsoleSessionAuth;
 import dev.steadfast.console.auth.LoginPage;
 import dev.steadfast.console.auth.Session;
 import dev.steadfast.console.auth.SessionCodec;
 import dev.steadfast.http.ConsoleErrorPage;
+import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerResponseContext;
@@ -52,7 +56,7 @@ import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestCo
  */
 public class ConsoleFilters {
 
-    static final String SESSION_COOKIE = "steadfast_session";
+    static final String SESSION_COOKIE = ConsoleSessionAuth.SESSION_COOKIE;
     static final String CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
             + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
@@ -62,9 +66,11 @@ public class ConsoleFilters {
     private final ConsoleErrors errors;
     private final ConsoleConfig config;
     private final Clock clock;
+    private final SecurityIdentity identity;
 
     public ConsoleFilters(ConsoleRequest request, ConsoleAuth auth, SessionCodec codec, ConsoleErrors errors,
-                          ConsoleConfig config, Clock clock) {
+                          ConsoleConfig config, Clock clock, SecurityIdentity identity) {
+        this.identity = identity;
         this.request = request;
         this.auth = auth;
         this.codec = codec;
@@ -90,8 +96,10 @@ public class ConsoleFilters {
             request.issue(new Session(null, codec.newToken(), now.plus(auth.sessionTimeout())));
             s = request.issued();
         }
-        boolean loggedIn = s.loggedIn() && s.user().equals(config.username());
+        // The identity is ConsoleSessionAuth's: this session's user while that user is still configured.
+        boolean loggedIn = s.loggedIn() && !identity.isAnonymous() && s.user().equals(identity.getPrincipal().getName());
         request.session(auth.enabled() && loggedIn ? s.user() : null, s.csrf());
+        request.role(ConsoleRole.highest(identity.getRoles()));
         if (!auth.enabled() || loggedIn || path.equals(LoginPage.PATH)) {
             return null;
         }
@@ -121,6 +129,28 @@ public class ConsoleFilters {
         }
         return errors.response(403, "This form did not come from your current console session (CSRF check failed). "
                 + "Reload the page and try again.");
+    }
+
+    /**
+     * Roles: a request the user's role does not allow ({@link ConsoleAccess}: a read-only user's action, an
+     * operator's delete) is refused with 403 before the resource runs, whatever the page showed.
+     */
+    @WithFormRead
+    @ServerRequestFilter(priority = Priorities.AUTHORIZATION)
+    public Response role(ResteasyReactiveContainerRequestContext ctx) {
+        String path = ctx.getUriInfo().getPath();
+        String method = ctx.getMethod();
+        if (!ConsoleErrorPage.isConsole(path) || method.equals("GET") || method.equals("HEAD")) {
+            return null;
+        }
+        Object op = ((ResteasyReactiveRequestContext) ctx.getServerRequestContext()).getFormParameter("op", true, false);
+        ConsoleRole role = request.role();
+        ConsoleRole needed = ConsoleAccess.required(method, path, op instanceof String s ? s : null);
+        if (needed == ConsoleRole.READONLY || role != null && role.includes(needed)) {
+            return null; // the login and logout forms are open to everyone
+        }
+        return errors.response(403, role == null ? "Log in first: this console requires a login."
+                : "Your role (" + role.wire() + ") may not do this: it needs the " + needed.wire() + " role.");
     }
 
     @ServerResponseFilter

@@ -1,5 +1,6 @@
 package dev.steadfast.console;
 
+import dev.steadfast.console.auth.ConsoleRole;
 import dev.steadfast.console.auth.Session;
 import jakarta.enterprise.context.RequestScoped;
 
@@ -16,9 +17,19 @@ public class ConsoleRequest {
     private String flash;
     private Session issue;
     private boolean end;
+    private ConsoleRole role;
 
     public Chrome chrome(String active) {
-        return new Chrome(active, user, csrf, flash);
+        return new Chrome(active, user, csrf, flash, role);
+    }
+
+    /** The role of the request's identity (null: nobody logged in). */
+    public ConsoleRole role() {
+        return role;
+    }
+
+    void role(ConsoleRole role) {
+        this.role = role;
     }
 
     /** Who did it, for events and the log: {@code console:<user>}, or {@code console} when login is off. */

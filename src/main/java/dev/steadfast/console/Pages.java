@@ -1,5 +1,6 @@
 package dev.steadfast.console;
 
+import dev.steadfast.console.audit.AuditView;
 import dev.steadfast.console.errors.ErrorGroupView;
 import dev.steadfast.console.errors.ErrorGroupsView;
 import dev.steadfast.console.jobs.DeadLetterView;
@@ -58,4 +59,6 @@ public final class Pages {
     public static native TemplateInstance login(Chrome chrome, String next, String error);
 
     public static native TemplateInstance error(Chrome chrome, int status, String title, String message);
+
+    public static native TemplateInstance audit(Chrome chrome, AuditView view);
 }

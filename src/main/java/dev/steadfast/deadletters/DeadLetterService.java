@@ -11,7 +11,9 @@ import dev.steadfast.store.JobStore;
 import dev.steadfast.store.deadletters.DeadLetterFilter;
 import dev.steadfast.store.deadletters.DeadLetterStore;
 import io.smallrye.mutiny.Uni;
+import dev.steadfast.audit.AuditLog;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -34,6 +36,9 @@ public class DeadLetterService {
     private final JobStore jobs;
     private final Telemetry telemetry;
     private final Clock clock;
+
+    @Inject // a field: the audit note is an addition every bulk service shares, outside its constructor
+    AuditLog audit;
 
     public DeadLetterService(DeadLetterStore store, JobStore jobs, Telemetry telemetry, Clock clock) {
         this.store = store;
@@ -101,14 +106,14 @@ public class DeadLetterService {
         requireConfirm(confirm, "retry");
         Instant now = OperationTime.of(clock);
         return store.count(f).flatMap(matched -> Batches.untilShort(() -> store.retryMatching(f, now, BULK_BATCH), BULK_BATCH)
-                .map(n -> new Bulk("retry", matched, n)));
+                .map(n -> new Bulk("retry", matched, n))).invoke(b -> audit.noteJobs(b.succeeded()));
     }
 
     /** Deletes every dead letter matching {@code f}; refused without {@code confirm}. */
     public Uni<Bulk> deleteAll(DeadLetterFilter f, boolean confirm) {
         requireConfirm(confirm, "delete");
         return store.count(f).flatMap(matched -> Batches.untilShort(() -> store.deleteMatching(f, BULK_BATCH), BULK_BATCH)
-                .map(n -> new Bulk("delete", matched, n)));
+                .map(n -> new Bulk("delete", matched, n))).invoke(b -> audit.noteJobs(b.succeeded()));
     }
 
     /** How many dead letters match {@code f}. */
@@ -119,13 +124,15 @@ public class DeadLetterService {
     /** Retries each of {@code ids} in turn; one that is no longer a dead letter is counted, not fatal. */
     public Uni<Bulk> retryEach(List<UUID> ids, boolean confirm) {
         requireConfirm(confirm, "retry");
-        return each(ids, id -> retry(id).replaceWithVoid()).map(n -> new Bulk("retry", ids.size(), n));
+        return each(ids, id -> retry(id).replaceWithVoid()).map(n -> new Bulk("retry", ids.size(), n))
+                .invoke(b -> audit.noteJobs(b.succeeded()));
     }
 
     /** Deletes each of {@code ids} in turn; one that is no longer a dead letter is counted, not fatal. */
     public Uni<Bulk> deleteEach(List<UUID> ids, boolean confirm) {
         requireConfirm(confirm, "delete");
-        return each(ids, this::delete).map(n -> new Bulk("delete", ids.size(), n));
+        return each(ids, this::delete).map(n -> new Bulk("delete", ids.size(), n))
+                .invoke(b -> audit.noteJobs(b.succeeded()));
     }
 
     private static Uni<Integer> each(List<UUID> ids, java.util.function.Function<UUID, Uni<Void>> op) {

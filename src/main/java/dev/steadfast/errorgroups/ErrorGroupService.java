@@ -9,7 +9,9 @@ import dev.steadfast.store.JobSummary;
 import dev.steadfast.store.errorgroups.ErrorGroupRow;
 import dev.steadfast.store.errorgroups.ErrorGroupStore;
 import io.smallrye.mutiny.Uni;
+import dev.steadfast.audit.AuditLog;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,6 +46,9 @@ public class ErrorGroupService {
 
     private final ErrorGroupStore store;
     private final Clock clock;
+
+    @Inject // a field: the audit note is an addition every bulk service shares, outside its constructor
+    AuditLog audit;
 
     public ErrorGroupService(ErrorGroupStore store, Clock clock) {
         this.store = store;
@@ -171,7 +176,7 @@ public class ErrorGroupService {
                         .call(n -> store.countByState(group).flatMap(left -> left.isEmpty()
                                 ? store.forget(group) : Uni.createFrom().voidItem()));
             };
-            return done.map(n -> new Outcome(action.wire(), matched, n));
+            return done.map(n -> new Outcome(action.wire(), matched, n)).invoke(o -> audit.noteJobs(o.succeeded()));
         });
     }
 

@@ -129,10 +129,13 @@ public class ApiAuth implements HttpAuthenticationMechanism {
 
     @Override
     public Uni<SecurityIdentity> authenticate(RoutingContext rc, IdentityProviderManager identities) {
+        String path = rc.normalizedPath();
+        if (ConsoleErrorPage.isConsole(path)) {
+            return Uni.createFrom().nullItem(); // the console's own mechanism and login (console.auth)
+        }
         if (!enabled) {
             return Uni.createFrom().item(open);
         }
-        String path = rc.normalizedPath();
         if (!path.startsWith("/ojs/") || ApiAccess.isPublic(rc.request().method().name(), path)) {
             return Uni.createFrom().nullItem(); // anonymous: public routes, the console (its own login), probes
         }

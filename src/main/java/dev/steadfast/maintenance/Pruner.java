@@ -1,5 +1,7 @@
 package dev.steadfast.maintenance;
 
+import dev.steadfast.audit.AuditConfig;
+import dev.steadfast.audit.AuditLog;
 import dev.steadfast.store.errorgroups.ErrorGroupStore;
 import dev.steadfast.store.maintenance.MaintenanceStore;
 import dev.steadfast.store.workflows.WorkflowStore;
@@ -17,7 +19,8 @@ import org.jboss.logging.Logger;
  * next {@link #DAYS_AHEAD} days, removes progress rows whose job is gone, drops finished workflows once older than steadfast.retention.workflows (default: the
  * same), forgets workers not heard from for ten heartbeat timeouts, drops error groups' hourly counts older than
  * {@link #ERROR_HOURS_KEPT} and forgets an error group once it failed last before steadfast.retention.finished and
- * no job carries it any more. Dead-lettered jobs are kept until an
+ * no job carries it any more, and deletes audit entries older than steadfast.audit.retention (default 90
+ * days). Dead-lettered jobs are kept until an
  * operator deletes them, unless steadfast.retention.dead-letter is set. A workflow is kept while any of its jobs
  * is still live; its jobs are pruned by their own rules, independently of it. Bounded batches,
  * SKIP LOCKED: safe on every instance at once. Runs every steadfast.maintenance.pruner-interval (default 60 s,
@@ -39,11 +42,15 @@ public class Pruner {
 
     private final WorkflowStore workflows;
     private final ErrorGroupStore errorGroups;
+    private final AuditLog audit;
+    private final AuditConfig auditConfig;
 
     public Pruner(MaintenanceStore store, MaintenanceConfig maintenanceConfig, RetentionConfig retention,
                   WorkerTimeoutConfig workers, MaintenanceRuns runs, WorkflowStore workflows,
-                  ErrorGroupStore errorGroups) {
+                  ErrorGroupStore errorGroups, AuditLog audit, AuditConfig auditConfig) {
         this.store = store;
+        this.audit = audit;
+        this.auditConfig = auditConfig;
         this.errorGroups = errorGroups;
         this.workflows = workflows;
         this.maintenanceConfig = maintenanceConfig;
@@ -82,7 +89,8 @@ public class Pruner {
                 .orElse(Uni.createFrom().item(0));
         Instant forgetBefore = now.minus(workers.heartbeatTimeout().multipliedBy(10));
         return finished.flatMap(a -> dead.flatMap(b -> pruneWorkflows(now).flatMap(
-                wf -> store.forgetWorkers(forgetBefore).flatMap(w -> pruneErrorGroups(now)).map(g -> a + b))));
+                wf -> store.forgetWorkers(forgetBefore).flatMap(w -> pruneErrorGroups(now))
+                        .flatMap(g -> pruneAudit(now)).map(g -> a + b))));
     }
 
     /** Drops old hourly counts and forgets the error groups past retention that no job carries; answers how many groups. */
@@ -91,6 +99,17 @@ public class Pruner {
         return Batches.untilShort(() -> errorGroups.pruneHours(now.minus(ERROR_HOURS_KEPT), batch), batch)
                 .flatMap(h -> Batches.untilShort(() -> errorGroups.pruneGroups(now.minus(retention.finished()),
                         batch), batch));
+    }
+
+    /** Deletes the audit entries older than steadfast.audit.retention at {@code now}; answers how many. */
+    public Uni<Integer> pruneAudit(Instant now) {
+        int batch = maintenanceConfig.batchSize();
+        Instant before = now.minus(auditConfig.retention());
+        return Batches.untilShort(() -> audit.pruneBatch(before, batch), batch).invoke(n -> {
+            if (n > 0) {
+                LOG.infof("pruned %d audit entries", n);
+            }
+        });
     }
 
     /** Deletes the finished workflows past retention at {@code now}; returns how many. */

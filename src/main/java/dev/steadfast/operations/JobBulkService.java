@@ -1,5 +1,6 @@
 package dev.steadfast.operations;
 
+import dev.steadfast.audit.AuditLog;
 import dev.steadfast.domain.BulkJobAction;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.JobStateMachine;
@@ -13,6 +14,7 @@ import dev.steadfast.store.JobFilter;
 import dev.steadfast.store.JobBulkStore.Scope;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.EnumSet;
@@ -39,6 +41,8 @@ public class JobBulkService {
 
     private static final Logger LOG = Logger.getLogger(JobBulkService.class);
 
+    @Inject // a field: the audit note is an addition every bulk service shares, outside its constructor
+    AuditLog audit;
     private final JobBulkStore store;
     private final DepthCounts depth;
     private final Clock clock;
@@ -107,8 +111,11 @@ public class JobBulkService {
                 : Batches.untilShort(step, batch).map(Integer::longValue);
     }
 
-    private static Uni<Long> logged(String action, String by, Uni<Long> done) {
-        return done.invoke(n -> LOG.infof("bulk %s by %s: %d jobs", action, by, n));
+    private Uni<Long> logged(String action, String by, Uni<Long> done) {
+        return done.invoke(n -> {
+            LOG.infof("bulk %s by %s: %d jobs", action, by, n);
+            audit.noteJobs(n);
+        });
     }
 
     private static JobState stateOf(Scope scope) {

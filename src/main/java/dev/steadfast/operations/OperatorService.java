@@ -16,7 +16,9 @@ import dev.steadfast.store.JobRow;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.maintenance.OperatorStore;
 import io.smallrye.mutiny.Uni;
+import dev.steadfast.audit.AuditLog;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
@@ -48,6 +50,9 @@ public class OperatorService {
     private final Clock clock;
     private final int batch;
 
+    @Inject // a field: the audit note is an addition every bulk service shares, outside its constructor
+    AuditLog audit;
+
     public OperatorService(OperatorStore store, JobStore jobs, JobService jobService, DeadLetterService deadLetters,
                            JobSearchService search, Telemetry telemetry, Clock clock, MaintenanceConfig config) {
         this.search = search;
@@ -62,8 +67,10 @@ public class OperatorService {
 
     /** Deletes every job completed before {@code before}, batch after batch; returns how many. */
     public Uni<Integer> deleteCompletedBefore(Instant before, String by) {
-        return Batches.untilShort(() -> store.deleteCompletedBefore(before, batch), batch).invoke(n ->
-                LOG.infof("%d jobs completed before %s deleted by %s", n, before, by));
+        return Batches.untilShort(() -> store.deleteCompletedBefore(before, batch), batch).invoke(n -> {
+            LOG.infof("%d jobs completed before %s deleted by %s", n, before, by);
+            audit.noteJobs(n);
+        });
     }
 
     /** Retries the job as its state allows; 404 when unknown, 409 for a job that is available, active or done. */
@@ -102,9 +109,11 @@ public class OperatorService {
      */
     public Uni<BulkRetry> retryMatching(JobFilter f, boolean confirm, String by) {
         DeadLetterService.requireConfirm(confirm, "retry");
-        return retryPage(f, null, new BulkRetry(0, 0, 0), by).invoke(r ->
-                LOG.infof("bulk retry by %s: %d matched, %d retried, %d refused", by, r.matched(), r.succeeded(),
-                        r.failed()));
+        return retryPage(f, null, new BulkRetry(0, 0, 0), by).invoke(r -> {
+            LOG.infof("bulk retry by %s: %d matched, %d retried, %d refused", by, r.matched(), r.succeeded(),
+                    r.failed());
+            audit.noteJobs(r.succeeded());
+        });
     }
 
     private Uni<BulkRetry> retryPage(JobFilter f, String after, BulkRetry sofar, String by) {

@@ -110,6 +110,7 @@ class OpenApiContractTest {
         events();
         deadLetters();
         errorGroups();
+        audit();
         tenants();
         refusalsEverywhere();
         contract.assertSeen(op -> {
@@ -578,6 +579,14 @@ class OpenApiContractTest {
         expect(200, good("GET /ojs/v1/admin/error-groups/{id}", base + "/" + id + "?limit=1", null));
         expect(400, bad("GET /ojs/v1/admin/error-groups/{id}", base + "/" + id + "?limit=1000", null));
         expect(404, bad("GET /ojs/v1/admin/error-groups/{id}", base + "/0000000000000000", null));
+    }
+
+    private void audit() {
+        String base = "/ojs/v1/admin/audit";
+        request().post("/ojs/v1/queues/oa-audit/pause").then().statusCode(200); // an audited change
+        expect(200, good("GET /ojs/v1/admin/audit", base + "?limit=1&action=queues.pause", null));
+        expect(400, bad("GET /ojs/v1/admin/audit", base + "?limit=0", null));
+        expect(400, bad("GET /ojs/v1/admin/audit", base + "?since=yesterday", null));
     }
 
     private void tenants() {

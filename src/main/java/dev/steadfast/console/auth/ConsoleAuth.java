@@ -2,8 +2,6 @@ package dev.steadfast.console.auth;
 
 import dev.steadfast.console.ConsoleConfig;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,8 +11,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
 /**
- * Who may use the console: one user from configuration (steadfast.console.username / password-hash), checked with
- * {@link PasswordHash}. Failed logins are counted per remote address; past steadfast.console.max-failed-logins
+ * Who may use the console: the users of {@link ConsoleUsers} (steadfast.console.users, and the single
+ * steadfast.console.username / password-hash), their passwords checked with {@link PasswordHash}; a user's role
+ * is given to the request's security identity by {@link ConsoleUserIdentities}. Failed logins are counted per remote address; past steadfast.console.max-failed-logins
  * within 15 minutes that address is refused until the window passes (per instance, in memory). A hash that cannot
  * be read fails start-up, so a typo never silently locks everyone out.
  */
@@ -25,8 +24,7 @@ public class ConsoleAuth {
     static final Duration WINDOW = Duration.ofMinutes(15);
 
     private final boolean enabled;
-    private final String username;
-    private final Optional<PasswordHash> hash;
+    private final ConsoleUsers users;
     private final int maxFailures;
     private final Duration sessionTimeout;
     private final Clock clock;
@@ -40,19 +38,13 @@ public class ConsoleAuth {
 
     public ConsoleAuth(ConsoleConfig c, Clock clock) {
         this.enabled = c.authEnabled();
-        this.username = c.username();
-        this.hash = c.passwordHash().map(h -> {
-            try {
-                return PasswordHash.parse(h);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("steadfast.console.password-hash is unusable: " + e.getMessage(), e);
-            }
-        });
+        this.users = ConsoleUsers.parse(c.users(), c.username(), c.passwordHash());
         this.maxFailures = Math.max(1, c.maxFailedLogins());
         this.sessionTimeout = c.sessionTimeout();
         this.clock = clock;
-        if (enabled && hash.isEmpty()) {
-            LOG.warn("the console requires a login but steadfast.console.password-hash is not set: nobody can log in"
+        if (enabled && users.isEmpty()) {
+            LOG.warn("the console requires a login but no user is configured (steadfast.console.users or"
+                    + " steadfast.console.password-hash): nobody can log in"
                     + " (make a hash with: java -jar quarkus-run.jar hash-password)");
         }
         if (!enabled) {
@@ -66,7 +58,12 @@ public class ConsoleAuth {
     }
 
     public boolean configured() {
-        return hash.isPresent();
+        return !users.isEmpty();
+    }
+
+    /** The configured users. */
+    public ConsoleUsers users() {
+        return users;
     }
 
     public Duration sessionTimeout() {
@@ -75,7 +72,7 @@ public class ConsoleAuth {
 
     /** Checks a login; slow on purpose (PBKDF2), so call it off the event loop. */
     public Outcome check(String user, String password, String remote) {
-        if (hash.isEmpty()) {
+        if (users.isEmpty()) {
             return Outcome.NOT_CONFIGURED;
         }
         Instant now = clock.instant();
@@ -83,8 +80,8 @@ public class ConsoleAuth {
         if (f != null && f.count() >= maxFailures && now.isBefore(f.since().plus(WINDOW))) {
             return Outcome.THROTTLED;
         }
-        boolean nameOk = MessageDigest.isEqual(bytes(user), bytes(username));
-        boolean ok = nameOk ? hash.get().matches(password == null ? "" : password) : burn(password);
+        Optional<ConsoleUsers.User> who = users.find(user);
+        boolean ok = who.isPresent() ? who.get().hash().matches(password == null ? "" : password) : burn(password);
         if (ok) {
             failures.remove(remote);
             return Outcome.OK;
@@ -99,11 +96,7 @@ public class ConsoleAuth {
     }
 
     private boolean burn(String password) {
-        hash.get().matchesNothing(password == null ? "" : password);
+        users.anyHash().ifPresent(h -> h.matchesNothing(password == null ? "" : password));
         return false;
-    }
-
-    private static byte[] bytes(String s) {
-        return (s == null ? "" : s).getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -39,9 +39,13 @@ class ConsoleAuthTest {
     }
 
     static ConsoleConfig config(Optional<String> hash, int maxFailures) {
+        return config(hash, maxFailures, Map.of());
+    }
+
+    static ConsoleConfig config(Optional<String> hash, int maxFailures, Map<String, String> users) {
         Map<String, Object> console = Map.of("authEnabled", true, "username", "ops", "passwordHash", hash,
                 "sessionSecret", Optional.empty(), "sessionTimeout", Duration.ofHours(8),
-                "secureCookies", Optional.empty(), "maxFailedLogins", maxFailures);
+                "secureCookies", Optional.empty(), "maxFailedLogins", maxFailures, "users", users);
         return (ConsoleConfig) Proxy.newProxyInstance(ConsoleAuthTest.class.getClassLoader(),
                 new Class<?>[] {ConsoleConfig.class}, (p, m, a) -> console.get(m.getName()));
     }
@@ -72,5 +76,27 @@ class ConsoleAuthTest {
     void withoutAHashNobodyGetsIn() {
         ConsoleAuth auth = new ConsoleAuth(config(Optional.empty(), 10), new HandClock());
         assertEquals(Outcome.NOT_CONFIGURED, auth.check("ops", "anything", "10.0.0.1"));
+    }
+
+    @Test
+    void severalUsersEachWithTheirOwnPasswordAndRole() {
+        String other = PasswordHash.create("viewer-password".toCharArray(), 1_000);
+        ConsoleAuth auth = new ConsoleAuth(config(Optional.of(HASH), 10,
+                Map.of("viewer", "readonly:" + other, "oper", " Operator : " + HASH)), new HandClock());
+        assertEquals(Outcome.OK, auth.check("viewer", "viewer-password", "10.0.0.1"));
+        assertEquals(Outcome.WRONG, auth.check("viewer", "right-password", "10.0.0.1"), "not another user's password");
+        assertEquals(Outcome.OK, auth.check("oper", "right-password", "10.0.0.1"));
+        assertEquals(Outcome.OK, auth.check("ops", "right-password", "10.0.0.1"), "the single user still logs in");
+        assertEquals(ConsoleRole.READONLY, auth.users().find("viewer").orElseThrow().role());
+        assertEquals(ConsoleRole.OPERATOR, auth.users().find("oper").orElseThrow().role());
+        assertEquals(ConsoleRole.ADMIN, auth.users().find("ops").orElseThrow().role(), "the single user is an admin");
+    }
+
+    @Test
+    void usersWithoutTheSingleUserAreEnough() {
+        ConsoleAuth auth = new ConsoleAuth(config(Optional.empty(), 10, Map.of("alice", "admin:" + HASH)),
+                new HandClock());
+        assertEquals(Outcome.OK, auth.check("alice", "right-password", "10.0.0.1"));
+        assertEquals(Outcome.WRONG, auth.check("ops", "right-password", "10.0.0.1"));
     }
 }

@@ -24,7 +24,9 @@ import java.util.regex.Pattern;
  * it). The pages: overview (and its live fragment), queues, jobs (unfiltered, by state, queue+type, tag, time
  * range, text searches rare and common, oldest first, a deep keyset page), one job, dead letter (plain, filtered,
  * next page), workers, the jobs list's state tabs, args conditions and the confirmations of its bulk actions on
- * everything matching (POSTs without confirm=yes: they count and change nothing). Ids and cursors are taken from the pages themselves. Works with login off too; the
+ * everything matching (POSTs without confirm=yes: they count and change nothing), error groups and the audit log (its
+ * filters: actor, action, a time range; seed entries to time it). Ids and cursors are taken from the pages
+ * themselves. Works with login off too; the
  * password comes from STEADFAST_CONSOLE_PASSWORD. HTML pages, not OJS: the JDK HttpClient with a cookie store.
  */
 public final class ConsoleTimingCommand {
@@ -139,6 +141,15 @@ public final class ConsoleTimingCommand {
             pages.put("cron schedule", cron.group(1));
         }
         pages.put("retry simulator", "/admin/tools/retry?policy=" + enc("{\"max_attempts\": 10, \"jitter\": true}"));
+        pages.put("audit", "/admin/audit");
+        pages.put("audit, next page", next("/admin/audit"));
+        pages.put("audit, page 20 (keyset)", nth("/admin/audit", 20));
+        pages.put("audit ?actor=<common>", "/admin/audit?actor=alice");
+        pages.put("audit ?actor=<rare>", "/admin/audit?actor=rare-bot");
+        pages.put("audit ?action=<rare>", "/admin/audit?action=reset");
+        String day = Instant.now().minus(30, ChronoUnit.DAYS).truncatedTo(ChronoUnit.MINUTES).toString();
+        pages.put("audit ?since=30 days ago&until=+1d", "/admin/audit?since=" + enc(day.substring(0, 16)) + "&until="
+                + enc(Instant.parse(day).plus(1, ChronoUnit.DAYS).toString().substring(0, 16)));
         return pages;
     }
 
@@ -199,6 +210,13 @@ public final class ConsoleTimingCommand {
         if (r.statusCode() != 303) {
             throw new Exit(2, "console-timing: login failed (" + r.statusCode() + "); set STEADFAST_CONSOLE_PASSWORD");
         }
+    }
+
+    private String nth(String path, int page) throws IOException, InterruptedException {
+        for (int i = 1; i < page; i++) {
+            path = next(path);
+        }
+        return path;
     }
 
     private String next(String path) throws IOException, InterruptedException {
