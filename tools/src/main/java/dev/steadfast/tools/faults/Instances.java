@@ -279,9 +279,9 @@ final class Instances implements AutoCloseable {
         return pb.start();
     }
 
-    /** Polls the health endpoint (not counted in the run's requests) for up to 180 s. */
+    /** Polls the health endpoint (not counted in the run's requests) for up to 300 s, as for the replacement. */
     private void awaitHealthy(int i) throws InterruptedException {
-        long until = System.nanoTime() + 180_000_000_000L;
+        long until = System.nanoTime() + 300_000_000_000L; // a restart on a loaded 2-core machine took 196 s
         while (System.nanoTime() < until) {
             if (!servers.get(i).isAlive()) {
                 throw new Exit(2, "faults: instance " + i + " exited; see " + o.logs + "/instance-" + i + ".log");
