@@ -67,8 +67,8 @@ final class FaultSchedule {
      * @param kill        SIGKILL of the primary rather than {@code pg_autoctl perform failover}
      * @param script      the line of {@code scripts/failover-cluster failover}: the nodes and when the new primary
      *                    accepted writes
-     * @param servingMs   from the command until a request succeeded after the script saw the new primary accept
-     *                    writes (-1: not within 120 s)
+     * @param served      whether a request succeeded after the script saw the new primary accept writes (within
+     *                    120 s)
      * @param outageMs    the longest stretch in which requests failed and none succeeded, from the command until 2 s
      *                    after the cluster served again
      * @param answers503  503 answers meanwhile (the database away, retried)
@@ -76,15 +76,15 @@ final class FaultSchedule {
      * @param failures    requests without an answer meanwhile
      * @param pushed      jobs pushed by the failover's own producer (one every 50 ms, from 1 s before the command)
      */
-    record Failover(boolean kill, String script, long servingMs, long outageMs, long answers503, long answers500,
+    record Failover(boolean kill, String script, boolean served, long outageMs, long answers503, long answers500,
                     long failures, int pushed) {
         String line() {
-            return String.format("failover (%s): %s; a request succeeded on the new primary %d ms after the command;"
-                            + " longest stretch of failing requests %d ms; meanwhile %d x 503, %d x 500, %d without an"
-                            + " answer; jobs pushed meanwhile %d",
+            return String.format("failover (%s): %s; %s; longest stretch of failing requests %d ms; meanwhile %d x"
+                            + " 503, %d x 500, %d without an answer; jobs pushed meanwhile %d",
                     kill ? "SIGKILL of the primary" : "pg_autoctl perform failover",
-                    script.replaceFirst("^failover: ", ""), servingMs, outageMs, answers503, answers500, failures,
-                    pushed);
+                    script.replaceFirst("^failover: ", ""), served ? "the cluster served on the new primary"
+                            : "NO request succeeded within 120 s after that", outageMs, answers503, answers500,
+                    failures, pushed);
         }
     }
 
@@ -209,15 +209,14 @@ final class FaultSchedule {
             long s503 = obs.answers503.get();
             long s500 = obs.answers500.get();
             long failures = obs.connectionFailures.get();
-            long t = obs.now();
             String script = Instances.failover(kill);
             obs.say("%s", script);
-            long servingMs = obs.awaitServing(120_000) ? (obs.now() - t) / 1_000_000 : -1;
+            boolean served = obs.awaitServing(120_000);
             Pace.sleep(2000); // a failing stretch that began before the first success after the switch ends meanwhile
             long outageMs = obs.longestFailingAndRestart() / 1_000_000;
             stop.set(true);
             producer.join();
-            return new Failover(kill, script, servingMs, outageMs, obs.answers503.get() - s503,
+            return new Failover(kill, script, served, outageMs, obs.answers503.get() - s503,
                     obs.answers500.get() - s500, obs.connectionFailures.get() - failures, pushed.get());
         } finally {
             stop.set(true);

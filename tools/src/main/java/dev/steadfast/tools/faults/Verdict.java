@@ -96,7 +96,7 @@ final class Verdict {
                 || eventsMs < 0 || o.fuzzRequests > 0 && fuzz5xx < 0 || flood != null && !flood.ok()
                 || upgradeTried && (upgrade == null || !upgrade.ok())
                 || o.idleTransaction && (idle == null || !idle.ok())
-                || o.failover != null && (schedule.failover == null || schedule.failover.servingMs() < 0);
+                || o.failover != null && (schedule.failover == null || !schedule.failover.served());
         return bad ? 1 : 0;
     }
 
