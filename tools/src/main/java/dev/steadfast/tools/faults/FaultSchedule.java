@@ -117,10 +117,15 @@ final class FaultSchedule {
                 replacement.start();
             }
             if (o.kill && o.instances > 1) {
-                Pace.sleepUntil(loadStart + (long) (o.seconds * 0.35e9));
-                servers.kill(0);
-                Pace.sleepUntil(loadStart + (long) (o.seconds * 0.50e9));
-                servers.restart(0);
+                try { // a failed restart is the run's failure, but the later faults still run
+                    Pace.sleepUntil(loadStart + (long) (o.seconds * 0.35e9));
+                    servers.kill(0);
+                    Pace.sleepUntil(loadStart + (long) (o.seconds * 0.50e9));
+                    servers.restart(0);
+                } catch (Exception e) {
+                    obs.example("fault step failed: " + e);
+                    obs.answersOther5xx.incrementAndGet();
+                }
             }
             if (fuzzer != null) {
                 fuzzer.join();
