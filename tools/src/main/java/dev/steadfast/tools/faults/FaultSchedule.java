@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * mode; the rolling upgrade of instance 0 ({@link #upgrade}): its new instance starts at 10%, beside the others
  * under load, and the old one gets SIGTERM at 75% (or once the new one is healthy, if later), once the cluster
  * serves again after the database restart, while a producer keeps pushing (20 jobs a second, whether or not the
- * main producers are done). A step that fails counts as a failure of the run.
+ * main producers are done). With {@code --failover} the primary of the pg_auto_failover formation is failed over
+ * at 70% instead of the PostgreSQL restart ({@link #failover}). A step that fails counts as a failure of the run.
  */
 final class FaultSchedule {
 
@@ -57,6 +58,36 @@ final class FaultSchedule {
         }
     }
 
+    /** The failover's outcome ({@code --failover}); null when it was not tried or its step failed. */
+    volatile Failover failover;
+
+    /**
+     * The primary failed over under load ({@code --failover}), as seen by the cluster's clients.
+     *
+     * @param kill        SIGKILL of the primary rather than {@code pg_autoctl perform failover}
+     * @param script      the line of {@code scripts/failover-cluster failover}: the nodes and when the new primary
+     *                    accepted writes
+     * @param served      whether a request succeeded after the script saw the new primary accept writes (within
+     *                    120 s)
+     * @param outageMs    the longest stretch in which requests failed and none succeeded, from the command until 2 s
+     *                    after the cluster served again
+     * @param answers503  503 answers meanwhile (the database away, retried)
+     * @param answers500  500 answers meanwhile
+     * @param failures    requests without an answer meanwhile
+     * @param pushed      jobs pushed by the failover's own producer (one every 50 ms, from 1 s before the command)
+     */
+    record Failover(boolean kill, String script, boolean served, long outageMs, long answers503, long answers500,
+                    long failures, int pushed) {
+        String line() {
+            return String.format("failover (%s): %s; %s; longest stretch of failing requests %d ms; meanwhile %d x"
+                            + " 503, %d x 500, %d without an answer; jobs pushed meanwhile %d",
+                    kill ? "SIGKILL of the primary" : "pg_autoctl perform failover",
+                    script.replaceFirst("^failover: ", ""), served ? "the cluster served on the new primary"
+                            : "NO request succeeded within 120 s after that", outageMs, answers503, answers500,
+                    failures, pushed);
+        }
+    }
+
     FaultSchedule(FaultsOptions o, Instances servers, Observations obs, Load load) {
         this.o = o;
         this.servers = servers;
@@ -86,10 +117,15 @@ final class FaultSchedule {
                 replacement.start();
             }
             if (o.kill && o.instances > 1) {
-                Pace.sleepUntil(loadStart + (long) (o.seconds * 0.35e9));
-                servers.kill(0);
-                Pace.sleepUntil(loadStart + (long) (o.seconds * 0.50e9));
-                servers.restart(0);
+                try { // a failed restart is the run's failure, but the later faults still run
+                    Pace.sleepUntil(loadStart + (long) (o.seconds * 0.35e9));
+                    servers.kill(0);
+                    Pace.sleepUntil(loadStart + (long) (o.seconds * 0.50e9));
+                    servers.restart(0);
+                } catch (Exception e) {
+                    obs.example("fault step failed: " + e);
+                    obs.answersOther5xx.incrementAndGet();
+                }
             }
             if (fuzzer != null) {
                 fuzzer.join();
@@ -98,7 +134,11 @@ final class FaultSchedule {
             if (idler != null) {
                 idler.join();
             }
-            if (o.restartDb) {
+            if (o.failover != null) {
+                Pace.sleepUntil(loadStart + (long) (o.seconds * 0.70e9));
+                failover = failover(o.failover.equals("kill"));
+                obs.say("%s", failover.line());
+            } else if (o.restartDb) {
                 Pace.sleepUntil(loadStart + (long) (o.seconds * 0.70e9));
                 obs.say("restarting PostgreSQL (immediate)");
                 long t = obs.now();
@@ -138,7 +178,7 @@ final class FaultSchedule {
         }
         AtomicBoolean stop = new AtomicBoolean();
         AtomicInteger pushed = new AtomicInteger();
-        Thread producer = new Thread(() -> pushed.set(load.trickle(stop, 50)), "upgrade-producer");
+        Thread producer = new Thread(() -> pushed.set(load.trickle(stop, 50, "upgrade")), "upgrade-producer");
         producer.start();
         try {
             // a deploy tool does not start while the database is away: wait until the cluster serves again
@@ -156,6 +196,33 @@ final class FaultSchedule {
             producer.join();
             return new Upgrade(true, replacementStartMs, servers.replacementWarnedAboutKeys(), exitMs, gap, failed,
                     pushed.get());
+        } finally {
+            stop.set(true);
+        }
+    }
+
+    private Failover failover(boolean kill) throws Exception {
+        // pushes go on through the failover whether or not the main producers are done: they must all be completed
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger pushed = new AtomicInteger();
+        Thread producer = new Thread(() -> pushed.set(load.trickle(stop, 50, "failover")), "failover-producer");
+        producer.start();
+        try {
+            Pace.sleep(1000);
+            obs.say(kill ? "failover: SIGKILL of the primary" : "failover: pg_autoctl perform failover");
+            obs.longestFailingAndRestart();
+            long s503 = obs.answers503.get();
+            long s500 = obs.answers500.get();
+            long failures = obs.connectionFailures.get();
+            String script = Instances.failover(kill);
+            obs.say("%s", script);
+            boolean served = obs.awaitServing(120_000);
+            Pace.sleep(2000); // a failing stretch that began before the first success after the switch ends meanwhile
+            long outageMs = obs.longestFailingAndRestart() / 1_000_000;
+            stop.set(true);
+            producer.join();
+            return new Failover(kill, script, served, outageMs, obs.answers503.get() - s503,
+                    obs.answers500.get() - s500, obs.connectionFailures.get() - failures, pushed.get());
         } finally {
             stop.set(true);
         }

@@ -17,7 +17,9 @@ final class FaultsOptions {
             + " [--no-idle-transaction]"
             + " [--flood 1000 (unauthenticated requests to distinct paths)]"
             + " [--skew +20s (instance 1's clock, with libfaketime)] [--clock database|system]"
-            + " [--pgbouncer PORT (the instances' pool through PgBouncer in transaction mode on that port)]";
+            + " [--pgbouncer PORT (the instances' pool through PgBouncer in transaction mode on that port)]"
+            + " [--failover [kill] (on scripts/failover-cluster's formation; the primary is failed over instead of the"
+            + " PostgreSQL restart; kill: SIGKILL of the primary instead of a planned failover)]";
 
     String jar = "target/quarkus-app/quarkus-run.jar";
     String db = "steadfast_faults";
@@ -35,6 +37,8 @@ final class FaultsOptions {
     int fuzzRequests = 1500;
     int drainSeconds = 120;
     int pgbouncer;
+    /** null: the scripts/local-pg cluster; "planned" or "kill": the pg_auto_failover formation, failed over at 70%. */
+    String failover;
     boolean kill = true;
     boolean restartDb = true;
     boolean upgrade = true;
@@ -70,6 +74,11 @@ final class FaultsOptions {
                 case "--skew" -> o.skew = value(args, ++i);
                 case "--clock" -> o.clock = value(args, ++i);
                 case "--pgbouncer" -> o.pgbouncer = number(args, ++i);
+                case "--failover" -> {
+                    boolean kill = i + 1 < args.length && args[i + 1].equals("kill");
+                    o.failover = kill ? "kill" : "planned";
+                    i += kill ? 1 : 0;
+                }
                 case "--no-kill" -> o.kill = false;
                 case "--no-db-restart" -> o.restartDb = false;
                 case "--no-upgrade" -> o.upgrade = false;
@@ -84,6 +93,9 @@ final class FaultsOptions {
         if (o.skew != null && (o.instances < 2 || !Files.exists(Path.of(FAKETIME)))) {
             throw new Exit(2, "faults: --skew needs two instances or more and libfaketime (Debian: apt-get install"
                     + " libfaketime)");
+        }
+        if (o.failover != null && o.pgbouncer > 0) {
+            throw new Exit(2, "faults: --failover and --pgbouncer do not go together");
         }
         return o;
     }

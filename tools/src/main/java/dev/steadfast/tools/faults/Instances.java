@@ -36,6 +36,7 @@ final class Instances implements AutoCloseable {
     private final Observations obs;
     private final String token;
     private final String hostPort;
+    private final String psqlUrl;
     private final Map<String, String> env = new HashMap<>();
     private final Map<String, String> withKey;
     private final List<Process> servers = new CopyOnWriteArrayList<>();
@@ -47,12 +48,19 @@ final class Instances implements AutoCloseable {
     Instances(FaultsOptions o, Observations obs) throws IOException, InterruptedException {
         this.o = o;
         this.obs = obs;
-        String url = command(List.of("scripts/local-pg", "start", "--db", o.db)).trim();
-        Matcher m = Pattern.compile("@([^/]+)/").matcher(url);
-        if (!m.find()) {
-            throw new Exit(2, "faults: scripts/local-pg printed no URL: " + url);
+        Map<String, String> formation = o.failover == null ? Map.of() : formation(o.db);
+        if (o.failover == null) {
+            String url = command(List.of("scripts/local-pg", "start", "--db", o.db)).trim();
+            Matcher m = Pattern.compile("@([^/]+)/").matcher(url);
+            if (!m.find()) {
+                throw new Exit(2, "faults: scripts/local-pg printed no URL: " + url);
+            }
+            hostPort = m.group(1);
+            psqlUrl = "postgresql://steadfast:steadfast@" + hostPort + "/" + o.db;
+        } else {
+            hostPort = null;
+            psqlUrl = formation.get("PGURL");
         }
-        hostPort = m.group(1);
         SecureRandom random = new SecureRandom();
         byte[] t = new byte[32];
         random.nextBytes(t);
@@ -69,6 +77,13 @@ final class Instances implements AutoCloseable {
             env.put("QUARKUS_DATASOURCE_REACTIVE_POSTGRESQL_USE_LAYER7_PROXY", "true");
             env.put("STEADFAST_DATABASE_SESSION_URL", "postgresql://" + hostPort + "/" + o.db);
             obs.say("PgBouncer in transaction mode on port %d in front of PostgreSQL on %s", o.pgbouncer, hostPort);
+        } else if (o.failover != null) { // docs/operations/failover.md: both nodes listed, new connections to the primary
+            formation.forEach((k, v) -> {
+                if (!k.equals("PGURL")) {
+                    env.put(k, v);
+                }
+            });
+            obs.say("pg_auto_failover formation: %s", formation.get("QUARKUS_DATASOURCE_REACTIVE_URL"));
         } else {
             env.put("QUARKUS_DATASOURCE_REACTIVE_URL", "postgresql://" + hostPort + "/" + o.db);
             env.put("QUARKUS_DATASOURCE_JDBC_URL", "jdbc:postgresql://" + hostPort + "/" + o.db);
@@ -94,9 +109,43 @@ final class Instances implements AutoCloseable {
         return token;
     }
 
-    /** The run's database, straight to PostgreSQL (never through PgBouncer), as the server's role, for psql. */
+    /**
+     * The run's database, straight to PostgreSQL (never through PgBouncer), as the server's role, for psql; with
+     * {@code --failover} both nodes with {@code target_session_attrs=read-write}, so it reaches the primary.
+     */
     String databaseUrl() {
-        return "postgresql://steadfast:steadfast@" + hostPort + "/" + o.db;
+        return psqlUrl;
+    }
+
+    /**
+     * {@code scripts/failover-cluster start --db NAME}: the formation up (started if needed, which takes about a
+     * minute), with its settings for the server and psql (its {@code KEY=value} lines).
+     */
+    private static Map<String, String> formation(String db) throws IOException, InterruptedException {
+        Map<String, String> settings = new HashMap<>();
+        for (String line : command(List.of("scripts/failover-cluster", "start", "--db", db)).split("\n")) {
+            int eq = line.indexOf('=');
+            if (eq > 0) {
+                settings.put(line.substring(0, eq), line.substring(eq + 1).trim());
+            }
+        }
+        if (!settings.containsKey("PGURL") || !settings.containsKey("QUARKUS_DATASOURCE_REACTIVE_URL")) {
+            throw new Exit(2, "faults: scripts/failover-cluster printed no settings: " + settings);
+        }
+        return settings;
+    }
+
+    /**
+     * Fails the formation's primary over ({@code scripts/failover-cluster failover}, {@code --kill}: SIGKILL of the
+     * primary) and waits until the other node accepts writes; answers the script's line ("failover: A -> B, writes
+     * accepted after S s").
+     */
+    static String failover(boolean kill) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("scripts/failover-cluster", "failover"));
+        if (kill) {
+            cmd.add("--kill");
+        }
+        return command(cmd).trim();
     }
 
     int port(int i) {
@@ -230,9 +279,9 @@ final class Instances implements AutoCloseable {
         return pb.start();
     }
 
-    /** Polls the health endpoint (not counted in the run's requests) for up to 180 s. */
+    /** Polls the health endpoint (not counted in the run's requests) for up to 300 s, as for the replacement. */
     private void awaitHealthy(int i) throws InterruptedException {
-        long until = System.nanoTime() + 180_000_000_000L;
+        long until = System.nanoTime() + 300_000_000_000L; // a restart on a loaded 2-core machine took 196 s
         while (System.nanoTime() < until) {
             if (!servers.get(i).isAlive()) {
                 throw new Exit(2, "faults: instance " + i + " exited; see " + o.logs + "/instance-" + i + ".log");

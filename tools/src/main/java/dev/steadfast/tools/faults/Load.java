@@ -62,13 +62,14 @@ final class Load {
 
     /**
      * Pushes single jobs, one every {@code everyMs}, through random instances until {@code stop} is set: the load
-     * that keeps running while a fault step (the rolling upgrade) takes its time. Answers how many were created.
+     * that keeps running while a fault step (the rolling upgrade, the failover; {@code step} in the jobs' args)
+     * takes its time. Answers how many were created.
      */
-    int trickle(AtomicBoolean stop, int everyMs) {
+    int trickle(AtomicBoolean stop, int everyMs, String step) {
         Random r = new Random(-1);
         int created = 0;
         for (int n = 0; !stop.get(); n++) {
-            NewJob job = new NewJob(uuid7(), "faults.job", List.of(-1 - n, "upgrade"),
+            NewJob job = new NewJob(uuid7(), "faults.job", List.of(-1 - n, step),
                     new NewJob.Options(queue, RETRY, null, null));
             if (push(r, List.of(job))) {
                 created++;

@@ -79,6 +79,10 @@ final class Verdict {
                 : upgradeTried ? "rolling upgrade: its step FAILED (see the examples)" : "rolling upgrade: not run");
         System.out.println(idle != null ? idle.line()
                 : o.idleTransaction ? "idle transaction: its step FAILED (see the examples)" : "idle transaction: not run");
+        if (o.failover != null) {
+            System.out.println(schedule.failover != null ? schedule.failover.line()
+                    : "failover: its step FAILED (see the examples)");
+        }
         System.out.printf("RESULT lost=%d completed_twice=%d overlapping_leases=%d answers_500=%d other_5xx=%d"
                         + " without_envelope=%d late_named_accepted=%d late_anonymous_accepted=%d late_anonymous=%d%n",
                 lost, twice, overlapping, obs.answers500.get() + (fuzz5xx > 0 ? f5xx : 0), obs.answersOther5xx.get(),
@@ -91,7 +95,8 @@ final class Verdict {
                 + obs.noEnvelope.get() + f5xx + fNoEnv + late[1] + obs.unexpected4xx.get() + Math.max(0, fuzzOthers) > 0
                 || eventsMs < 0 || o.fuzzRequests > 0 && fuzz5xx < 0 || flood != null && !flood.ok()
                 || upgradeTried && (upgrade == null || !upgrade.ok())
-                || o.idleTransaction && (idle == null || !idle.ok());
+                || o.idleTransaction && (idle == null || !idle.ok())
+                || o.failover != null && (schedule.failover == null || !schedule.failover.served());
         return bad ? 1 : 0;
     }
 
