@@ -59,9 +59,10 @@ public class JobBulkService {
      * The confirmation's count: how many jobs in the scope {@code action} would change. {@code at} is when they were
      * counted: now, or, for a filter of only a state and a queue, the time of the shared depth counts
      * ({@link DepthCounts}, at most steadfast.console.counts-max-age old), which count every state of every queue
-     * at once, so that "retry everything retryable" at a million jobs costs no count of its own.
+     * at once, so that "retry everything retryable" at a million jobs costs no count of its own. {@code atLeast}: the
+     * count stopped at JobBulkStore.COUNT_CAP per table, so more may match (the action itself has no such limit).
      */
-    public record Count(long jobs, Instant at, boolean shared) {
+    public record Count(long jobs, Instant at, boolean shared, boolean atLeast) {
     }
 
     public Uni<Count> count(BulkJobAction action, Scope scope) {
@@ -73,10 +74,10 @@ public class JobBulkService {
                     .filter(q -> f.queue() == null || f.queue().equals(q.getKey()))
                     .flatMap(q -> q.getValue().entrySet().stream())
                     .filter(e -> states.contains(e.getKey())).mapToLong(java.util.Map.Entry::getValue).sum(),
-                    snapshot.at(), true));
+                    snapshot.at(), true, false));
         }
         Instant now = clock.instant();
-        return store.count(scope, names(states, false), names(states, true)).map(n -> new Count(n, now, false));
+        return store.count(scope, names(states, false), names(states, true)).map(m -> new Count(m.jobs(), now, false, m.atLeast()));
     }
 
     public Uni<Long> cancel(Scope scope, String by) {

@@ -172,7 +172,7 @@ class ErrorGroupsTest {
         String list = Console.get("/admin/errors").then().statusCode(200).extract().asString();
         assertTrue(list.contains("href=\"/admin/errors/" + id + "\""), list);
         assertTrue(list.contains("bad token &quot;?&quot; at &lt;n&gt;"), list);
-        assertTrue(list.contains("<svg class=\"sparkline\""), list);
+        assertTrue(list.contains("<svg class=\"sparkline"), list);
         assertTrue(list.contains("aria-current=\"page\">Errors</a>"), "the navigation marks the page");
         String page = Console.get("/admin/errors/" + id).then().statusCode(200).extract().asString();
         assertTrue(page.contains("href=\"/admin/jobs/" + d + "\""), page);

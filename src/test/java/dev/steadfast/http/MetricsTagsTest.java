@@ -50,7 +50,8 @@ class MetricsTagsTest {
         }
         assertTrue(uris.stream().noneMatch(u -> u.contains("no-such") || u.contains("made-up") || u.contains("nope")
                 || u.contains("019a0000")), "raw paths became tags: " + uris);
-        assertTrue(uris.size() < 50, "one tag per route, not per path: " + uris);
+        // the flood above alone would make 800 tags; the routes other tests of this profile called make about 50
+        assertTrue(uris.size() < 100, "one tag per route, not per path: " + uris);
         Timer push = registry.find("http.server.requests").tags("uri", "/ojs/v1/jobs", "method", "POST",
                 "status", "201").timer();
         assertTrue(push != null && push.count() >= 1, "the real route is recorded with its template: " + uris);

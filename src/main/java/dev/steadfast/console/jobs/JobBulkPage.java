@@ -1,5 +1,6 @@
 package dev.steadfast.console.jobs;
 
+import dev.steadfast.store.JobBulkStore;
 import dev.steadfast.console.ConfirmView;
 import dev.steadfast.console.ConfirmView.Hidden;
 import dev.steadfast.console.ConsoleParams;
@@ -94,15 +95,19 @@ public class JobBulkPage {
         fields.add(new Hidden("confirm", "yes"));
         String what = matching ? query.describe() : "the " + DeadLetterPage.jobs(selected.size()) + " selected";
         String verb = verb(action);
-        String title = verb + " " + DeadLetterPage.jobs(n) + "?";
+        String jobs = (count.atLeast() ? "at least " : "") + DeadLetterPage.jobs(n);
+        String title = verb + " " + jobs + "?";
         String message = n == 0 ? "Nothing to " + action.wire() + " in " + what + ": " + applies(action) + "."
-                : "This " + explain(action) + " " + DeadLetterPage.jobs(n) + " of " + what + " ("
+                : "This " + explain(action) + " " + jobs + " of " + what + " ("
                 + applies(action) + "). A job that a worker claims or another operator changes meanwhile is left"
-                + " alone." + (action == BulkJobAction.DELETE ? " This cannot be undone." : "")
+                + " alone." + (count.atLeast() ? " Counting stopped at "
+                + String.format(java.util.Locale.ROOT, "%,d", JobBulkStore.COUNT_CAP) + " per table;"
+                + " the action goes on until no job matches." : "")
+                + (action == BulkJobAction.DELETE ? " This cannot be undone." : "")
                 + (count.shared() ? " Counted " + Format.relative(count.at(), clock.instant())
                 + " (the console's shared counts)." : "");
         ConfirmView v = new ConfirmView(title, message, n == 0 ? null : "/admin/jobs/bulk", fields,
-                verb + " " + DeadLetterPage.jobs(n), action != BulkJobAction.RETRY, back);
+                verb + " " + jobs, action != BulkJobAction.RETRY, back);
         return Response.ok(Pages.confirm(request.chrome("jobs"), v)).build();
     }
 

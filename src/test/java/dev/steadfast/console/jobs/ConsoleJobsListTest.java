@@ -188,8 +188,29 @@ class ConsoleJobsListTest {
         assertEquals(1, bulkStore.cancelBatch(scope, waiting, now, 3).await().indefinitely());
         assertEquals(0, bulkStore.cancelBatch(scope, waiting, now, 3).await().indefinitely());
         ids.forEach(id -> assertEquals("cancelled", state(id)));
-        assertEquals(7L, bulkStore.count(scope, new String[0], new String[] {"cancelled"}).await().indefinitely());
+        assertEquals(new JobBulkStore.Matching(7, false),
+                bulkStore.count(scope, new String[0], new String[] {"cancelled"}).await().indefinitely());
         assertFalse(ids.isEmpty());
+    }
+
+    @Test
+    void aConfirmationStopsCountingAtTheCapAndSaysSoButTheActionTakesEveryMatch() {
+        int n = JobBulkStore.COUNT_CAP + 5;
+        for (int from = 0; from < n; from += 1000) {
+            StringBuilder jobs = new StringBuilder("{\"jobs\": [");
+            for (int i = from; i < Math.min(n, from + 1000); i++) {
+                jobs.append(i == from ? "" : ",").append("{\"type\": \"t.cap\", \"args\": [{\"k\": 7}],"
+                        + " \"options\": {\"queue\": \"jl-cap\"}}");
+            }
+            Api.request().contentType("application/json").body(jobs.append("]}").toString())
+                    .post("/ojs/v1/jobs/batch").then().statusCode(201);
+        }
+        Response ask = post("/admin/jobs/bulk", "op", "cancel-matching", "queue", "jl-cap", "q", "args.k:7");
+        assertTrue(ask.asString().contains("Cancel at least 10,000 jobs?"), ask.asString());
+        assertTrue(ask.asString().contains("Counting stopped at 10,000 per table"), ask.asString());
+        Response done = post("/admin/jobs/bulk", "op", "cancel-matching", "queue", "jl-cap", "q", "args.k:7",
+                "confirm", "yes");
+        assertEquals("Cancelled 10,005 jobs.", flash(done), "the action takes every match, past the count's cap");
     }
 
     private static List<String> ids(String page) {
