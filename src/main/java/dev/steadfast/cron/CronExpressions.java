@@ -74,22 +74,20 @@ public final class CronExpressions {
      * class would refuse is refused the same way (400 naming {@code field}).
      */
     public static String describe(String field, String expression) {
-        String text = expression.trim();
-        if (text.startsWith("@every")) {
-            throw invalid(field, expression, "'@every' intervals are not supported; use a cron expression");
-        }
-        try {
-            Cron cron = PARSER.parse(text);
-            cron.validate();
-            return DESCRIBE.describe(cron);
-        } catch (RuntimeException e) {
-            throw invalid(field, expression, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
-        }
+        return parsed(field, expression, DESCRIBE::describe);
     }
 
     private static final CronDescriptor DESCRIBE = CronDescriptor.instance(Locale.ENGLISH);
 
     private static ExecutionTime compile(String field, String expression) {
+        return parsed(field, expression, ExecutionTime::forCron);
+    }
+
+    /**
+     * The expression parsed and validated, then {@code use}d; anything either refuses is a 400 naming {@code field}
+     * (one rule for what {@link #describe} and the schedule accept).
+     */
+    private static <T> T parsed(String field, String expression, java.util.function.Function<Cron, T> use) {
         String text = expression.trim();
         if (text.startsWith("@every")) {
             throw invalid(field, expression, "'@every' intervals are not supported; use a cron expression");
@@ -97,7 +95,7 @@ public final class CronExpressions {
         try {
             Cron cron = PARSER.parse(text);
             cron.validate();
-            return ExecutionTime.forCron(cron);
+            return use.apply(cron);
         } catch (RuntimeException e) {
             throw invalid(field, expression, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
         }
