@@ -33,6 +33,13 @@ public class JobQueryStore {
      */
     static final String CUSTOM_PLANS = "SET LOCAL plan_cache_mode = force_custom_plan";
 
+    /**
+     * A listing reads a few thousand rows at most: compiling it (JIT, which a search's estimated cost over a million
+     * jobs triggers: 560 ms of a 850 ms type-prefix search) or starting parallel workers for parts that are mostly
+     * skipped costs more than it saves.
+     */
+    static final String INTERACTIVE = "SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0";
+
     /** How much of the args' JSON text a listing shows; one character more is read to tell that it was cut. */
     public static final int ARGS_PREVIEW = 120;
 
@@ -62,24 +69,52 @@ public class JobQueryStore {
     }
 
     /**
+     * Rows of each part (table or history partition) a search listing may read in order before it turns to the
+     * search's own index (see {@link #searchListing}): at 8-11 µs a row with a text condition, at most about 20 ms a
+     * part; a term on 2.5% of the newest rows or more fills its page within them. Fewer sends medium-common terms to
+     * their index too often (at 500, a common args number took 1 s at 1,000,000 jobs).
+     */
+    static final int SCAN_ROWS = 2000;
+
+    /** The history's partitions (leaves), which a search listing reads one by one. */
+    static final String HISTORY_LEAVES = "SELECT relid::regclass::text AS leaf FROM pg_partition_tree('job_history')"
+            + " WHERE isleaf ORDER BY 1";
+
+    /**
      * Up to {@code limit} jobs matching {@code f}, newest first (or oldest first when {@code ascending}), strictly
      * after the (afterAt, afterId) cursor in that order when one is given.
      */
     public Uni<List<JobSummary>> list(JobFilter f, boolean ascending, Instant afterAt, UUID afterId, int limit) {
+        return list(f, ascending, afterAt, afterId, limit, SCAN_ROWS);
+    }
+
+    /** As {@link #list(JobFilter, boolean, Instant, UUID, int)}, a search reading {@code scanRows} in order per part. */
+    Uni<List<JobSummary>> list(JobFilter f, boolean ascending, Instant afterAt, UUID afterId, int limit, int scanRows) {
         List<Object> params = new ArrayList<>();
-        List<String> where = new ArrayList<>();
-        add(where, params, STATE, f.state() == null ? null : f.state().wire());
-        conditions(f, where, params);
+        List<String> narrowing = new ArrayList<>();
+        List<String> searching = new ArrayList<>();
+        add(narrowing, params, STATE, f.state() == null ? null : f.state().wire());
+        conditions(f, narrowing, searching, params);
         if (afterAt != null) {
             params.add(JobStore.odt(afterAt));
             params.add(afterId);
-            where.add((ascending ? AFTER_ASC : AFTER_DESC).formatted(params.size() - 1, params.size()));
+            narrowing.add((ascending ? AFTER_ASC : AFTER_DESC).formatted(params.size() - 1, params.size()));
         }
         params.add(limit);
-        String sql = listing(where, f.state(), ascending, params.size());
-        String settings = f.text() == null && f.args().isEmpty() ? TIME_LIMIT : TIME_LIMIT + "; " + CUSTOM_PLANS;
+        int limitParam = params.size();
+        String settings = TIME_LIMIT + "; " + INTERACTIVE
+                + (f.text() == null && f.args().isEmpty() ? "" : "; " + CUSTOM_PLANS);
+        // the only parameter ending in % that does not start with one (text and args needles do)
+        int typePrefixParam = f.typePrefix() && f.type() != null ? params.indexOf(likePrefix(f.type())) + 1 : 0;
         return pool.withTransaction(conn -> conn.query(settings).execute()
-                .flatMap(v -> conn.preparedQuery(sql).execute(Tuple.tuple(params))))
+                .flatMap(v -> searching.isEmpty() ? Uni.createFrom().item(listing(narrowing, f.state(), ascending,
+                        limitParam)) : conn.query(HISTORY_LEAVES).execute().map(rows -> {
+                            List<String> leaves = new ArrayList<>();
+                            rows.forEach(r -> leaves.add(r.getString("leaf")));
+                            return searchListing(parts(f.state(), leaves), narrowing, searching, typePrefixParam,
+                                    ascending, limitParam, scanRows);
+                        }))
+                .flatMap(sql -> conn.preparedQuery(sql).execute(Tuple.tuple(params))))
                 .map(rows -> {
                     List<JobSummary> out = new ArrayList<>(rows.rowCount());
                     for (Row r : rows) {
@@ -87,6 +122,8 @@ public class JobQueryStore {
                     }
                     return out;
                 })
+                // a day's partition dropped by retention between reading the list and the listing: read it again
+                .onFailure(JobQueryStore::partitionGone).retry().atMost(1)
                 .onFailure(JobQueryStore::timedOut).transform(e -> OjsException.invalidField("q",
                         "The search took longer than 5 s; narrow it with a queue, type, state or time range."));
     }
@@ -128,6 +165,95 @@ public class JobQueryStore {
             "job_history WHERE true");
 
     /**
+     * A part of a search listing: {@code table} holding the rows {@code predicate} selects (SQL), and whether the
+     * table has the (type, created_at, id) index a type prefix can be turned into types with.
+     */
+    record Part(String table, String predicate, boolean typeIndex) {
+    }
+
+    /**
+     * The parts a search listing reads: those of {@link #PARTS} (or the one table of the filtered state), the history
+     * split into its partitions (leaves), each read on its own.
+     */
+    static List<Part> parts(JobState state, List<String> historyLeaves) {
+        List<Part> parts = new ArrayList<>();
+        if (state == null || !state.terminal()) {
+            if (state != JobState.ACTIVE) {
+                parts.add(new Part("jobs", WAITING, false));
+            }
+            if (state == null || state == JobState.ACTIVE) {
+                parts.add(new Part("jobs", "state = 'active'", false));
+            }
+        }
+        if (state == null || state.terminal()) {
+            historyLeaves.forEach(leaf -> parts.add(new Part(leaf, "true", true)));
+        }
+        return parts;
+    }
+
+    /**
+     * The types in {@code table} that match the type prefix ${@code param}, read from its (type, created_at, id) index
+     * one distinct value at a time (a few dozen index probes, not a read of the rows): a LIKE prefix cannot use that
+     * index unless the database's collation is "C", and every row of the part would be read instead.
+     */
+    static String typesMatching(String table, int param) {
+        return "type = ANY(ARRAY(WITH RECURSIVE t(type) AS (SELECT min(type) FROM " + table
+                + " UNION ALL SELECT (SELECT min(type) FROM " + table + " WHERE type > t.type) FROM t"
+                + " WHERE t.type IS NOT NULL) SELECT type FROM t WHERE " + TYPE_PREFIX.formatted(param) + "))";
+    }
+
+    /**
+     * A listing with search conditions (text, args, a type prefix, a tag), which neither of its plans serves alone:
+     * read in (created_at, id) order, a common term stops after a few rows, but a run of rows without it (a burst of
+     * 300,000 jobs of another type, say) is read to its end at 8-11 µs a row; the term's own index (trigrams, type,
+     * tags) finds every match at once but must fetch and sort them all. So each part is split at {@code b}, the last of
+     * its first {@code scanRows} rows in the listing's order: its matches up to there ({@code a}, planned freely:
+     * the order's index, which stops at {@code b}, for a common term; the term's index for a rare one) and, only when
+     * those are fewer than a page, its matches beyond {@code b} through the term's index, sorted (the
+     * {@code + interval} keeps the order's index out of that plan; {@code count(*) FROM a} skips it otherwise, before
+     * anything of it runs). Parts are the partitions, since a run without the term is in one of them while the others
+     * fill their page in order. Every row is on one side of {@code b}: the page is the plain ordered statement's.
+     *
+     * @param typePrefixParam the parameter of the type prefix among {@code searching}, 0 if none
+     */
+    static String searchListing(List<Part> parts, List<String> narrowing, List<String> searching, int typePrefixParam,
+                                boolean ascending, int limitParam, int scanRows) {
+        String dir = ascending ? "ASC" : "DESC";
+        String back = ascending ? "DESC" : "ASC";
+        String order = " ORDER BY created_at " + dir + ", id " + dir;
+        String limit = " LIMIT $" + limitParam;
+        String narrow = narrowing.isEmpty() ? "" : " AND " + String.join(" AND ", narrowing);
+        String search = String.join(" AND ", searching);
+        StringBuilder sql = new StringBuilder();
+        for (int i = 0; i < parts.size(); i++) {
+            Part part = parts.get(i);
+            String rows = part.table() + " WHERE " + part.predicate() + narrow;
+            String split = "b" + i;
+            String read = "a" + i;
+            String rest = typePrefixParam == 0 || !part.typeIndex() ? search : String.join(" AND ", searching.stream()
+                    .map(c -> c.equals(TYPE_PREFIX.formatted(typePrefixParam))
+                            ? typesMatching(part.table(), typePrefixParam) : c).toList());
+            sql.append(i == 0 ? "" : " UNION ALL ")
+                    .append("(WITH ").append(split).append(" AS MATERIALIZED (SELECT created_at, id FROM (SELECT")
+                    .append(" created_at, id FROM ").append(rows).append(order).append(" LIMIT ").append(scanRows)
+                    .append(") k ORDER BY created_at ").append(back).append(", id ").append(back).append(" LIMIT 1), ")
+                    .append(read).append(" AS MATERIALIZED (SELECT ").append(SUMMARY_COLUMNS).append(" FROM ")
+                    .append(rows).append(" AND ").append(search).append(" AND (created_at, id) ")
+                    .append(ascending ? "<=" : ">=").append(" (SELECT created_at, id FROM ").append(split).append(')')
+                    .append(order).append(limit).append(')')
+                    .append(" SELECT * FROM ").append(read)
+                    .append(" UNION ALL (SELECT ").append(SUMMARY_COLUMNS).append(" FROM ").append(rows)
+                    .append(" AND (SELECT count(*) FROM ").append(read).append(") < $").append(limitParam)
+                    .append(" AND ").append(rest)
+                    .append(" AND (created_at + interval '0 s', id) ").append(ascending ? '>' : '<')
+                    .append(" (SELECT created_at, id FROM ").append(split).append(')')
+                    .append(" ORDER BY created_at + interval '0 s' ").append(dir).append(", id ").append(dir)
+                    .append(limit).append("))");
+        }
+        return sql.append(order).append(limit).toString();
+    }
+
+    /**
      * An args condition, in two parts: the trigram index narrows the rows to those whose args text holds
      * {@link #needle} (the value, or the last key and the value, as jsonb prints them; a superset, matched without
      * case), then the path itself is checked ($1: the jsonpath, $2: its variables). A value inside an array, or beyond
@@ -141,17 +267,29 @@ public class JobQueryStore {
      * bound parameter appended to {@code params}.
      */
     public static void conditions(JobFilter f, List<String> where, List<Object> params) {
-        add(where, params, QUEUE, f.queue());
-        add(where, params, f.typePrefix() ? TYPE_PREFIX : TYPE, f.typePrefix() ? likePrefix(f.type()) : f.type());
-        add(where, params, TAG, f.tag());
-        add(where, params, SINCE, JobStore.odt(f.since()));
-        add(where, params, UNTIL, JobStore.odt(f.until()));
-        add(where, params, TEXT, f.text() == null ? null : "%" + escapeLike(f.text()) + "%");
+        conditions(f, where, where, params);
+    }
+
+    /**
+     * As {@link #conditions(JobFilter, List, List)}, the conditions an ordered index serves (queue, exact type, time
+     * range) in {@code narrowing}, the searches (type prefix, tag, text, args) in {@code searching}.
+     */
+    static void conditions(JobFilter f, List<String> narrowing, List<String> searching, List<Object> params) {
+        add(narrowing, params, QUEUE, f.queue());
+        if (f.typePrefix()) {
+            add(searching, params, TYPE_PREFIX, likePrefix(f.type()));
+        } else {
+            add(narrowing, params, TYPE, f.type());
+        }
+        add(searching, params, TAG, f.tag());
+        add(narrowing, params, SINCE, JobStore.odt(f.since()));
+        add(narrowing, params, UNTIL, JobStore.odt(f.until()));
+        add(searching, params, TEXT, f.text() == null ? null : "%" + escapeLike(f.text()) + "%");
         for (JobFilter.ArgsEquals a : f.args()) {
-            add(where, params, ARGS_TEXT, "%" + escapeLike(needle(a)) + "%");
+            add(searching, params, ARGS_TEXT, "%" + escapeLike(needle(a)) + "%");
             params.add(jsonPath(a.path()));
             params.add("{\"v\": " + a.json() + "}");
-            where.add(ARGS_PATH.formatted(params.size() - 1, params.size()));
+            searching.add(ARGS_PATH.formatted(params.size() - 1, params.size()));
         }
     }
 
@@ -173,6 +311,10 @@ public class JobQueryStore {
         StringBuilder sb = new StringBuilder("$");
         path.forEach(k -> sb.append(".\"").append(k).append('"'));
         return sb.append(" ? (@ == $v)").toString();
+    }
+
+    static boolean partitionGone(Throwable e) {
+        return e instanceof PgException pg && "42P01".equals(pg.getSqlState());
     }
 
     static boolean timedOut(Throwable e) {

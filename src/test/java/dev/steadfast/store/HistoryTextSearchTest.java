@@ -5,6 +5,7 @@ import static dev.steadfast.testsupport.Api.enqueue;
 import static dev.steadfast.testsupport.Api.fetchOne;
 import static dev.steadfast.testsupport.Api.obj;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.domain.JobState;
 import dev.steadfast.store.maintenance.MaintenanceStore;
@@ -79,8 +80,61 @@ class HistoryTextSearchTest {
         }
     }
 
+    /**
+     * Each part read in order for only a few rows before the rest is taken through the search's index (trigrams, the
+     * types behind a prefix, tags): the pages still equal the plain statement's, whichever side of the split a match
+     * is on, in both directions and for a page that ends right at the split.
+     */
+    @Test
+    void aPartReadOnlyAFewRowsInOrderStillGivesEveryMatchInOrder() {
+        Instant today = LocalDate.now(ZoneOffset.UTC).atStartOfDay().toInstant(ZoneOffset.UTC);
+        maintenance.preparePartitions(today.minus(Duration.ofDays(2)), 2).await().indefinitely();
+        for (int day = 2; day >= 0; day--) {
+            Instant at = today.minus(Duration.ofDays(day)).plus(Duration.ofHours(2));
+            for (int i = 0; i < 6; i++) {
+                // the newest rows of each day are a run without the term, as a burst of another type would be
+                boolean match = i < 3;
+                finished(match ? "s.t" : "x.noop", match ? "needle-" + day + "-" + i : "hay", match ? "vip" : "bulk",
+                        at.plusSeconds(i));
+            }
+        }
+        for (int i = 0; i < 4; i++) {
+            enqueue(obj("type", i < 2 ? "s.u" : "x.noop", "args", arr(i < 2 ? "needle live" : "hay"),
+                    "options", obj("queue", "s-live", "tags", arr(i < 2 ? "vip" : "bulk"))));
+        }
+        List<JobFilter> filters = List.of(
+                new JobFilter(null, null, null, false, null, null, null, "needle"),
+                new JobFilter(null, null, "s.", true, null, null, null, null),
+                new JobFilter(null, null, null, false, "vip", null, null, null),
+                new JobFilter(null, null, "s.", true, "vip", null, null, "needle"),
+                new JobFilter(JobState.COMPLETED, null, "s.", true, null, null, null, null),
+                new JobFilter(null, "s-h", null, false, null, null, null, "needle"));
+        List<String> sql = List.of("job_search_text(args, meta, errors) ILIKE '%needle%'", "type LIKE 's.%'",
+                "tags @> ARRAY['vip']", "type LIKE 's.%' AND tags @> ARRAY['vip'] AND job_search_text(args, meta,"
+                        + " errors) ILIKE '%needle%'", "state = 'completed' AND type LIKE 's.%'",
+                "queue = 's-h' AND job_search_text(args, meta, errors) ILIKE '%needle%'");
+        for (int c = 0; c < filters.size(); c++) {
+            for (boolean ascending : new boolean[] {false, true}) {
+                List<String> expected = referenceWhere(sql.get(c), ascending);
+                assertTrue(expected.size() >= 9, sql.get(c) + " matches " + expected.size());
+                for (int scanRows : new int[] {1, 2, 4, 1000}) {
+                    for (int size : new int[] {1, 3, 100}) {
+                        assertEquals(expected, pages(filters.get(c), ascending, size, scanRows),
+                                sql.get(c) + ", " + (ascending ? "oldest" : "newest") + " first, pages of " + size
+                                        + ", " + scanRows + " rows read in order");
+                    }
+                }
+            }
+        }
+    }
+
     private void finished(String text, Instant at) {
-        String id = enqueue(obj("type", "s.t", "args", arr(text), "options", obj("queue", "s-h")));
+        finished("s.t", text, null, at);
+    }
+
+    private void finished(String type, String text, String tag, Instant at) {
+        String id = enqueue(obj("type", type, "args", arr(text), "options", tag == null ? obj("queue", "s-h")
+                : obj("queue", "s-h", "tags", arr(tag))));
         assertEquals(id, fetchOne("w", "s-h"));
         assertEquals(1, jobs.complete(List.of(new Completion(UUID.fromString(id), null, null)), at)
                 .await().indefinitely().size());
@@ -91,12 +145,16 @@ class HistoryTextSearchTest {
     }
 
     private List<String> pages(String text, JobState state, boolean ascending, int size) {
-        JobFilter f = new JobFilter(state, null, null, false, null, null, null, text);
+        return pages(new JobFilter(state, null, null, false, null, null, null, text), ascending, size,
+                JobQueryStore.SCAN_ROWS);
+    }
+
+    private List<String> pages(JobFilter f, boolean ascending, int size, int scanRows) {
         List<String> out = new ArrayList<>();
         Instant afterAt = null;
         UUID afterId = null;
         while (true) {
-            List<JobSummary> page = query.list(f, ascending, afterAt, afterId, size).await().indefinitely();
+            List<JobSummary> page = query.list(f, ascending, afterAt, afterId, size, scanRows).await().indefinitely();
             page.forEach(j -> out.add(j.id().toString()));
             if (page.size() < size) {
                 return out;
@@ -104,6 +162,16 @@ class HistoryTextSearchTest {
             afterAt = page.get(page.size() - 1).createdAt();
             afterId = page.get(page.size() - 1).id();
         }
+    }
+
+    private List<String> referenceWhere(String condition, boolean ascending) {
+        String dir = ascending ? "ASC" : "DESC";
+        List<String> out = new ArrayList<>();
+        for (Row r : pool.query("SELECT id FROM all_jobs WHERE " + condition + " ORDER BY created_at " + dir + ", id "
+                + dir).execute().await().indefinitely()) {
+            out.add(r.getUUID("id").toString());
+        }
+        return out;
     }
 
     private List<String> reference(String text, boolean ascending) {
