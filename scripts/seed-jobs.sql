@@ -130,6 +130,7 @@ LEFT JOIN LATERAL (
 
 INSERT INTO jobs SELECT * FROM seed_jobs WHERE state NOT IN ('completed', 'cancelled', 'discarded');
 -- by column name: job_history has finished_at after the columns it shares with jobs, and later columns after it
+-- finished_at follows the CHECK finished_at_by_state (V18), as HistorySql.finish derives it; the CHECK refuses any drift
 DO $$
 DECLARE
     cols text;

@@ -14,6 +14,7 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * The load of a fault run. Producers push {@code --jobs} jobs (single pushes, every fifth a batch of 10, with
@@ -100,29 +101,25 @@ final class Load {
     }
 
     void work(String worker) {
-        Random r = new Random(worker.hashCode());
-        WorkerCalls.Fetch fetch = WorkerCalls.Fetch.of(queue, 5, worker).leasing(o.leaseMs).waiting(500);
-        while (!stopWorkers.get()) {
-            long sent = obs.now();
-            OjsAnswer f = servers.post(r.nextInt(o.instances), WorkerCalls.FETCH, fetch);
-            long received = obs.now();
-            if (f.status() != 200) {
-                Pace.sleep(50);
-                continue;
+        serve(worker, 5, o.leaseMs, true, r -> {
+            if (o.workMs > 0) {
+                Pace.sleep(r.nextInt(o.workMs + 1));
             }
-            for (String id : ids(f)) {
-                Hold h = hold(id, worker, true, sent, received, o.leaseMs);
-                if (o.workMs > 0) {
-                    Pace.sleep(r.nextInt(o.workMs + 1));
-                }
-                answer(h, r, true);
-            }
-        }
+        });
     }
 
     void slowWork(String worker, boolean named) {
+        // no heartbeat: the lease runs out while the job is kept
+        serve(worker, 1, o.slowLeaseMs, named, r -> Pace.sleep(o.slowMs));
+    }
+
+    /**
+     * The worker loop both kinds share: fetch {@code count} jobs leased for {@code leaseMs}, keep each one as
+     * {@code keep} says (it may draw on the worker's random), then ACK it; until {@link #stopWorkers} is set.
+     */
+    private void serve(String worker, int count, int leaseMs, boolean named, Consumer<Random> keep) {
         Random r = new Random(worker.hashCode());
-        WorkerCalls.Fetch fetch = WorkerCalls.Fetch.of(queue, 1, worker).leasing(o.slowLeaseMs).waiting(500);
+        WorkerCalls.Fetch fetch = WorkerCalls.Fetch.of(queue, count, worker).leasing(leaseMs).waiting(500);
         while (!stopWorkers.get()) {
             long sent = obs.now();
             OjsAnswer f = servers.post(r.nextInt(o.instances), WorkerCalls.FETCH, fetch);
@@ -132,8 +129,8 @@ final class Load {
                 continue;
             }
             for (String id : ids(f)) {
-                Hold h = hold(id, worker, named, sent, received, o.slowLeaseMs);
-                Pace.sleep(o.slowMs); // no heartbeat: the lease runs out meanwhile
+                Hold h = hold(id, worker, named, sent, received, leaseMs);
+                keep.accept(r);
                 answer(h, r, named);
             }
         }
