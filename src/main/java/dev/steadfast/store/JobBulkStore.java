@@ -182,7 +182,7 @@ public class JobBulkStore {
     }
 
     private static Uni<?> settings(SqlConnection conn, Scope scope) {
-        return conn.query(scope.searches() ? JobQueryStore.TIME_LIMIT + "; " + JobQueryStore.CUSTOM_PLANS
-                : JobQueryStore.TIME_LIMIT).execute();
+        String interactive = JobQueryStore.TIME_LIMIT + "; " + JobQueryStore.INTERACTIVE;
+        return conn.query(scope.searches() ? interactive + "; " + JobQueryStore.CUSTOM_PLANS : interactive).execute();
     }
 }
