@@ -215,8 +215,10 @@ public class WorkerResource {
     @Produces(ANSWER)
     @RolesAllowed({Roles.WORKER, Roles.ADMIN})
     public Uni<String> ack(String body) {
+        // the binding's answer, and the same object under "job", as the job-path alias answers (ojs-serverless reads
+        // $.job.state from this route)
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> acknowledge(jobIdField(b), b))
-                .map(a -> Json.write(json, a));
+                .map(a -> Json.write(json, new JobAckResource.OnJob<>(a, a)));
     }
 
     /**

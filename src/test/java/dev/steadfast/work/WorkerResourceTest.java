@@ -220,6 +220,9 @@ class WorkerResourceTest {
         assertEquals(id, r.path("job_id"));
         assertEquals("completed", r.path("state"));
         assertTrue(TIMESTAMP.matcher(r.<String>path("completed_at")).matches());
+        assertEquals("completed", r.path("job.state"));
+        assertEquals(id, r.path("job.id"));
+        assertEquals(r.<String>path("completed_at"), r.path("job.completed_at"));
         Map<String, Object> job = jobView(id);
         assertEquals("completed", job.get("state"));
         assertEquals(Map.of("delivered", true, "message_id", "m-1"), job.get("result"));
