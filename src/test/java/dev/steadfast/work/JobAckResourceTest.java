@@ -54,8 +54,12 @@ class JobAckResourceTest {
     }
 
     private static String activeJob(String queue, String worker) {
+        return activeJob(queue, worker, "PT0.001S");
+    }
+
+    private static String activeJob(String queue, String worker, String retryDelay) {
         String id = enqueue(obj("type", "alias.job", "args", arr(), "options",
-                obj("queue", queue, "visibility_timeout_ms", 60_000, "retry", fixedRetry(3, "PT0.001S"))));
+                obj("queue", queue, "visibility_timeout_ms", 60_000, "retry", fixedRetry(3, retryDelay))));
         assertEquals(id, fetchOne(worker, queue));
         return id;
     }
@@ -132,7 +136,8 @@ class JobAckResourceTest {
 
     @Test
     void aNackOnTheJobPathFailsTheAttemptAndAnswersItUnderJob() {
-        String id = activeJob("alias-nack", "w1");
+        // a retry a minute away: with 1 ms the job may already be due (available) when its state is read back
+        String id = activeJob("alias-nack", "w1", "PT60S");
 
         Response r = nackOnPath(id, obj("worker_id", "w1", "error", error("handler_error", "transient")));
 
