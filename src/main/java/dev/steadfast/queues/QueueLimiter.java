@@ -89,7 +89,8 @@ public class QueueLimiter {
         int next;
         if (set.contains(first)) {
             next = from + 1;
-            step = limits.claim(first, left, workerId, vis, now, keyed.contains(first) ? out : null);
+            step = fair.limitedIn(first, now).flatMap(tenants -> limits.claim(first, left, workerId, vis, now,
+                    keyed.contains(first) ? out : null, tenants));
         } else {
             boolean k = keyed.contains(first);
             int to = from;

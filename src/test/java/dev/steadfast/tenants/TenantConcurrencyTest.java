@@ -173,6 +173,33 @@ class TenantConcurrencyTest {
     }
 
     @Test
+    void inAQueueWithItsOwnConcurrencyLimitBothLimitsHold() {
+        Response q = send(obj("concurrency", 3)).put("/ojs/v1/admin/queues/tc-lq/rate-limit");
+        assertEquals(200, q.statusCode(), q::asString);
+        assertEquals(200, limit("busy", 1).statusCode());
+        push("busy", "tc-lq", 3);
+        push("calm", "tc-lq", 1);
+        Map<String, List<String>> first = fetchByTenant("tc-lq", 10);
+        assertEquals(1, first.get("busy").size(), first::toString);
+        assertEquals(1, first.get("calm").size(), first::toString);
+        assertEquals(Map.of(), fetchByTenant("tc-lq", 10), "the tenant is at its limit, the queue is not");
+        push("calm", "tc-lq", 2);
+        List<String> calm = new ArrayList<>(first.get("calm"));
+        calm.addAll(fetchByTenant("tc-lq", 10).get("calm"));
+        // the queue is at its limit (3 active): a slot the tenant frees goes to the queue's other jobs first
+        assertEquals(200, Api.ack(first.get("busy").get(0)).statusCode());
+        Map<String, List<String>> refill = fetchByTenant("tc-lq", 10);
+        assertEquals(Map.of("calm", 1), Map.of("calm", refill.get("calm").size()), refill::toString);
+        assertEquals(1, refill.size(), refill::toString);
+        assertEquals(200, Api.ack(calm.get(0)).statusCode());
+        assertEquals(200, Api.ack(calm.get(1)).statusCode());
+        Map<String, List<String>> next = fetchByTenant("tc-lq", 10);
+        assertEquals(1, next.get("busy").size(), next::toString);
+        assertEquals(1, next.size(), next::toString);
+        assertEquals(Map.of(), fetchByTenant("tc-lq", 10));
+    }
+
+    @Test
     void theAdminApiShowsTheLimitAndTheActiveJobs() {
         Response put = send(obj("fairness_weight", 2, "limits", obj("max_queue_depth", 100, "max_concurrency", 4)))
                 .put("/ojs/v1/admin/tenants/shown");

@@ -61,6 +61,33 @@ final class TenantClaimSql {
     }
 
     /**
+     * FETCH of limited tenants' jobs from one rate- or concurrency-limited queue, inside QueueLimitStore's
+     * transaction (under the queue row's lock, $3 what the queue's limits still leave) and under the tenants' row
+     * locks: per allowed tenant ($6, allowance $7, from TenantLimitStore) its next jobs through
+     * jobs_tenant_claim_idx, cut to its allowance, then the best $3 in CLAIM's order. A paused queue yields nothing.
+     */
+    static final String CLAIM_TENANTS_IN_LIMITED_QUEUE = """
+            WITH allowed AS (SELECT * FROM unnest($6::text[], $7::int4[]) AS a(t, n)),
+            cand AS (
+                SELECT c.id, c.priority, c.run_at, r.ord, a.t FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
+                CROSS JOIN allowed a
+                CROSS JOIN LATERAL (
+                    SELECT id, priority, run_at FROM jobs
+                    WHERE %s AND tenant_id = a.t
+                      AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND p.paused)
+                    ORDER BY priority DESC, run_at, id
+                    LIMIT least(a.n, $3)
+                    FOR UPDATE SKIP LOCKED) c),
+            capped AS (
+                SELECT x.id, x.priority, x.run_at, x.ord FROM (
+                    SELECT cand.*, row_number() OVER (PARTITION BY cand.t
+                                                      ORDER BY cand.ord, cand.priority DESC, cand.run_at, cand.id) AS rn
+                    FROM cand) x
+                JOIN allowed a ON a.t = x.t WHERE x.rn <= a.n),
+            next AS (SELECT id, ord FROM capped ORDER BY ord, priority DESC, run_at, id LIMIT $3)
+            """.formatted(ready("r.q")) + JobSql.START + JobRow.leanColumns("j");
+
+    /**
      * FETCH from queues holding tenant jobs: round-robin between tenants within each priority level
      * (ojs-fair-scheduling 9.3), so one tenant's backlog cannot starve another tenant's job. $6 and $7 are parallel
      * arrays of (queue, tenant) in this FETCH's turn order (TenantFairness: the tenants known to have jobs in each

@@ -78,6 +78,22 @@ public class TenantLimitStore {
         }));
     }
 
+    /**
+     * Inside a limited queue's transaction (QueueLimitStore.claim, which holds the queue row's lock and passes what
+     * the queue's limits still leave as {@code count}): the jobs of {@code limited} tenants in {@code queue}, each
+     * tenant within its own limit, under the tenants' row locks (queue row first, then tenants in id order, so no
+     * two FETCHes lock in opposite orders).
+     */
+    public static Uni<List<JobRow>> claimInLimitedQueue(SqlConnection conn, String queue, Collection<String> limited,
+                                                        int count, String workerId, Long visibilityMs, Instant now) {
+        return allowances(conn, limited, count).flatMap(allowed -> allowed.isEmpty()
+                ? Uni.createFrom().item(List.<JobRow>of())
+                : conn.preparedQuery(TenantClaimSql.CLAIM_TENANTS_IN_LIMITED_QUEUE).execute(Tuple.tuple(
+                        Arrays.asList(new String[] {queue}, JobStore.odt(now), count, workerId, visibilityMs,
+                                allowed.keySet().toArray(String[]::new), allowed.values().toArray(Integer[]::new))))
+                        .map(JobStore::claimed));
+    }
+
     private static Uni<List<JobRow>> run(SqlConnection conn, String sql, List<String> queues, String tenant,
                                          int count, String workerId, Long visibilityMs, Instant now) {
         Tuple t = Tuple.tuple(Arrays.asList(queues.toArray(String[]::new), JobStore.odt(now), count, workerId,
