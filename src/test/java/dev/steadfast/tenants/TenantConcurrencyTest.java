@@ -42,6 +42,9 @@ class TenantConcurrencyTest {
     @TestHTTPResource("/")
     URI base;
 
+    @jakarta.inject.Inject
+    TenantFairness fairness;
+
     @BeforeEach
     void reset() {
         Api.reset();
@@ -197,6 +200,20 @@ class TenantConcurrencyTest {
         assertEquals(1, next.get("busy").size(), next::toString);
         assertEquals(1, next.size(), next::toString);
         assertEquals(Map.of(), fetchByTenant("tc-lq", 10));
+    }
+
+    @Test
+    void finishingALimitedTenantsJobPointsAtTheQueuesWhereItsNextJobsWait() {
+        assertEquals(200, limit("busy", 1).statusCode());
+        push("busy", "tc-wake", 2);
+        push("calm", "tc-wake", 1);
+        Map<String, List<String>> got = fetchByTenant("tc-wake", 10);
+        String busy = got.get("busy").get(0);
+        // what an ACK or FAIL of that job wakes (one waiting FETCH per queue): the queues where the tenant waits
+        assertEquals(List.of("tc-wake"), fairness.finished(java.util.UUID.fromString(busy)));
+        assertEquals(List.of(), fairness.finished(java.util.UUID.fromString(busy)), "once");
+        assertEquals(List.of(), fairness.finished(java.util.UUID.fromString(got.get("calm").get(0))),
+                "a tenant without a limit frees no slot");
     }
 
     @Test
