@@ -21,10 +21,11 @@ import java.util.Optional;
 
 /**
  * Tenants as an operator sees them (ojs-multi-tenancy.md 8 and 10): their statistics, their configuration (fairness
- * weight, max_queue_depth, max_concurrency: enforced at FETCH, see {@link TenantFairness}), and the depth check a PUSH of tenant jobs passes first. Which tenants have a depth limit
- * is remembered per instance and reread at most once a second, so only their PUSHes pay the count (one probe of
- * jobs_tenant_state_idx); the check and the insert are not one transaction, so concurrent PUSHes may pass the limit
- * by the jobs they carry, as the queue depth bound may (docs/concepts/tenants.md).
+ * weight, max_queue_depth, max_concurrency: enforced at FETCH, see {@link TenantFairness}), and the depth check a
+ * PUSH of tenant jobs passes first. Which tenants have a depth limit is remembered per instance and reread at most
+ * once a second, so only their PUSHes pay the count (one probe of jobs_tenant_state_idx); the check and the insert
+ * are not one transaction, so concurrent PUSHes may pass the limit by the jobs they carry, as the queue depth bound
+ * may (docs/concepts/tenants.md).
  */
 @ApplicationScoped
 public class TenantService {
