@@ -6,7 +6,6 @@ import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.OperationTime;
 import dev.steadfast.domain.limits.QueueLimits;
 import dev.steadfast.store.JobRow;
-import dev.steadfast.store.JobStore;
 import dev.steadfast.store.queues.QueueLimitStore;
 import dev.steadfast.store.queues.RateLimitOutcomes;
 import dev.steadfast.store.queues.RateLimitStore;
@@ -28,7 +27,9 @@ import java.util.Set;
  * past a limit. The queues of one FETCH are taken in the worker's order: consecutive unlimited queues share one
  * claim statement, each limited queue gets its own transaction. Per-key limits (ojs-rate-limiting.md 6) choose the
  * path the same way: queues holding jobs with a rate limit key ({@link RateLimits}) are claimed through
- * {@link RateLimitStore}, every other queue by the plain statement, which passes keyed jobs over.
+ * {@link RateLimitStore}, every other queue by {@link TenantFairness} (the plain statement, or the fair claim where
+ * tenants wait), which passes keyed jobs over. The limited and keyed claims leave out the jobs of tenants with a
+ * max_concurrency (store.JobSql.NOT_LIMITED_TENANT): those are started only by the fair claim.
  */
 @ApplicationScoped
 public class QueueLimiter {
@@ -36,7 +37,6 @@ public class QueueLimiter {
     static final Duration REFRESH = Duration.ofSeconds(1);
 
     private final QueueLimitStore limits;
-    private final JobStore jobs;
     private final Clock clock;
     private final RefreshedSnapshot<Set<String>> limited;
     private final RateLimits keys;
@@ -44,13 +44,12 @@ public class QueueLimiter {
 
     private final TenantFairness fair;
 
-    public QueueLimiter(QueueLimitStore limits, JobStore jobs, Clock clock, RateLimits keys,
+    public QueueLimiter(QueueLimitStore limits, Clock clock, RateLimits keys,
                         RateLimitStore keyedStore, TenantFairness fair) {
         this.fair = fair;
         this.keys = keys;
         this.keyedStore = keyedStore;
         this.limits = limits;
-        this.jobs = jobs;
         this.clock = clock;
         this.limited = new RefreshedSnapshot<>(REFRESH, () -> limits.limitedQueues().map(Set::copyOf));
     }
@@ -74,7 +73,8 @@ public class QueueLimiter {
     }
 
     /**
-     * Takes the queues in the worker's order: a run of consecutive plain queues shares one claim statement, so does
+     * Takes the queues in the worker's order: a run of consecutive plain queues shares one claim ({@link
+     * TenantFairness}: fair between tenants, and the only claim that starts a limited tenant's jobs), so does
      * a run of queues holding keyed jobs (RateLimitStore's transaction), and each limited queue gets its own.
      */
     private Uni<List<JobRow>> claimInOrder(List<String> queues, int from, Set<String> set, Set<String> keyed,
@@ -89,7 +89,8 @@ public class QueueLimiter {
         int next;
         if (set.contains(first)) {
             next = from + 1;
-            step = limits.claim(first, left, workerId, vis, now, keyed.contains(first) ? out : null);
+            step = fair.limitedIn(first, now).flatMap(tenants -> limits.claim(first, left, workerId, vis, now,
+                    keyed.contains(first) ? out : null, tenants));
         } else {
             boolean k = keyed.contains(first);
             int to = from;
@@ -98,7 +99,7 @@ public class QueueLimiter {
             }
             next = to;
             step = k ? keyedStore.claim(queues.subList(from, to), left, workerId, vis, now, out)
-                    : jobs.claim(queues.subList(from, to), left, workerId, vis, now);
+                    : fair.claim(queues.subList(from, to), left, workerId, vis, now);
         }
         return step.flatMap(rows -> {
             got.addAll(rows);

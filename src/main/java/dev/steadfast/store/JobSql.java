@@ -46,6 +46,16 @@ public final class JobSql {
             ON CONFLICT (name) DO NOTHING""";
 
     /**
+     * Leaves out the jobs of a tenant with a max_concurrency (V30), in every claim but the one that runs under that
+     * tenant's lock (store.tenants.TenantLimitStore), so the limit holds whichever path a FETCH takes. A job without
+     * a tenant pays one null-bitmap test; a tenant job one probe of a hash built once per statement from
+     * tenants_concurrency_idx (empty while no tenant has a limit). The list is the database's, read by the
+     * statement itself: an instance that does not know yet that a tenant was limited still leaves its jobs out.
+     */
+    public static final String NOT_LIMITED_TENANT = """
+            (tenant_id IS NULL OR tenant_id NOT IN (SELECT x.id FROM tenants x WHERE x.max_concurrency IS NOT NULL))""";
+
+    /**
      * FETCH across every requested queue in one statement ($1, in the worker's order). Per queue, a LATERAL
      * subquery picks the next claimable rows in claim order (priority, then run_at, then id) with FOR UPDATE SKIP
      * LOCKED, so concurrent fetches each take different rows without waiting on one another; the outer ORDER BY
@@ -79,13 +89,14 @@ public final class JobSql {
                     SELECT id, priority, run_at FROM jobs
                     WHERE queue = r.q AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2
                       AND (expires_at IS NULL OR expires_at > $2) AND rate_limit_key IS NULL
+                      AND %s
                       AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND (%s))
                     ORDER BY priority DESC, run_at, id
                     LIMIT $3
                     FOR UPDATE SKIP LOCKED) c
                 ORDER BY r.ord, c.priority DESC, c.run_at, c.id
                 LIMIT $3)
-            """.formatted(skipQueue) + START + JobRow.leanColumns("j");
+            """.formatted(NOT_LIMITED_TENANT, skipQueue) + START + JobRow.leanColumns("j");
     }
 
     /** The claim's write, shared by CLAIM and CLAIM_KEYED: the chosen rows ({@code next}) become active. */
@@ -122,7 +133,7 @@ public final class JobSql {
                 CROSS JOIN LATERAL (
                     SELECT id, priority, run_at FROM jobs
                     WHERE queue = r.q AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2
-                      AND (expires_at IS NULL OR expires_at > $2) AND rate_limit_key IS NULL
+                      AND (expires_at IS NULL OR expires_at > $2) AND rate_limit_key IS NULL AND %2$s
                       AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND (%1$s))
                     ORDER BY priority DESC, run_at, id
                     LIMIT $3
@@ -133,7 +144,7 @@ public final class JobSql {
                 CROSS JOIN LATERAL (
                     SELECT id, priority, run_at FROM jobs
                     WHERE rate_limit_key = a.k AND queue = r.q AND state IN ('available', 'scheduled', 'retryable')
-                      AND run_at <= $2 AND (expires_at IS NULL OR expires_at > $2)
+                      AND run_at <= $2 AND (expires_at IS NULL OR expires_at > $2) AND %2$s
                       AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND (%1$s))
                     ORDER BY priority DESC, run_at, id
                     LIMIT least(a.n, $3)
@@ -148,7 +159,7 @@ public final class JobSql {
                 SELECT u.id, u.ord FROM (SELECT * FROM plain UNION ALL SELECT * FROM capped) u
                 ORDER BY u.ord, u.priority DESC, u.run_at, u.id
                 LIMIT $3)
-            """.formatted(skipQueue) + START + JobRow.leanColumns("j");
+            """.formatted(skipQueue, NOT_LIMITED_TENANT) + START + JobRow.leanColumns("j");
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.steadfast.tenants;
 import dev.steadfast.coalescing.RefreshedSnapshot;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.store.JobStore;
+import dev.steadfast.store.tenants.TenantLimitStore;
 import dev.steadfast.store.tenants.TenantStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,7 +13,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -29,6 +32,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * tenants after it first, then those up to it, at most {@code count} of them. Several instances each keep their
  * own, so each takes turns on its own; no write is added to the claim for it. Bounded: at most {@link #MAX_CURSORS}
  * queues are remembered, then the memory starts over.
+ *
+ * <p>Tenants with a max_concurrency (MT-003) take their turns too, capped: when a FETCH's turns include a tenant
+ * this instance knows to be limited (reread every {@link #REFRESH}, changed at once by this instance's admin API),
+ * the fair claim runs in {@link TenantLimitStore}'s transaction under those tenants' row locks. Every other claim
+ * leaves limited tenants' jobs out by the database's own list, so a stale memory delays such a tenant's jobs by up
+ * to {@link #REFRESH} and never starts one past the limit. Even with steadfast.tenants.fair-claim off, a FETCH
+ * whose queues hold a limited tenant's waiting jobs takes the fair claim (it is the only one that can start them).
+ * The limited tenants' jobs this instance started are remembered (at most {@link #MAX_HELD}) so that finishing one
+ * can wake a waiting FETCH for the tenant's next job ({@link #finished}).
  */
 @ApplicationScoped
 public class TenantFairness {
@@ -40,6 +52,8 @@ public class TenantFairness {
      * a tenant drained since the last reread costs an empty probe, and must not use up a small FETCH's turns.
      */
     static final int MIN_TURNS = 64;
+    /** At most this many started jobs of limited tenants are remembered for {@link #finished}, then it starts over. */
+    static final int MAX_HELD = 100_000;
 
     private final TenantStore store;
     private final JobStore jobs;
@@ -47,31 +61,111 @@ public class TenantFairness {
     private final RefreshedSnapshot<Map<String, List<String>>> tenants;
     private volatile Map<String, List<String>> known = Map.of();
     private final Map<String, String> cursors = new ConcurrentHashMap<>();
+    private final TenantLimitStore limits;
+    private final RefreshedSnapshot<Set<String>> limited;
+    /** Started jobs of limited tenants, by id: their tenant. */
+    private final Map<UUID, String> held = new ConcurrentHashMap<>();
 
-    public TenantFairness(TenantStore store, JobStore jobs, TenantsConfig config) {
+    public TenantFairness(TenantStore store, JobStore jobs, TenantsConfig config, TenantLimitStore limits) {
         this.store = store;
         this.jobs = jobs;
         this.config = config;
+        this.limits = limits;
         this.tenants = new RefreshedSnapshot<>(REFRESH, () -> store.tenantQueues().invoke(m -> known = m));
+        this.limited = new RefreshedSnapshot<>(REFRESH, store::concurrencyLimited);
     }
 
     /** Claims from plain queues: fair between tenants where a queue holds tenant jobs, else the plain claim. */
     public Uni<List<JobRow>> claim(List<String> queues, int count, String workerId, Long visibilityMs, Instant now) {
-        if (!config.fairClaim()) {
-            return jobs.claim(queues, count, workerId, visibilityMs, now);
-        }
-        return tenants.get(now).flatMap(byQueue -> {
-            List<Map.Entry<String, String>> turns = turns(queues, byQueue, cursors, count);
-            if (turns.isEmpty()) {
+        return limited.get(now).flatMap(lim -> {
+            if (!config.fairClaim() && lim.isEmpty()) {
                 return jobs.claim(queues, count, workerId, visibilityMs, now);
             }
-            return store.claimFair(queues, turns, count, workerId, visibilityMs, now).map(c -> {
-                if (cursors.size() > MAX_CURSORS) {
-                    cursors.clear();
+            return tenants.get(now).flatMap(byQueue -> {
+                List<Map.Entry<String, String>> turns = turns(queues, byQueue, cursors, count);
+                boolean anyLimited = turns.stream().anyMatch(e -> lim.contains(e.getValue()));
+                if (turns.isEmpty() || !config.fairClaim() && !anyLimited) {
+                    return jobs.claim(queues, count, workerId, visibilityMs, now);
                 }
-                cursors.putAll(c.lastServed());
-                return c.jobs();
+                Set<String> capped = new TreeSet<>();
+                turns.forEach(e -> {
+                    if (lim.contains(e.getValue())) {
+                        capped.add(e.getValue());
+                    }
+                });
+                Uni<TenantStore.FairClaim> claim = capped.isEmpty()
+                        ? store.claimFair(queues, turns, count, workerId, visibilityMs, now)
+                        : limits.claimFair(queues, turns, capped, count, workerId, visibilityMs, now);
+                return claim.map(c -> {
+                    if (cursors.size() > MAX_CURSORS) {
+                        cursors.clear();
+                    }
+                    cursors.putAll(c.lastServed());
+                    if (!capped.isEmpty()) {
+                        c.tenants().forEach((id, t) -> {
+                            if (capped.contains(t)) {
+                                hold(id, t);
+                            }
+                        });
+                    }
+                    return c.jobs();
+                });
             });
+        });
+    }
+
+    /**
+     * The tenants with a max_concurrency known to have waiting jobs in {@code queue} (for a limited queue's claim,
+     * which starts them after its other jobs); empty, at no cost, while no tenant has a limit.
+     */
+    public Uni<Set<String>> limitedIn(String queue, Instant now) {
+        return limited.get(now).flatMap(lim -> lim.isEmpty() ? Uni.createFrom().item(Set.<String>of())
+                : tenants.get(now).map(byQueue -> {
+                    Set<String> out = new TreeSet<>();
+                    byQueue.getOrDefault(queue, List.of()).forEach(t -> {
+                        if (lim.contains(t)) {
+                            out.add(t);
+                        }
+                    });
+                    return out;
+                }));
+    }
+
+    private void hold(UUID id, String tenant) {
+        if (held.size() >= MAX_HELD) {
+            held.clear();
+        }
+        held.put(id, tenant);
+    }
+
+    /**
+     * A job finished (ACK, FAIL): when this instance started it for a limited tenant, the queues in which that tenant
+     * has waiting jobs (as last read), where a FETCH waiting for work may now start one; else none.
+     */
+    public List<String> finished(UUID id) {
+        String tenant = held.remove(id);
+        if (tenant == null) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        known.forEach((q, ts) -> {
+            if (ts.contains(tenant)) {
+                out.add(q);
+            }
+        });
+        return out;
+    }
+
+    /** This instance's admin API set ({@code limited}) or removed a tenant's max_concurrency: effective at once. */
+    public void concurrencyChanged(String tenant, boolean isLimited) {
+        limited.changed(before -> {
+            Set<String> next = new java.util.HashSet<>(before);
+            if (isLimited) {
+                next.add(tenant);
+            } else {
+                next.remove(tenant);
+            }
+            return Set.copyOf(next);
         });
     }
 
@@ -102,7 +196,10 @@ public class TenantFairness {
     /** FETCH by a worker that named its tenant: only that tenant's jobs (ojs-multi-tenancy 6.2). */
     public Uni<List<JobRow>> claimOf(String tenant, List<String> queues, int count, String workerId,
                                      Long visibilityMs, Instant now) {
-        return store.claimOfTenant(queues, tenant, count, workerId, visibilityMs, now);
+        return limited.get(now).flatMap(lim -> !lim.contains(tenant)
+                ? store.claimOfTenant(queues, tenant, count, workerId, visibilityMs, now)
+                : limits.claimOfTenant(queues, tenant, count, workerId, visibilityMs, now).invoke(rows ->
+                        rows.forEach(j -> hold(j.id(), tenant))));
     }
 
     /** {@code tenant} pushed a job into {@code queue}: this instance's FETCH gives it turns there from now on. */
@@ -126,7 +223,9 @@ public class TenantFairness {
     /** Forgets what this instance remembers (the reset hook empties the tables). */
     public void forget() {
         tenants.forget();
+        limited.forget();
         known = Map.of();
         cursors.clear();
+        held.clear();
     }
 }

@@ -18,7 +18,7 @@ import java.util.List;
 
 /**
  * The tenant admin API (ojs-multi-tenancy.md 9.3, 10): list, statistics, and a tenant's configuration (fairness
- * weight, max_queue_depth). Dynamic: a change applies without a restart (15.1).
+ * weight, max_queue_depth, max_concurrency). Dynamic: a change applies without a restart (15.1).
  */
 @Path("/ojs/v1/admin/tenants")
 public class TenantResource {
@@ -58,7 +58,10 @@ public class TenantResource {
                 .map(c -> Responses.ok(json, new TenantViews.One(TenantViews.Config.of(c))));
     }
 
-    /** {@code {"fairness_weight": 3, "limits": {"max_queue_depth": 50000}}}; absent fields reset to the default. */
+    /**
+     * {@code {"fairness_weight": 3, "limits": {"max_queue_depth": 50000, "max_concurrency": 20}}}; absent (or null)
+     * fields reset to the default: weight 1, no limit.
+     */
     @PUT
     @Path("/{id}")
     @RolesAllowed(Roles.ADMIN)
@@ -66,23 +69,35 @@ public class TenantResource {
         return Uni.createFrom().item(() -> {
             TenantId.check("tenant_id", id);
             Body b = Body.parse(json, body);
-            Body limits = b.object("limits");
-            return new Object[] {b.integer("fairness_weight"), limits == null ? null : limits.integer("max_queue_depth")};
-        }).flatMap(v -> tenants.configure(id, (Long) v[0], (Long) v[1]))
+            Limits limits = Limits.of(b.object("limits"));
+            return new Object[] {b.integer("fairness_weight"), limits};
+        }).flatMap(v -> tenants.configure(id, (Long) v[0], ((Limits) v[1]).maxQueueDepth(),
+                        ((Limits) v[1]).maxConcurrency()))
                 .map(c -> Responses.ok(json, new TenantViews.One(TenantViews.Config.of(c))));
     }
 
-    /** {@code {"max_queue_depth": 100}} (9.3): the limits alone; the weight is kept. */
+    /**
+     * {@code {"max_queue_depth": 100, "max_concurrency": 5}} (9.3): the limits alone, replaced as a whole (an absent
+     * limit is removed); the weight is kept. Other fields (9.3's {@code reason}) are ignored.
+     */
     @PUT
     @Path("/{id}/limits")
     @RolesAllowed(Roles.ADMIN)
     public Uni<Response> putLimits(@PathParam("id") String id, String body) {
         return Uni.createFrom().item(() -> {
             TenantId.check("tenant_id", id);
-            return Body.parse(json, body).integer("max_queue_depth");
-        }).flatMap(max -> tenants.find(id).flatMap(o -> tenants.configure(id,
-                        o.map(c -> (long) c.weight()).orElse(null), max)))
+            return Limits.of(Body.parse(json, body));
+        }).flatMap(l -> tenants.find(id).flatMap(o -> tenants.configure(id,
+                        o.map(c -> (long) c.weight()).orElse(null), l.maxQueueDepth(), l.maxConcurrency())))
                 .map(c -> Responses.ok(json, new TenantViews.One(TenantViews.Config.of(c))));
+    }
+
+    /** A tenant's limits as sent (null: none), their types checked; TenantService checks their ranges. */
+    private record Limits(Long maxQueueDepth, Long maxConcurrency) {
+        static Limits of(Body limits) {
+            return limits == null ? new Limits(null, null)
+                    : new Limits(limits.integer("max_queue_depth"), limits.integer("max_concurrency"));
+        }
     }
 
     @DELETE

@@ -6,6 +6,7 @@ import dev.steadfast.domain.JobRules;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.OperationTime;
 import dev.steadfast.domain.TenantId;
+import dev.steadfast.domain.limits.TenantConcurrency;
 import dev.steadfast.store.tenants.TenantStore;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -20,10 +21,11 @@ import java.util.Optional;
 
 /**
  * Tenants as an operator sees them (ojs-multi-tenancy.md 8 and 10): their statistics, their configuration (fairness
- * weight, max_queue_depth), and the depth check a PUSH of tenant jobs passes first. Which tenants have a depth limit
- * is remembered per instance and reread at most once a second, so only their PUSHes pay the count (one probe of
- * jobs_tenant_state_idx); the check and the insert are not one transaction, so concurrent PUSHes may pass the limit
- * by the jobs they carry, as the queue depth bound may (docs/concepts/tenants.md).
+ * weight, max_queue_depth, max_concurrency: enforced at FETCH, see {@link TenantFairness}), and the depth check a
+ * PUSH of tenant jobs passes first. Which tenants have a depth limit is remembered per instance and reread at most
+ * once a second, so only their PUSHes pay the count (one probe of jobs_tenant_state_idx); the check and the insert
+ * are not one transaction, so concurrent PUSHes may pass the limit by the jobs they carry, as the queue depth bound
+ * may (docs/concepts/tenants.md).
  */
 @ApplicationScoped
 public class TenantService {
@@ -72,8 +74,12 @@ public class TenantService {
         return store.find(tenant).map(o -> o.orElseThrow(() -> OjsException.notFound("tenant", tenant)));
     }
 
-    /** Creates or replaces a tenant's configuration; weight 1 to {@link #MAX_WEIGHT}, depth limit 0 or more. */
-    public Uni<TenantStore.Config> configure(String tenant, Long weight, Long maxQueueDepth) {
+    /**
+     * Creates or replaces a tenant's configuration; weight 1 to {@link #MAX_WEIGHT}, depth limit 0 or more,
+     * concurrency limit 1 or more ({@link TenantConcurrency}); null: the default (weight 1, no limit). A bad value
+     * is refused before anything is written.
+     */
+    public Uni<TenantStore.Config> configure(String tenant, Long weight, Long maxQueueDepth, Long maxConcurrency) {
         TenantId.check("tenant_id", tenant);
         if (weight != null && (weight < 1 || weight > MAX_WEIGHT)) {
             throw OjsException.invalidField("fairness_weight", "'fairness_weight' must be an integer from 1 to "
@@ -83,8 +89,15 @@ public class TenantService {
             throw OjsException.invalidField("limits.max_queue_depth", "'max_queue_depth' must be an integer from 0"
                     + " to " + Integer.MAX_VALUE + ".", "0 to " + Integer.MAX_VALUE, maxQueueDepth.toString());
         }
+        if (!TenantConcurrency.valid(maxConcurrency)) {
+            throw OjsException.invalidField("limits.max_concurrency", "'max_concurrency' must be an integer from 1"
+                    + " to " + TenantConcurrency.MAX + ", or null for no limit.", "1 to " + TenantConcurrency.MAX,
+                    maxConcurrency.toString());
+        }
         return store.save(tenant, weight == null ? 1 : weight.intValue(),
-                maxQueueDepth == null ? null : maxQueueDepth.intValue(), OperationTime.of(clock))
+                maxQueueDepth == null ? null : maxQueueDepth.intValue(),
+                maxConcurrency == null ? null : maxConcurrency.intValue(), OperationTime.of(clock))
+                .invoke(c -> fairness.concurrencyChanged(tenant, c.maxConcurrency() != null))
                 .invoke(c -> depthLimits.changed(before -> {
                     Map<String, Integer> next = new LinkedHashMap<>(before);
                     if (c.maxQueueDepth() == null) {
@@ -107,6 +120,7 @@ public class TenantService {
                 next.remove(tenant);
                 return Map.copyOf(next);
             });
+            fairness.concurrencyChanged(tenant, false);
             return null;
         });
     }

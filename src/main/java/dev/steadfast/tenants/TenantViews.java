@@ -19,7 +19,8 @@ final class TenantViews {
     /**
      * GET /ojs/v1/admin/tenants/{id}/stats: {@code jobs} as in 10.2 (available, active, scheduled, completed_24h,
      * failed_24h: discarded in the last 24 hours), every state's count in {@code by_state} (live and kept finished
-     * jobs), {@code total_jobs} their sum, the tenant's limits and fairness weight.
+     * jobs), {@code total_jobs} their sum, the tenant's limits ({@code {"limit": n, "current": m}}: active jobs for
+     * max_concurrency, waiting ones for max_queue_depth) and fairness weight.
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record Stats(String tenantId, long totalJobs, Map<String, Long> jobs, Map<String, Long> byState,
@@ -44,6 +45,8 @@ final class TenantViews {
                 total += all.get(st);
             }
             Map<String, Object> limits = new LinkedHashMap<>();
+            s.config().map(TenantStore.Config::maxConcurrency).ifPresent(max -> limits.put("max_concurrency",
+                    Map.of("limit", max, "current", all.get(JobState.ACTIVE))));
             s.config().map(TenantStore.Config::maxQueueDepth).ifPresent(max -> limits.put("max_queue_depth",
                     Map.of("limit", max, "current", waiting)));
             Map<String, Object> fairness = Map.of("weight", s.config().map(TenantStore.Config::weight).orElse(1));
@@ -63,6 +66,7 @@ final class TenantViews {
         static Config of(TenantStore.Config c) {
             Map<String, Object> limits = new LinkedHashMap<>();
             limits.put("max_queue_depth", c.maxQueueDepth());
+            limits.put("max_concurrency", c.maxConcurrency());
             return new Config(c.id(), c.weight(), limits, Timestamps.format(c.createdAt()),
                     Timestamps.format(c.updatedAt()));
         }

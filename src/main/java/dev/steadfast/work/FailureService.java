@@ -17,6 +17,7 @@ import dev.steadfast.store.Attempt;
 import dev.steadfast.store.FailureWrite;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.store.JobStore;
+import dev.steadfast.tenants.TenantFairness;
 import dev.steadfast.workflows.WorkflowService;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -49,9 +50,12 @@ public class FailureService {
     private final Coalescer<UUID, Attempt> reads;
     private final Coalescer<FailureWrite, JobRow> writes;
     private final WorkflowService workflows;
+    private final TenantFairness fairness;
 
     public FailureService(JobStore store, Clock clock, AttemptOutcomes outcomes, Telemetry telemetry,
-                          HeldAttempts held, WorkSignal signal, WorkflowService workflows, Coalescers coalescers) {
+                          HeldAttempts held, WorkSignal signal, WorkflowService workflows, Coalescers coalescers,
+                          TenantFairness fairness) {
+        this.fairness = fairness;
         this.workflows = workflows;
         this.store = store;
         this.clock = clock;
@@ -107,6 +111,8 @@ public class FailureService {
                             .map(e -> (FailOutcome) new FailOutcome.Refused(c.jobId(), e));
                 }
                 held.forget(row.id());
+                // A limited tenant's job stopped running: a FETCH waiting for the tenant's next job may start it.
+                fairness.finished(row.id()).forEach(q -> signal.wake(q, 1));
                 telemetry.failed(row, c.report(), now);
                 if (row.state() == JobState.RETRYABLE || row.state() == JobState.AVAILABLE) {
                     signal.dueAt(row.queue(), row.runAt());

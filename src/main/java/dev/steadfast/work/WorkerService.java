@@ -172,6 +172,8 @@ public class WorkerService {
                         .map(e -> new AckOutcome(c.jobId(), null, e));
             }
             held.forget(c.jobId());
+            // A limited tenant's job finished: a FETCH waiting for the tenant's next job may start it now.
+            fairness.finished(c.jobId()).forEach(q -> signal.wake(q, 1));
             telemetry.completed(c.jobId().toString(), d.type(), d.queue(), d.attempt(), d.startedAt(), d.completedAt(),
                     d.traceparent());
             return Uni.createFrom().item(new AckOutcome(c.jobId(), d.completedAt(), null));

@@ -596,8 +596,9 @@ class OpenApiContractTest {
                 .post("/ojs/v1/jobs").then().statusCode(201);
         expect(200, good("GET /ojs/v1/admin/tenants", "/ojs/v1/admin/tenants", null));
         expect(200, good("PUT /ojs/v1/admin/tenants/{id}", t,
-                Map.of("fairness_weight", 3, "limits", Map.of("max_queue_depth", 50_000))));
-        expect(200, good("PUT /ojs/v1/admin/tenants/{id}/limits", t + "/limits", Map.of("max_queue_depth", 100)));
+                Map.of("fairness_weight", 3, "limits", Map.of("max_queue_depth", 50_000, "max_concurrency", 20))));
+        expect(200, good("PUT /ojs/v1/admin/tenants/{id}/limits", t + "/limits",
+                Map.of("max_queue_depth", 100, "max_concurrency", 5)));
         expect(200, good("GET /ojs/v1/admin/tenants/{id}", t, null));
         expect(200, good("GET /ojs/v1/admin/tenants/{id}/stats", t + "/stats", null));
         expect(204, good("DELETE /ojs/v1/admin/tenants/{id}", t, null));

@@ -5,6 +5,7 @@ import dev.steadfast.domain.limits.QueueLimits;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.store.JobSql;
 import dev.steadfast.store.JobStore;
+import dev.steadfast.store.tenants.TenantLimitStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -15,6 +16,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -26,7 +28,9 @@ import java.util.Set;
  * count its active jobs in a new statement (so it sees what the previous lock holder committed), ask
  * {@link Allowance} how many may start, claim that many (JobSql.CLAIM_LIMITED) and record their starts in the
  * sliding window. Fetches of one limited queue therefore run one after another across all instances; fetches of
- * other queues never touch this (JobSql.CLAIM skips limited queues).
+ * other queues never touch this (JobSql.CLAIM skips limited queues). The jobs of tenants with a max_concurrency,
+ * which CLAIM_LIMITED leaves out, are claimed after the others within what the queue's limits still leave, under
+ * the tenants' row locks too (TenantLimitStore.claimInLimitedQueue).
  */
 @ApplicationScoped
 public class QueueLimitStore {
@@ -83,7 +87,7 @@ public class QueueLimitStore {
      * within both the queue's allowance and each key's, and reports its keys' outcomes there.
      */
     public Uni<List<JobRow>> claim(String queue, int count, String workerId, Long visibilityMs, Instant now,
-                                   RateLimitOutcomes keyed) {
+                                   RateLimitOutcomes keyed, Collection<String> limitedTenants) {
         return pool.withTransaction(conn -> conn.preparedQuery(LOCK_LIMITS).execute(Tuple.of(queue)).flatMap(rows -> {
             if (rows.rowCount() == 0) {
                 return Uni.createFrom().item(List.<JobRow>of());
@@ -102,10 +106,19 @@ public class QueueLimitStore {
                 if (n == 0) {
                     return Uni.createFrom().item(List.<JobRow>of());
                 }
-                Uni<List<JobRow>> claimed = keyed != null
+                Uni<List<JobRow>> plain = keyed != null
                         ? RateLimitStore.claim(conn, JobSql.CLAIM_KEYED_LIMITED, List.of(queue), n, workerId,
                                 visibilityMs, now, keyed)
                         : JobStore.claim(conn, JobSql.CLAIM_LIMITED, List.of(queue), n, workerId, visibilityMs, now);
+                // Limited tenants' jobs, which those claims leave out, take what the queue's limits still leave.
+                Uni<List<JobRow>> claimed = limitedTenants.isEmpty() ? plain : plain.flatMap(got -> got.size() >= n
+                        ? Uni.createFrom().item(got)
+                        : TenantLimitStore.claimInLimitedQueue(conn, queue, limitedTenants, n - got.size(), workerId,
+                                visibilityMs, now).map(more -> {
+                                    List<JobRow> all = new ArrayList<>(got);
+                                    all.addAll(more);
+                                    return all;
+                                }));
                 return claimed
                         .flatMap(jobs -> limits.rateLimit() == null || jobs.isEmpty() ? Uni.createFrom().item(jobs)
                                 : conn.preparedQuery(RECORD_STARTS).execute(Tuple.of(queue,

@@ -70,13 +70,15 @@ public class TenantStore {
             ORDER BY t.id LIMIT 10000""";
 
     static final String FIND_CONFIG = """
-            SELECT id, fairness_weight, max_queue_depth, created_at, updated_at FROM tenants WHERE id = $1""";
+            SELECT id, fairness_weight, max_queue_depth, max_concurrency, created_at, updated_at FROM tenants
+            WHERE id = $1""";
 
     static final String UPSERT_CONFIG = """
-            INSERT INTO tenants (id, fairness_weight, max_queue_depth, created_at, updated_at)
-            VALUES ($1, $2, $3, $4, $4)
-            ON CONFLICT (id) DO UPDATE SET fairness_weight = $2, max_queue_depth = $3, updated_at = $4
-            RETURNING id, fairness_weight, max_queue_depth, created_at, updated_at""";
+            INSERT INTO tenants (id, fairness_weight, max_queue_depth, max_concurrency, created_at, updated_at)
+            VALUES ($1, $2, $3, $5, $4, $4)
+            ON CONFLICT (id) DO UPDATE SET fairness_weight = $2, max_queue_depth = $3, max_concurrency = $5,
+                   updated_at = $4
+            RETURNING id, fairness_weight, max_queue_depth, max_concurrency, created_at, updated_at""";
 
     static final String DELETE_CONFIG = "DELETE FROM tenants WHERE id = $1";
 
@@ -91,11 +93,15 @@ public class TenantStore {
             SELECT count(*) FROM jobs WHERE tenant_id = $1
               AND state IN ('available', 'scheduled', 'retryable', 'pending')""";
 
+    /** The tenants with a concurrency limit (tenants_concurrency_idx; read once a second per instance). */
+    static final String CONCURRENCY_LIMITED = "SELECT id FROM tenants WHERE max_concurrency IS NOT NULL";
+
     /** A tenant's configuration row. */
-    public record Config(String id, int weight, Integer maxQueueDepth, Instant createdAt, Instant updatedAt) {
+    public record Config(String id, int weight, Integer maxQueueDepth, Integer maxConcurrency, Instant createdAt,
+                         Instant updatedAt) {
         static Config of(Row r) {
             return new Config(r.getString("id"), r.getInteger("fairness_weight"), r.getInteger("max_queue_depth"),
-                    JobRow.instant(r, "created_at"), JobRow.instant(r, "updated_at"));
+                    r.getInteger("max_concurrency"), JobRow.instant(r, "created_at"), JobRow.instant(r, "updated_at"));
         }
     }
 
@@ -103,8 +109,11 @@ public class TenantStore {
     public record Counts(Map<JobState, Long> byState, long deadLetters) {
     }
 
-    /** A fair claim's jobs in claim order, and per queue the tenant key it served last ('' for no tenant). */
-    public record FairClaim(List<JobRow> jobs, Map<String, String> lastServed) {
+    /**
+     * A fair claim's jobs in claim order, per queue the tenant key it served last ('' for no tenant), and each job's
+     * tenant key.
+     */
+    public record FairClaim(List<JobRow> jobs, Map<String, String> lastServed, Map<UUID, String> tenants) {
     }
 
     private final Pool pool;
@@ -113,37 +122,50 @@ public class TenantStore {
         this.pool = pool;
     }
 
-    /** {@link TenantClaimSql#CLAIM_FAIR}: {@code turns} the (queue, tenant) pairs in turn order. */
+    /**
+     * {@link TenantClaimSql#CLAIM_FAIR}: {@code turns} the (queue, tenant) pairs in turn order. Tenants with a
+     * max_concurrency are left out (TenantLimitStore claims them).
+     */
     public Uni<FairClaim> claimFair(List<String> queues, List<Map.Entry<String, String>> turns, int count,
                                     String workerId, Long visibilityMs, Instant now) {
+        return pool.preparedQuery(TenantClaimSql.CLAIM_FAIR)
+                .execute(fairArgs(queues, turns, count, workerId, visibilityMs, now, Map.of()))
+                .map(TenantStore::fair);
+    }
+
+    /** CLAIM_FAIR's parameters; {@code allowed}: limited tenants locked by the caller, with their allowances. */
+    static Tuple fairArgs(List<String> queues, List<Map.Entry<String, String>> turns, int count, String workerId,
+                          Long visibilityMs, Instant now, Map<String, Integer> allowed) {
         String[] q = new String[turns.size()];
         String[] t = new String[turns.size()];
         for (int i = 0; i < q.length; i++) {
             q[i] = turns.get(i).getKey();
             t[i] = turns.get(i).getValue();
         }
-        Tuple args = Tuple.tuple(Arrays.asList(queues.toArray(String[]::new), JobStore.odt(now), count, workerId,
-                visibilityMs, q, t));
-        return pool.preparedQuery(TenantClaimSql.CLAIM_FAIR).execute(args).map(TenantStore::fair);
+        return Tuple.tuple(Arrays.asList(queues.toArray(String[]::new), JobStore.odt(now), count, workerId,
+                visibilityMs, q, t, allowed.keySet().toArray(String[]::new),
+                allowed.values().toArray(Integer[]::new)));
     }
 
-    private static FairClaim fair(RowSet<Row> rows) {
+    static FairClaim fair(RowSet<Row> rows) {
         List<JobRow> out = new ArrayList<>(rows.rowCount());
         Map<UUID, Long> pos = new HashMap<>();
         Map<String, Long> lastPos = new HashMap<>();
         Map<String, String> last = new LinkedHashMap<>();
+        Map<UUID, String> tenants = new HashMap<>();
         for (Row r : rows) {
             JobRow j = JobRow.from(r);
             long p = r.getLong("pos");
             pos.put(j.id(), p);
             out.add(j);
+            tenants.put(j.id(), r.getString("k"));
             if (p > lastPos.getOrDefault(j.queue(), 0L)) {
                 lastPos.put(j.queue(), p);
                 last.put(j.queue(), r.getString("k"));
             }
         }
         out.sort(java.util.Comparator.comparingLong(j -> pos.get(j.id())));
-        return new FairClaim(out, last);
+        return new FairClaim(out, last, tenants);
     }
 
     /** {@link TenantClaimSql#CLAIM_OF_TENANT}: only {@code tenant}'s jobs. */
@@ -207,9 +229,9 @@ public class TenantStore {
                 .map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(Config.of(rows.iterator().next())));
     }
 
-    public Uni<Config> save(String id, int weight, Integer maxQueueDepth, Instant now) {
+    public Uni<Config> save(String id, int weight, Integer maxQueueDepth, Integer maxConcurrency, Instant now) {
         return pool.preparedQuery(UPSERT_CONFIG)
-                .execute(Tuple.tuple(Arrays.asList(id, weight, maxQueueDepth, JobStore.odt(now))))
+                .execute(Tuple.tuple(Arrays.asList(id, weight, maxQueueDepth, JobStore.odt(now), maxConcurrency)))
                 .map(rows -> Config.of(rows.iterator().next()));
     }
 
@@ -222,6 +244,15 @@ public class TenantStore {
             Map<String, Integer> out = new HashMap<>();
             rows.forEach(r -> out.put(r.getString(0), r.getInteger(1)));
             return Map.copyOf(out);
+        });
+    }
+
+    /** The ids of the tenants with a max_concurrency. */
+    public Uni<java.util.Set<String>> concurrencyLimited() {
+        return pool.query(CONCURRENCY_LIMITED).execute().map(rows -> {
+            java.util.Set<String> out = new java.util.HashSet<>();
+            rows.forEach(r -> out.add(r.getString(0)));
+            return java.util.Set.copyOf(out);
         });
     }
 
