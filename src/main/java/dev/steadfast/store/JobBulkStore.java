@@ -94,10 +94,6 @@ public class JobBulkStore {
             }
             return where.stream().map(w -> " AND " + w).reduce("", String::concat);
         }
-
-        boolean searches() {
-            return filter != null && (filter.text() != null || !filter.args().isEmpty());
-        }
     }
 
     /** A confirmation's count: the jobs matching, and whether a table's part stopped at {@link #COUNT_CAP}. */
@@ -182,7 +178,6 @@ public class JobBulkStore {
     }
 
     private static Uni<?> settings(SqlConnection conn, Scope scope) {
-        String interactive = JobQueryStore.TIME_LIMIT + "; " + JobQueryStore.INTERACTIVE;
-        return conn.query(scope.searches() ? interactive + "; " + JobQueryStore.CUSTOM_PLANS : interactive).execute();
+        return conn.query(JobQueryStore.settings(scope.filter())).execute();
     }
 }

@@ -40,6 +40,15 @@ public class JobQueryStore {
      */
     static final String INTERACTIVE = "SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0";
 
+    /**
+     * The settings of a listing's or bulk action's transaction: the time limit, {@link #INTERACTIVE} and, for a text
+     * or args search, {@link #CUSTOM_PLANS}.
+     */
+    static String settings(JobFilter f) {
+        boolean searches = f != null && (f.text() != null || !f.args().isEmpty());
+        return TIME_LIMIT + "; " + INTERACTIVE + (searches ? "; " + CUSTOM_PLANS : "");
+    }
+
     /** How much of the args' JSON text a listing shows; one character more is read to tell that it was cut. */
     public static final int ARGS_PREVIEW = 120;
 
@@ -102,8 +111,7 @@ public class JobQueryStore {
         }
         params.add(limit);
         int limitParam = params.size();
-        String settings = TIME_LIMIT + "; " + INTERACTIVE
-                + (f.text() == null && f.args().isEmpty() ? "" : "; " + CUSTOM_PLANS);
+        String settings = settings(f);
         // the only parameter ending in % that does not start with one (text and args needles do)
         int typePrefixParam = f.typePrefix() && f.type() != null ? params.indexOf(likePrefix(f.type())) + 1 : 0;
         return pool.withTransaction(conn -> conn.query(settings).execute()
@@ -147,9 +155,10 @@ public class JobQueryStore {
                     + order;
         }
         StringBuilder sql = new StringBuilder();
-        for (String part : PARTS) {
+        for (Part part : PARTS) {
             sql.append(sql.length() == 0 ? "" : " UNION ALL ").append("(SELECT ").append(SUMMARY_COLUMNS)
-                    .append(" FROM ").append(part).append(rest).append(order).append(')');
+                    .append(" FROM ").append(part.table()).append(" WHERE ").append(part.predicate()).append(rest)
+                    .append(order).append(')');
         }
         return sql.append(order).toString();
     }
@@ -161,11 +170,11 @@ public class JobQueryStore {
      * The parts of a listing without a state filter, each matching the predicates of its indexes: waiting jobs
      * (jobs_search_idx for text), active ones (few: the lease index) and the history.
      */
-    static final List<String> PARTS = List.of("jobs WHERE " + WAITING, "jobs WHERE state = 'active'",
-            "job_history WHERE true");
+    static final List<Part> PARTS = List.of(new Part("jobs", WAITING, false),
+            new Part("jobs", "state = 'active'", false), new Part("job_history", "true", true));
 
     /**
-     * A part of a search listing: {@code table} holding the rows {@code predicate} selects (SQL), and whether the
+     * A part of a listing: {@code table} holding the rows {@code predicate} selects (SQL), and whether the
      * table has the (type, created_at, id) index a type prefix can be turned into types with.
      */
     record Part(String table, String predicate, boolean typeIndex) {
@@ -179,10 +188,10 @@ public class JobQueryStore {
         List<Part> parts = new ArrayList<>();
         if (state == null || !state.terminal()) {
             if (state != JobState.ACTIVE) {
-                parts.add(new Part("jobs", WAITING, false));
+                parts.add(PARTS.get(0));
             }
             if (state == null || state == JobState.ACTIVE) {
-                parts.add(new Part("jobs", "state = 'active'", false));
+                parts.add(PARTS.get(1));
             }
         }
         if (state == null || state.terminal()) {
