@@ -15,8 +15,8 @@ public interface EventsConfig {
 
     /**
      * Share lifecycle events with the other instances on the same database (NOTIFY on the channel
-     * {@code steadfast_events}), so GET /ojs/v1/events and its stream show every instance's events. Events
-     * are only sent while another instance is present.
+     * {@code steadfast_events}), so GET /ojs/v1/events and its stream show every instance's events. Sent every
+     * 20 ms while another instance is present, once a second while this one believes it is alone (EventSharing).
      */
     @WithDefault("true")
     boolean share();
