@@ -1,6 +1,7 @@
 package dev.steadfast.work;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.domain.WorkerId;
 import dev.steadfast.http.Pagination;
 import dev.steadfast.maintenance.WorkerTimeoutConfig;
 import dev.steadfast.http.Responses;
@@ -84,9 +85,8 @@ public class AdminWorkersResource {
     }
 
     private Uni<Response> direct(String id, String directive) {
-        if (id.isEmpty() || id.length() > 255) {
-            throw dev.steadfast.domain.OjsException.invalidField("id", "A worker id is 1 to 255 characters.");
-        }
+        // the directive creates the worker's row when it was never heard from: the same rule as a worker's own id
+        WorkerId.check("id", id);
         return heartbeats.direct(id, directive).map(v -> Responses.ok(json,
                 new WorkerList.Directed(id, directive)));
     }

@@ -6,6 +6,7 @@ import dev.steadfast.jobs.JobsConfig;
 import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobRules;
 import dev.steadfast.domain.TenantId;
+import dev.steadfast.domain.WorkerId;
 import dev.steadfast.http.RequestContext;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.WorkerState;
@@ -406,12 +407,12 @@ public class WorkerResource {
         return w;
     }
 
-    /** The {@code worker_id} of {@code b}, or null when absent; 400 naming it when it is empty or too long. */
+    /**
+     * The {@code worker_id} of {@code b}, or null when absent; 400 naming it when it is not a {@link WorkerId} (empty,
+     * too long, or holding a control character). Every route that reads a worker id reads it here.
+     */
     static String optionalWorkerId(Body b) {
-        String w = b.string("worker_id", false);
-        if (w != null && (w.isEmpty() || w.length() > 255)) {
-            throw OjsException.invalidField("worker_id", "'worker_id' must be 1 to 255 characters.");
-        }
-        return w;
+        String w = b.string(WorkerId.FIELD, false);
+        return w == null ? null : WorkerId.check(WorkerId.FIELD, w);
     }
 }

@@ -1,6 +1,7 @@
 package dev.steadfast.workflows;
 
 import dev.steadfast.domain.OjsException;
+import dev.steadfast.domain.PrintableText;
 import dev.steadfast.domain.workflow.WorkflowState;
 import dev.steadfast.domain.workflow.WorkflowType;
 import dev.steadfast.store.workflows.WorkflowFilter;
@@ -58,12 +59,7 @@ public final class WorkflowListQuery {
 
     static String name(String s) {
         String v = text(s);
-        if (v != null && (v.length() > MAX_NAME || v.chars().anyMatch(Character::isISOControl))) {
-            throw OjsException.invalidField("name", "'name' must be 1 to " + MAX_NAME
-                    + " characters without control characters.", "1.." + MAX_NAME + " characters",
-                    v.length() > MAX_NAME ? v.length() + " characters" : "text with a control character");
-        }
-        return v;
+        return v == null ? null : PrintableText.check("name", v, MAX_NAME);
     }
 
     static Instant timestamp(String field, String s) {

@@ -523,4 +523,127 @@ class WorkerResourceTest {
         List<?> errors = (List<?>) jobView(id).get("errors");
         assertEquals(frames, ((Map<?, ?>) errors.get(0)).get("backtrace"));
     }
+
+    // ---------------------------------------------------------------- worker_id
+
+    /** Worker ids with a control character: a bell, a line break, DEL and a C1 character (NEL). */
+    static List<String> controlWorkerIds() {
+        return List.of("w\u0007", "w1\nINFO forged log line", "w\u007F", "w\u0085");
+    }
+
+    /** The workers the server knows, by id. */
+    private static List<Object> knownWorkers() {
+        List<Map<String, Object>> items = Api.request().get("/ojs/v1/admin/workers").path("items");
+        return items.stream().map(w -> w.get("id")).toList();
+    }
+
+    private static void assertRefusedNamingWorkerId(Response r) {
+        Map<String, Object> e = assertError(r, 400, "invalid_request");
+        assertEquals("worker_id", detailField(e), () -> "details.field of " + e);
+        String received = (String) ((Map<?, ?>) e.get("details")).get("received");
+        assertTrue(received.startsWith("a control character (U+"), received);
+    }
+
+    @ParameterizedTest
+    @MethodSource("controlWorkerIds")
+    void aFetchWithAControlCharacterInItsWorkerIdIs400AndTakesNothing(String worker) {
+        String id = enqueue(job("test.job", "default"));
+
+        assertRefusedNamingWorkerId(fetch(worker, 1, "default"));
+
+        assertEquals("available", state(id));
+        assertEquals(List.of(), knownWorkers(), "no worker was registered");
+    }
+
+    @ParameterizedTest
+    @MethodSource("controlWorkerIds")
+    void anAckWithAControlCharacterInItsWorkerIdIs400AndTheJobStaysActive(String worker) {
+        String id = activeJob("default", obj("max_attempts", 3), "w1");
+
+        assertRefusedNamingWorkerId(ack(id, worker, obj("done", true)));
+
+        Map<String, Object> job = jobView(id);
+        assertEquals("active", job.get("state"));
+        assertEquals("w1", job.get("worker_id"));
+        assertFalse(job.containsKey("result"), "no result was recorded");
+    }
+
+    @ParameterizedTest
+    @MethodSource("controlWorkerIds")
+    void aNackWithAControlCharacterInItsWorkerIdIs400AndTheJobStaysActive(String worker) {
+        String id = activeJob("default", obj("max_attempts", 3), "w1");
+
+        assertRefusedNamingWorkerId(send(obj("job_id", id, "worker_id", worker, "error", error("handler_error",
+                "boom"))).post(NACK));
+        assertRefusedNamingWorkerId(send(obj("job_id", id, "worker_id", worker, "requeue", true)).post(NACK));
+
+        Map<String, Object> job = jobView(id);
+        assertEquals("active", job.get("state"));
+        assertEquals(1, job.get("attempt"));
+        assertEquals(List.of(), job.get("errors"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("controlWorkerIds")
+    void aHeartbeatWithAControlCharacterInItsWorkerIdIs400AndExtendsNothing(String worker) {
+        String id = enqueue(job("test.job", "default"));
+        send(obj("queues", arr("default"), "worker_id", "w1", "visibility_timeout_ms", 1000)).post(FETCH).then()
+                .statusCode(200);
+        Object lease = jobView(id).get("lease_expires_at");
+
+        assertRefusedNamingWorkerId(send(obj("worker_id", worker, "active_jobs", arr(id),
+                "visibility_timeout_ms", 600_000)).post("/ojs/v1/workers/heartbeat"));
+
+        assertEquals(lease, jobView(id).get("lease_expires_at"), "the lease was not extended");
+        assertFalse(knownWorkers().contains(worker), "the refused worker was not registered");
+    }
+
+    @Test
+    void aBatchAckWithAControlCharacterInAWorkerIdIs400NamingTheItemAndAppliesNothing() {
+        String first = activeJob("default", obj("max_attempts", 3), "w1");
+        String second = activeJob("default", obj("max_attempts", 3), "w1");
+
+        Map<String, Object> e = assertError(send(obj("worker_id", "w1", "acks", arr(obj("job_id", first),
+                obj("job_id", second, "worker_id", "w1\r\n")))).post("/ojs/v1/workers/ack/batch"), 400,
+                "invalid_request");
+        assertEquals("worker_id", detailField(e));
+        assertEquals(1, ((Map<?, ?>) e.get("details")).get("index"));
+        assertRefusedNamingWorkerId(send(obj("worker_id", "w\u0007", "acks", arr(obj("job_id", first))))
+                .post("/ojs/v1/workers/ack/batch"));
+
+        assertEquals("active", state(first));
+        assertEquals("active", state(second));
+    }
+
+    @Test
+    void anOperatorCannotDirectAWorkerWhoseIdHoldsAControlCharacter() {
+        Map<String, Object> e = assertError(Api.request().urlEncodingEnabled(false)
+                .post("/ojs/v1/admin/workers/w%07x/quiet"), 400, "invalid_request");
+
+        assertEquals("id", detailField(e));
+        assertEquals(List.of(), knownWorkers(), "no worker row was created");
+    }
+
+    @Test
+    void aWorkerIdInAnyScriptWithDotsColonsAndSlashesIsAcceptedAndRecordedAsSent() {
+        // unique per run: FETCH records a worker as seen at most once per interval per instance
+        String unicode = "worker-\u00fc-1-" + newUuidV7();
+        String host = "host-3.example.com:4711/worker-2/" + newUuidV7();
+        String acked = enqueue(job("test.job", "default"));
+        String failed = activeJob("other", obj("max_attempts", 3), host);
+        assertEquals(List.of(acked), fetchIds(unicode, 1, "default"));
+        assertEquals(unicode, jobView(acked).get("worker_id"));
+
+        Response beat = send(obj("worker_id", unicode, "active_jobs", arr(acked))).post("/ojs/v1/workers/heartbeat");
+        assertEquals(200, beat.statusCode(), beat.asString());
+        assertEquals(List.of(acked), beat.path("jobs_extended"));
+        ack(acked, unicode, obj("ok", true)).then().statusCode(200);
+        Response nack = send(obj("job_id", failed, "worker_id", host, "error", error("handler_error", "boom")))
+                .post(NACK);
+        assertEquals(200, nack.statusCode(), nack.asString());
+
+        assertEquals("completed", state(acked));
+        assertEquals("retryable", state(failed));
+        assertTrue(knownWorkers().containsAll(List.of(unicode, host)), knownWorkers()::toString);
+    }
 }
