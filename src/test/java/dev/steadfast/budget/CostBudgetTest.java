@@ -1,22 +1,29 @@
 package dev.steadfast.budget;
 
 import static dev.steadfast.testsupport.Api.arr;
-import static dev.steadfast.testsupport.Api.fetchIds;
 import static dev.steadfast.testsupport.Api.fixedRetry;
+import static dev.steadfast.testsupport.Api.json;
 import static dev.steadfast.testsupport.Api.obj;
-import static dev.steadfast.testsupport.Api.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.testsupport.CountedPostgres;
 import dev.steadfast.testsupport.CountingProxy;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.scheduler.Scheduler;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
+import java.net.URL;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -24,6 +31,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -79,6 +87,16 @@ class CostBudgetTest {
     @Inject
     Scheduler scheduler;
 
+    @TestHTTPResource("/")
+    URL base;
+
+    /**
+     * One keep-alive connection, as a worker holds (RestAssured opens one per request: 30-40 ms a request here, which
+     * made the once-a-second rereads beside the requests a tenth of a statement per job).
+     */
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     @BeforeEach
     void pauseScheduledTasks() {
         scheduler.pause();
@@ -113,14 +131,13 @@ class CostBudgetTest {
                 int requests = 0;
                 int finished = 0;
                 while (finished < JOBS) {
-                    List<Map<String, Object>> jobs = fetchJobs(q, 10);
+                    JsonNode jobs = fetch(q, 10);
                     requests++;
-                    for (Map<String, Object> j : jobs) {
-                        String id = (String) j.get("id");
-                        if (((Number) j.get("attempt")).intValue() == 1) {
-                            send(obj("job_id", id, "worker_id", "budget", "error",
-                                    obj("type", "Flaky", "message", "first attempt fails"))).post("/ojs/v1/workers/nack")
-                                    .then().statusCode(200);
+                    for (JsonNode j : jobs) {
+                        String id = j.get("id").asText();
+                        if (j.get("attempt").asInt() == 1) {
+                            post("/ojs/v1/workers/nack", obj("job_id", id, "worker_id", "budget", "error",
+                                    obj("type", "Flaky", "message", "first attempt fails")), 200);
                         } else {
                             ack(id);
                             finished++;
@@ -147,8 +164,8 @@ class CostBudgetTest {
     void workflowSteps() throws Exception {
         check("workflow-step", q -> {
             for (int i = 0; i < JOBS / 2; i++) {
-                send(obj("type", "chain", "name", "budget", "steps", arr(step(q, 1), step(q, 2))))
-                        .post("/ojs/v1/workflows").then().statusCode(201);
+                post("/ojs/v1/workflows", obj("type", "chain", "name", "budget", "steps", arr(step(q, 1), step(q, 2))),
+                        201);
             }
             return () -> drain(q, 10, false);
         });
@@ -160,46 +177,55 @@ class CostBudgetTest {
         return obj("type", "budget.step" + n, "args", arr(n), "options", obj("queue", queue));
     }
 
-    private static void pushBulk(String queue, int n, Map<String, Object> retry) {
+    private void pushBulk(String queue, int n, Map<String, Object> retry) throws Exception {
         List<Object> jobs = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             Map<String, Object> options = retry == null ? obj("queue", queue) : obj("queue", queue, "retry", retry);
             jobs.add(obj("type", "budget.noop", "args", arr(i), "options", options));
         }
-        send(obj("jobs", jobs)).post("/ojs/v1/jobs/batch").then().statusCode(201);
+        post("/ojs/v1/jobs/batch", obj("jobs", jobs), 201);
     }
 
-    private static List<Map<String, Object>> fetchJobs(String queue, int count) {
-        return send(obj("queues", arr(queue), "count", count, "worker_id", "budget")).post("/ojs/v1/workers/fetch")
-                .then().statusCode(200).extract().path("jobs");
+    private JsonNode fetch(String queue, int count) throws Exception {
+        return post("/ojs/v1/workers/fetch", obj("queues", arr(queue), "count", count, "worker_id", "budget"), 200)
+                .get("jobs");
     }
 
-    private static void ack(String id) {
-        send(obj("job_id", id, "worker_id", "budget", "result", obj("ok", true))).post("/ojs/v1/workers/ack")
-                .then().statusCode(200);
+    private void ack(String id) throws Exception {
+        post("/ojs/v1/workers/ack", obj("job_id", id, "worker_id", "budget", "result", obj("ok", true)), 200);
     }
 
     /** Fetches {@code count} at a time and acknowledges each job (or each fetch in one batch ACK) until empty. */
-    private static int drain(String queue, int count, boolean batch) {
+    private int drain(String queue, int count, boolean batch) throws Exception {
         int requests = 0;
         while (true) {
-            List<String> ids = fetchIds("budget", count, queue);
+            JsonNode jobs = fetch(queue, count);
             requests++;
-            if (ids.isEmpty()) {
+            if (jobs.isEmpty()) {
                 return requests;
             }
             if (batch) {
                 List<Object> acks = new ArrayList<>();
-                ids.forEach(id -> acks.add(obj("job_id", id, "result", obj("ok", true))));
-                send(obj("worker_id", "budget", "acks", acks)).post("/ojs/v1/workers/ack/batch").then().statusCode(200);
+                jobs.forEach(j -> acks.add(obj("job_id", j.get("id").asText(), "result", obj("ok", true))));
+                post("/ojs/v1/workers/ack/batch", obj("worker_id", "budget", "acks", acks), 200);
                 requests++;
             } else {
-                for (String id : ids) {
-                    ack(id);
+                for (JsonNode j : jobs) {
+                    ack(j.get("id").asText());
                     requests++;
                 }
             }
         }
+    }
+
+    /** POSTs {@code body} as JSON and insists on {@code status}; answers the parsed body. */
+    private JsonNode post(String path, Object body, int status) throws Exception {
+        HttpRequest r = HttpRequest.newBuilder(URI.create(base.toString().replaceAll("/$", "") + path))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json(body)))
+                .build();
+        HttpResponse<String> answer = HTTP.send(r, HttpResponse.BodyHandlers.ofString());
+        assertEquals(status, answer.statusCode(), () -> "POST " + path + " answered " + answer.body());
+        return JSON.readTree(answer.body());
     }
 
     // ---- measuring
@@ -229,11 +255,13 @@ class CostBudgetTest {
         Measured measured = workload.prepare("budget-" + name + "-" + System.nanoTime());
         quiet();
         long[] before = snapshot();
+        Map<String, Long> statementsBefore = statements();
         long walBefore = walPosition();
         int requests = measured.run();
         long walAfter = walPosition();
         quiet();
         long[] after = snapshot();
+        String breakdown = breakdown(statementsBefore, statements());
         double jobs = JOBS;
         Map<String, Double> figures = new LinkedHashMap<>();
         figures.put("statements_per_job", (diff(before, after, CountingProxy.EXECUTES)
@@ -245,7 +273,7 @@ class CostBudgetTest {
         StringBuilder report = new StringBuilder("cost budget " + name + " (" + JOBS + " jobs, " + requests
                 + " requests):");
         figures.forEach((k, v) -> report.append(String.format(" %s=%.3f", k, v)));
-        System.out.println(report);
+        System.out.println(report + breakdown);
 
         Properties budget = budget();
         List<String> over = new ArrayList<>();
@@ -258,7 +286,28 @@ class CostBudgetTest {
             }
         }
         assertEquals(List.of(), over, "over the budget (" + report + "); a change that adds work to the hot path"
-                + " raises src/test/resources/cost-budget.properties in the same commit and says why");
+                + " raises src/test/resources/cost-budget.properties in the same commit and says why" + breakdown);
+    }
+
+    /** Each statement's executions by its SQL, so far. */
+    private static Map<String, Long> statements() {
+        Map<String, Long> out = new HashMap<>();
+        for (String line : CountingProxy.statements()) {
+            int tab = line.indexOf('\t');
+            out.put(line.substring(tab + 1), Long.parseLong(line.substring(0, tab)));
+        }
+        return out;
+    }
+
+    /** The statements the measured part executed, most executed first: what a change added is named here. */
+    private static String breakdown(Map<String, Long> before, Map<String, Long> after) {
+        StringBuilder b = new StringBuilder();
+        after.entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+                .filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> b.append(String.format("%n  %5d  %.120s", e.getValue(), e.getKey())));
+        return b.toString();
     }
 
     private static double diff(long[] before, long[] after, int index) {

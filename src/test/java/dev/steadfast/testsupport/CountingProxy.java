@@ -3,7 +3,6 @@ package dev.steadfast.testsupport;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -11,7 +10,13 @@ import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
 import javax.management.JMException;
 import javax.management.ObjectName;
 
@@ -19,7 +24,8 @@ import javax.management.ObjectName;
  * A TCP proxy in front of the test PostgreSQL that reads the wire protocol passing through it and counts what the
  * server asks of the database: statements executed, statements parsed (a cached prepared statement is parsed once
  * per connection), round trips (each ReadyForQuery ends one) and transactions ended by a commit or a rollback (a
- * ReadyForQuery that returns the connection to idle). Counts, not times: they do not depend on machine speed.
+ * ReadyForQuery that returns the connection to idle), and each statement's executions by its SQL (from the Parse
+ * that prepared it). Counts, not times: they do not depend on machine speed.
  *
  * <p>The counters are read through the platform MBean server (attribute {@code Counts} of {@link #MBEAN}, a
  * {@code long[]}), so a test reads them whichever class loader started the proxy (Quarkus may start test resources
@@ -39,6 +45,7 @@ public final class CountingProxy {
     private static final int SIZE = 7;
 
     private final AtomicLongArray counts = new AtomicLongArray(SIZE);
+    private final Map<String, LongAdder> statements = new ConcurrentHashMap<>();
     private final ServerSocket listener;
     private final String targetHost;
     private final int targetPort;
@@ -53,7 +60,7 @@ public final class CountingProxy {
     public static CountingProxy start(String host, int port) throws IOException {
         CountingProxy p = new CountingProxy(host, port);
         try {
-            ManagementFactory.getPlatformMBeanServer().registerMBean(new Counts(p.counts), new ObjectName(MBEAN));
+            ManagementFactory.getPlatformMBeanServer().registerMBean(new Counts(p.counts, p.statements), new ObjectName(MBEAN));
         } catch (JMException e) {
             throw new IOException("cannot publish the proxy's counters", e);
         }
@@ -76,17 +83,37 @@ public final class CountingProxy {
         }
     }
 
+    /** Each statement's executions so far, as "count TAB sql" lines (whitespace collapsed). */
+    public static List<String> statements() {
+        try {
+            return List.of((String[]) ManagementFactory.getPlatformMBeanServer().getAttribute(new ObjectName(MBEAN),
+                    "Statements"));
+        } catch (JMException e) {
+            throw new IllegalStateException("no counting proxy runs in this JVM", e);
+        }
+    }
+
     /** The management interface of the counters (a standard MBean). */
     public interface CountsMBean {
         long[] getCounts();
+
+        String[] getStatements();
     }
 
     /** The counters as the platform MBean server shows them. */
     public static final class Counts implements CountsMBean {
         private final AtomicLongArray counts;
+        private final Map<String, LongAdder> statements;
 
-        Counts(AtomicLongArray counts) {
+        Counts(AtomicLongArray counts, Map<String, LongAdder> statements) {
             this.counts = counts;
+            this.statements = statements;
+        }
+
+        @Override
+        public String[] getStatements() {
+            return statements.entrySet().stream().map(e -> e.getValue().sum() + "\t" + e.getKey())
+                    .toArray(String[]::new);
         }
 
         @Override
@@ -150,6 +177,9 @@ public final class CountingProxy {
         private volatile boolean failed;
         private volatile boolean rolledBack;
         private boolean ready;
+        /** The SQL of this connection's prepared statements by name ("" the unnamed one), and the one bound last. */
+        private final Map<String, String> prepared = new HashMap<>();
+        private String bound;
 
         /** Client to server: the startup message (no type byte), then typed messages. */
         void up(InputStream raw, OutputStream rawOut, OutputStream clientOut) throws IOException {
@@ -174,15 +204,27 @@ public final class CountingProxy {
                     return;
                 }
                 len = in.readInt();
+                byte[] message = in.readNBytes(len - 4);
                 switch (type) {
-                    case 'E' -> counts.incrementAndGet(EXECUTES);
-                    case 'P' -> counts.incrementAndGet(PARSES);
-                    case 'Q' -> counts.incrementAndGet(SIMPLE_QUERIES);
+                    case 'E' -> {
+                        counts.incrementAndGet(EXECUTES);
+                        executed(bound);
+                    }
+                    case 'P' -> {
+                        counts.incrementAndGet(PARSES);
+                        String[] nameAndSql = cstrings(message, 2);
+                        prepared.put(nameAndSql[0], nameAndSql[1]);
+                    }
+                    case 'B' -> bound = prepared.get(cstrings(message, 2)[1]);
+                    case 'Q' -> {
+                        counts.incrementAndGet(SIMPLE_QUERIES);
+                        executed(cstrings(message, 1)[0]);
+                    }
                     default -> { }
                 }
                 out.write(type);
                 writeInt(out, len);
-                copy(in, out, len - 4);
+                out.write(message);
                 if (in.available() == 0) {
                     out.flush();
                 }
@@ -242,15 +284,23 @@ public final class CountingProxy {
         out.write(v);
     }
 
-    private static void copy(InputStream in, OutputStream out, int n) throws IOException {
-        byte[] buf = new byte[Math.min(n, 65536)];
-        while (n > 0) {
-            int r = in.read(buf, 0, Math.min(n, buf.length));
-            if (r < 0) {
-                throw new EOFException();
+    private void executed(String sql) {
+        statements.computeIfAbsent(sql == null ? "(unknown)" : sql.strip().replaceAll("\\s+", " "),
+                k -> new LongAdder()).increment();
+    }
+
+    /** The first {@code n} NUL-terminated strings of a message body. */
+    private static String[] cstrings(byte[] body, int n) {
+        String[] out = new String[n];
+        int at = 0;
+        for (int i = 0; i < n; i++) {
+            int end = at;
+            while (end < body.length && body[end] != 0) {
+                end++;
             }
-            out.write(buf, 0, r);
-            n -= r;
+            out[i] = new String(body, at, end - at, StandardCharsets.UTF_8);
+            at = end + 1;
         }
+        return out;
     }
 }
