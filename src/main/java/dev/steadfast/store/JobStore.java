@@ -125,6 +125,11 @@ public class JobStore {
      * first, and within a queue in claim order (priority, then when each became available).
      */
     public Uni<List<JobRow>> claim(List<String> queues, int count, String workerId, Long visibilityMs, Instant now) {
+        if (queues.size() == 1) {
+            // one queue, the common FETCH: a statement whose plan PostgreSQL caches (JobSql.claimOne)
+            Tuple t = Tuple.of(queues.get(0), odt(now), workerId, visibilityMs);
+            return pool.preparedQuery(JobSql.claimOne(count)).execute(t).map(JobStore::claimed);
+        }
         return claim(pool, JobSql.CLAIM, queues, count, workerId, visibilityMs, now);
     }
 

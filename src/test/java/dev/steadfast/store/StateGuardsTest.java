@@ -108,6 +108,8 @@ class StateGuardsTest {
 
         assertGuard(Operation.FETCH, "JobSql.CLAIM", JobSql.CLAIM);
         assertWrites(Operation.FETCH, "JobSql.CLAIM", JobSql.CLAIM);
+        assertGuard(Operation.FETCH, "JobSql.claimOne", JobSql.claimOne(10));
+        assertWrites(Operation.FETCH, "JobSql.claimOne", JobSql.claimOne(10));
         assertGuard(Operation.FETCH, "JobSql.CLAIM_LIMITED", JobSql.CLAIM_LIMITED);
         assertWrites(Operation.FETCH, "JobSql.CLAIM_LIMITED", JobSql.CLAIM_LIMITED);
         assertGuard(Operation.FETCH, "JobSql.CLAIM_KEYED", JobSql.CLAIM_KEYED);
