@@ -87,8 +87,20 @@ public class RateLimitStore {
 
     static final String RECORD_STARTS = "UPDATE rate_limits SET starts = $2, last_started_at = $3 WHERE key = $1";
 
-    /** The queues holding keyed jobs (jobs_rate_limit_queue_idx; empty and instant when no job has a key). */
-    static final String KEYED_QUEUES = "SELECT DISTINCT queue FROM jobs WHERE rate_limit_key IS NOT NULL";
+    /**
+     * The queues holding keyed jobs, one probe of jobs_rate_limit_queue_idx per queue (a loose index scan: each step
+     * takes the next queue name after the last one, in index order). A plain SELECT DISTINCT was planned as a
+     * sequential scan of the live table whenever its statistics were older than a backlog (measured during W2 with
+     * 30,000 waiting jobs: 19.6 ms a call, read once a second by every instance); this shape can only use the index.
+     */
+    static final String KEYED_QUEUES = """
+            WITH RECURSIVE q AS (
+                (SELECT queue FROM jobs WHERE rate_limit_key IS NOT NULL ORDER BY queue LIMIT 1)
+                UNION ALL
+                SELECT (SELECT j.queue FROM jobs j WHERE j.rate_limit_key IS NOT NULL AND j.queue > q.queue
+                        ORDER BY j.queue LIMIT 1)
+                FROM q WHERE q.queue IS NOT NULL)
+            SELECT queue FROM q WHERE queue IS NOT NULL""";
 
     /** A partition for GET /ojs/v1/rate-limits/{key}. */
     static final String INSPECT = """
