@@ -51,6 +51,8 @@ public class EventSharing {
     private static final Logger LOG = Logger.getLogger(EventSharing.class);
 
     private final String origin = UUID.randomUUID().toString().substring(0, 8);
+    /** How every payload this instance sends begins ({@link #flush}). */
+    private final String ownPrefix = "{\"o\":\"" + origin + "\",";
     private final ConcurrentLinkedQueue<JobEvent> outbound = new ConcurrentLinkedQueue<>();
     private final AtomicInteger queued = new AtomicInteger();
     private final AtomicBoolean flushing = new AtomicBoolean();
@@ -103,7 +105,7 @@ public class EventSharing {
                 b.setLength(0);
                 bytes = 0;
             }
-            b.append(b.length() == 0 ? "{\"o\":\"" + origin + "\",\"e\":[" : ",").append(one);
+            b.append(b.length() == 0 ? ownPrefix + "\"e\":[" : ",").append(one);
             bytes += n + 1;
         }
         if (b.length() > 0) {
@@ -137,6 +139,9 @@ public class EventSharing {
     }
 
     void received(String payload) {
+        if (payload.startsWith(ownPrefix)) {
+            return; // this instance's own notification, heard back: not parsed (a lone instance hears only these)
+        }
         try {
             Notification p = json.readValue(payload, Notification.class);
             if (origin.equals(p.o()) || p.e() == null) {
