@@ -46,6 +46,16 @@ public final class JobSql {
             ON CONFLICT (name) DO NOTHING""";
 
     /**
+     * A job FETCH may start at $2, the one predicate every claim statement reads its candidates through (these, the
+     * tenant claims of store.tenants.TenantClaimSql and the keyed ones of RateLimitStore): in a state FETCH starts
+     * from (JobStateMachine's FETCH sources; StateGuardsTest checks every claim statement against the table), due,
+     * and not past its expires_at (such a job is never handed out; the expiry reaper discards it). Every column it
+     * reads is in the row the claim's index scan visits anyway; jobs without a deadline cost one comparison.
+     */
+    public static final String CLAIMABLE = "state IN ('available', 'scheduled', 'retryable') AND run_at <= $2"
+            + " AND (expires_at IS NULL OR expires_at > $2)";
+
+    /**
      * Leaves out the jobs of a tenant with a max_concurrency (V30), in every claim but the one that runs under that
      * tenant's lock (store.tenants.TenantLimitStore), so the limit holds whichever path a FETCH takes. A job without
      * a tenant pays one null-bitmap test; a tenant job one probe of a hash built once per statement from
@@ -87,8 +97,7 @@ public final class JobSql {
                 SELECT c.id, r.ord FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
                 CROSS JOIN LATERAL (
                     SELECT id, priority, run_at FROM jobs
-                    WHERE queue = r.q AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2
-                      AND (expires_at IS NULL OR expires_at > $2) AND rate_limit_key IS NULL
+                    WHERE queue = r.q AND %s AND rate_limit_key IS NULL
                       AND %s
                       AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND (%s))
                     ORDER BY priority DESC, run_at, id
@@ -96,7 +105,7 @@ public final class JobSql {
                     FOR UPDATE SKIP LOCKED) c
                 ORDER BY r.ord, c.priority DESC, c.run_at, c.id
                 LIMIT $3)
-            """.formatted(NOT_LIMITED_TENANT, skipQueue) + start("$2", "$4", "$5") + JobRow.leanColumns("j");
+            """.formatted(CLAIMABLE, NOT_LIMITED_TENANT, skipQueue) + start("$2", "$4", "$5") + JobRow.leanColumns("j");
     }
 
     /**
@@ -113,14 +122,13 @@ public final class JobSql {
         return """
             WITH next AS (
                 SELECT id, 1::int8 AS ord FROM jobs
-                WHERE queue = $1 AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2
-                  AND (expires_at IS NULL OR expires_at > $2) AND rate_limit_key IS NULL
+                WHERE queue = $1 AND %s AND rate_limit_key IS NULL
                   AND %s
                   AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = $1 AND (p.paused OR p.limited))
                 ORDER BY priority DESC, run_at, id
                 LIMIT %d
                 FOR UPDATE SKIP LOCKED)
-            """.formatted(NOT_LIMITED_TENANT, count) + start("$2", "$3", "$4") + JobRow.leanColumns("j");
+            """.formatted(CLAIMABLE, NOT_LIMITED_TENANT, count) + start("$2", "$3", "$4") + JobRow.leanColumns("j");
     }
 
     private static final java.util.concurrent.ConcurrentHashMap<Integer, String> CLAIM_ONE =
@@ -169,8 +177,7 @@ public final class JobSql {
                 SELECT c.id, c.priority, c.run_at, r.ord FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
                 CROSS JOIN LATERAL (
                     SELECT id, priority, run_at FROM jobs
-                    WHERE queue = r.q AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2
-                      AND (expires_at IS NULL OR expires_at > $2) AND rate_limit_key IS NULL AND %2$s
+                    WHERE queue = r.q AND %3$s AND rate_limit_key IS NULL AND %2$s
                       AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND (%1$s))
                     ORDER BY priority DESC, run_at, id
                     LIMIT $3
@@ -180,8 +187,7 @@ public final class JobSql {
                 CROSS JOIN allowed a
                 CROSS JOIN LATERAL (
                     SELECT id, priority, run_at FROM jobs
-                    WHERE rate_limit_key = a.k AND queue = r.q AND state IN ('available', 'scheduled', 'retryable')
-                      AND run_at <= $2 AND (expires_at IS NULL OR expires_at > $2) AND %2$s
+                    WHERE rate_limit_key = a.k AND queue = r.q AND %3$s AND %2$s
                       AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND (%1$s))
                     ORDER BY priority DESC, run_at, id
                     LIMIT least(a.n, $3)
@@ -196,7 +202,7 @@ public final class JobSql {
                 SELECT u.id, u.ord FROM (SELECT * FROM plain UNION ALL SELECT * FROM capped) u
                 ORDER BY u.ord, u.priority DESC, u.run_at, u.id
                 LIMIT $3)
-            """.formatted(skipQueue, NOT_LIMITED_TENANT) + start("$2", "$4", "$5") + JobRow.leanColumns("j");
+            """.formatted(skipQueue, NOT_LIMITED_TENANT, CLAIMABLE) + start("$2", "$4", "$5") + JobRow.leanColumns("j");
     }
 
     /**

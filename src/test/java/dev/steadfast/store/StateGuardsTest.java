@@ -14,10 +14,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
-import java.util.Locale;
+import java.util.List;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,61 +29,12 @@ import org.junit.jupiter.api.Test;
  */
 class StateGuardsTest {
 
-    private static final Pattern WHERE_STATES = Pattern.compile(
-            "\\b(?:j\\.|old\\.)?state\\s*(?:=\\s*'([a-z]+)'|IN\\s*\\(([^)]*)\\))", Pattern.CASE_INSENSITIVE);
-    /** {@code SET state = ...} of an UPDATE, or {@code ... AS state} of a move between the tables (HistorySql). */
-    private static final Pattern SET_STATE = Pattern.compile(
-            "SET\\s+state\\s*=\\s*(CASE.*?END|'[a-z]+')|(CASE[^,]*?END|'[a-z]+')\\s+AS\\s+state\\b",
-            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
-    private static final Pattern QUOTED = Pattern.compile("'([a-z]+)'");
-
-    private static final Pattern END_OF_WHERE = Pattern.compile(
-            "\\b(ORDER BY|LIMIT|FOR UPDATE|RETURNING|UPDATE)\\b", Pattern.CASE_INSENSITIVE);
-
-    /** The states named in the statement's first WHERE clause (a CTE's locking SELECT, or the UPDATE's guard). */
-    static Set<JobState> guard(String sql) {
-        String where = sql.substring(indexOfWhere(sql));
-        Matcher end = END_OF_WHERE.matcher(where);
-        if (end.find()) {
-            where = where.substring(0, end.start());
-        }
-        Set<JobState> out = EnumSet.noneOf(JobState.class);
-        Matcher m = WHERE_STATES.matcher(where);
-        while (m.find()) {
-            String list = m.group(1) != null ? "'" + m.group(1) + "'" : m.group(2);
-            Matcher q = QUOTED.matcher(list);
-            while (q.find()) {
-                out.add(JobState.fromWire(q.group(1)).orElseThrow());
-            }
-        }
-        return out;
-    }
-
-    /** The states the statement's SET may write (every quoted state in a CASE). */
-    static Set<JobState> sets(String sql) {
-        Matcher m = SET_STATE.matcher(sql);
-        Set<JobState> out = EnumSet.noneOf(JobState.class);
-        if (m.find()) {
-            Matcher q = QUOTED.matcher(m.group(1) != null ? m.group(1) : m.group(2));
-            while (q.find()) {
-                out.add(JobState.fromWire(q.group(1)).orElseThrow());
-            }
-        }
-        return out;
-    }
-
-    private static int indexOfWhere(String sql) {
-        int i = sql.toUpperCase(Locale.ROOT).indexOf("WHERE");
-        assertTrue(i >= 0, "no WHERE in " + sql);
-        return i;
-    }
-
     private static void assertGuard(Operation op, String name, String sql) {
-        assertEquals(JobStateMachine.sources(op), guard(sql), name + " guards on the sources of " + op);
+        assertEquals(JobStateMachine.sources(op), StateGuards.guard(sql), name + " guards on the sources of " + op);
     }
 
     private static void assertWrites(Operation op, String name, String sql) {
-        Set<JobState> written = sets(sql);
+        Set<JobState> written = StateGuards.sets(sql);
         assertTrue(!written.isEmpty() && JobStateMachine.targets(op).containsAll(written),
                 name + " writes " + written + ", " + op + " may lead to " + JobStateMachine.targets(op));
     }
@@ -98,7 +47,7 @@ class StateGuardsTest {
         assertGuard(Operation.EXPIRE_LEASE, "MaintenanceSql.LOCK_EXPIRED_LEASES", MaintenanceSql.LOCK_EXPIRED_LEASES);
 
         assertGuard(Operation.HEARTBEAT, "WorkerStore.EXTEND_LEASES", WorkerStore.EXTEND_LEASES);
-        assertEquals(Set.of(), sets(WorkerStore.EXTEND_LEASES), "a heartbeat leaves the state as it is");
+        assertEquals(Set.of(), StateGuards.sets(WorkerStore.EXTEND_LEASES), "a heartbeat leaves the state as it is");
 
         assertGuard(Operation.ACTIVATE, "JobSql.ACTIVATE", JobSql.ACTIVATE);
         assertWrites(Operation.ACTIVATE, "JobSql.ACTIVATE", JobSql.ACTIVATE);
@@ -173,10 +122,30 @@ class StateGuardsTest {
 
     @Test
     void theParserReadsEachFormOfGuard() {
-        assertEquals(EnumSet.of(JobState.ACTIVE), guard("UPDATE jobs SET x = 1 WHERE id = $1 AND state = 'active'"));
+        assertEquals(EnumSet.of(JobState.ACTIVE), StateGuards.guard("UPDATE jobs SET x = 1 WHERE id = $1 AND state = 'active'"));
         assertEquals(EnumSet.of(JobState.SCHEDULED, JobState.RETRYABLE),
-                guard("SELECT id FROM jobs WHERE state IN ('scheduled', 'retryable') AND run_at <= $1"));
+                StateGuards.guard("SELECT id FROM jobs WHERE state IN ('scheduled', 'retryable') AND run_at <= $1"));
         assertEquals(EnumSet.of(JobState.AVAILABLE, JobState.SCHEDULED),
-                sets("UPDATE jobs SET state = CASE WHEN a THEN 'available' ELSE 'scheduled' END WHERE state = 'active'"));
+                StateGuards.sets("UPDATE jobs SET state = CASE WHEN a THEN 'available' ELSE 'scheduled' END WHERE state = 'active'"));
+        assertEquals(List.of(EnumSet.of(JobState.ACTIVE), EnumSet.of(JobState.AVAILABLE)), StateGuards.readsOfJobs(
+                "WITH a AS (SELECT id FROM jobs WHERE state = 'active'), h AS (SELECT id FROM job_history WHERE"
+                        + " state = 'completed') SELECT * FROM jobs WHERE state = 'available' LIMIT 1"));
+    }
+
+    /**
+     * Every claim statement reads its candidates only among the jobs FETCH may start, each read of the live table
+     * on its own (the keyed claim reads it twice), and makes them active; a workflow step's COMPLETE guards like ACK.
+     * The tenants' claims: store.tenants.TenantClaimGuardsTest.
+     */
+    @Test
+    void everyClaimAndFinishGuardsLikeTheTable() {
+        StateGuards.assertClaim("JobSql.CLAIM", JobSql.CLAIM);
+        StateGuards.assertClaim("JobSql.claimOne", JobSql.claimOne(7));
+        StateGuards.assertClaim("JobSql.CLAIM_LIMITED", JobSql.CLAIM_LIMITED);
+        StateGuards.assertClaim("JobSql.CLAIM_KEYED", JobSql.CLAIM_KEYED);
+        StateGuards.assertClaim("JobSql.CLAIM_KEYED_LIMITED", JobSql.CLAIM_KEYED_LIMITED);
+        assertEquals(2, StateGuards.readsOfJobs(JobSql.CLAIM_KEYED).size(), "plain and keyed candidates");
+        assertGuard(Operation.ACK, "JobSql.COMPLETE_STEP", JobSql.COMPLETE_STEP);
+        assertWrites(Operation.ACK, "JobSql.COMPLETE_STEP", JobSql.COMPLETE_STEP);
     }
 }

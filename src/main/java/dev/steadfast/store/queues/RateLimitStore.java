@@ -70,9 +70,8 @@ public class RateLimitStore {
     static final String WAITING_KEYS = """
             SELECT DISTINCT ON (rate_limit_key) rate_limit_key, queue, type FROM jobs
             WHERE rate_limit_key IS NOT NULL AND queue = ANY($1::text[])
-              AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2
-              AND (expires_at IS NULL OR expires_at > $2)
-            ORDER BY rate_limit_key""";
+              AND %s
+            ORDER BY rate_limit_key""".formatted(JobSql.CLAIMABLE);
 
     /** The keyed FETCH's lock: in key order, skipping keys another FETCH holds (it decides them). */
     static final String LOCK_KEYS = """

@@ -17,10 +17,9 @@ final class TenantClaimSql {
     private TenantClaimSql() {
     }
 
-    /** A claimable job of queue {@code q}, as CLAIM reads it ($2 is now). */
+    /** A claimable job of queue {@code q} without a rate limit key, as CLAIM reads it ($2 is now). */
     private static String ready(String q) {
-        return "queue = " + q + " AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2"
-                + " AND (expires_at IS NULL OR expires_at > $2) AND rate_limit_key IS NULL";
+        return "queue = " + q + " AND " + JobSql.CLAIMABLE + " AND rate_limit_key IS NULL";
     }
 
     private static final String SKIP_QUEUE = "NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = %s AND (p.paused OR p.limited))";
