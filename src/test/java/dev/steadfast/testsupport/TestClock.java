@@ -35,6 +35,8 @@ public final class TestClock extends Clock {
     private final Clock base;
     private final AtomicReference<Duration> offset = new AtomicReference<>(Duration.ZERO);
     private final AtomicReference<Duration> furthest = new AtomicReference<>(Duration.ZERO);
+    /** The instant the clock stands at while frozen ({@link #freeze}); null while it ticks. */
+    private final AtomicReference<Instant> frozen = new AtomicReference<>();
 
     public TestClock(Clock base) {
         this.base = base;
@@ -47,6 +49,11 @@ public final class TestClock extends Clock {
 
     /** Moves the clock forward (or back, for a negative amount) by {@code by}; answers the new instant. */
     public Instant advance(Duration by) {
+        Instant stopped = frozen.get();
+        if (stopped != null) {
+            set(stopped.plus(by));
+            return instant();
+        }
         moved(offset.accumulateAndGet(by, Duration::plus));
         return instant();
     }
@@ -56,6 +63,19 @@ public final class TestClock extends Clock {
         Duration to = Duration.between(base.instant(), at);
         offset.set(to);
         moved(to);
+        frozen.updateAndGet(f -> f == null ? null : at);
+    }
+
+    /**
+     * Stops the clock at the instant it reads now: from here it moves only by {@link #advance} or {@link #set},
+     * until {@link #reset()}. For a test that counts what the server does per request: whatever the server redoes
+     * once a second of its clock (the snapshots FETCH rereads, the worker records) then happens only when the test
+     * moves the clock, not as often as a slow machine lets a second pass.
+     */
+    public Instant freeze() {
+        Instant now = instant();
+        frozen.set(now);
+        return now;
     }
 
     private void moved(Duration to) {
@@ -71,8 +91,9 @@ public final class TestClock extends Clock {
         return base.instant().plus(furthest.get());
     }
 
-    /** Back to the base clock: the real time in a {@code @QuarkusTest}. */
+    /** Back to the base clock, ticking: the real time in a {@code @QuarkusTest}. */
     public void reset() {
+        frozen.set(null);
         offset.set(Duration.ZERO);
     }
 
@@ -88,7 +109,8 @@ public final class TestClock extends Clock {
 
     @Override
     public Instant instant() {
-        return base.instant().plus(offset.get());
+        Instant stopped = frozen.get();
+        return stopped != null ? stopped : base.instant().plus(offset.get());
     }
 
     @Override
