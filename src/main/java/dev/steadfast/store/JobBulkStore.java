@@ -140,7 +140,7 @@ public class JobBulkStore {
     public Uni<Integer> newRunsBatch(Scope scope, String[] states, boolean deadLetter, Instant now, int limit) {
         List<Object> params = new ArrayList<>(List.of(states, limit, deadLetter));
         String sql = FINISHED_BATCH.formatted(scope.where(params));
-        return pool.withTransaction(conn -> settings(conn, scope)
+        return pool.withTransaction(conn -> settings(conn)
                 .flatMap(v -> conn.preparedQuery(sql).execute(Tuple.tuple(params)))
                 .flatMap(rows -> {
                     List<UUID> ids = new ArrayList<>(rows.rowCount());
@@ -166,7 +166,7 @@ public class JobBulkStore {
     }
 
     private Uni<RowSet<Row>> run(Scope scope, String sql, List<Object> params) {
-        return pool.withTransaction(conn -> settings(conn, scope)
+        return pool.withTransaction(conn -> settings(conn)
                 .flatMap(v -> conn.preparedQuery(sql).execute(Tuple.tuple(params))))
                 .onFailure(JobQueryStore::timedOut).transform(JobBulkStore::tooSlow);
     }
@@ -177,7 +177,7 @@ public class JobBulkStore {
                 + " took longer than 5 s; narrow it with a queue, type, state or time range.");
     }
 
-    private static Uni<?> settings(SqlConnection conn, Scope scope) {
-        return conn.query(JobQueryStore.settings(scope.filter())).execute();
+    private static Uni<?> settings(SqlConnection conn) {
+        return conn.query(JobQueryStore.settings()).execute();
     }
 }

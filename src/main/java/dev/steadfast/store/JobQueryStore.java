@@ -27,9 +27,12 @@ public class JobQueryStore {
     static final String TIME_LIMIT = "SET LOCAL statement_timeout = 5000";
 
     /**
-     * A text search plans with its pattern: a generic plan, which the statement cache switches to after five runs,
-     * cannot tell a rare word (the trigram indexes) from a common one (the (created_at, id) order), and the one it
-     * chose for a rare word at 1,000,000 jobs ran out of time.
+     * A listing plans with its values. A text search must: a generic plan, which the statement cache switches to
+     * after five runs, cannot tell a rare word (the trigram indexes) from a common one (the (created_at, id) order),
+     * and the one it chose for a rare word at 1,000,000 jobs ran out of time. Every other listing too, since the
+     * client caches statements up to 16,384 characters (store.PrimaryPoolCreator): a listing's statement longer than
+     * 2,048, which every listing of four parts is, was never cached before and so was always planned with its values,
+     * which is how the pages were timed at 1,000,000 jobs (docs/performance/2026-11-26-console-at-a-million.md).
      */
     static final String CUSTOM_PLANS = "SET LOCAL plan_cache_mode = force_custom_plan";
 
@@ -41,12 +44,11 @@ public class JobQueryStore {
     static final String INTERACTIVE = "SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0";
 
     /**
-     * The settings of a listing's or bulk action's transaction: the time limit, {@link #INTERACTIVE} and, for a text
-     * or args search, {@link #CUSTOM_PLANS}.
+     * The settings of a listing's or bulk action's transaction: the time limit, {@link #INTERACTIVE} and
+     * {@link #CUSTOM_PLANS}.
      */
-    static String settings(JobFilter f) {
-        boolean searches = f != null && (f.text() != null || !f.args().isEmpty());
-        return TIME_LIMIT + "; " + INTERACTIVE + (searches ? "; " + CUSTOM_PLANS : "");
+    static String settings() {
+        return TIME_LIMIT + "; " + INTERACTIVE + "; " + CUSTOM_PLANS;
     }
 
     /** How much of the args' JSON text a listing shows; one character more is read to tell that it was cut. */
@@ -111,7 +113,7 @@ public class JobQueryStore {
         }
         params.add(limit);
         int limitParam = params.size();
-        String settings = settings(f);
+        String settings = settings();
         // the only parameter ending in % that does not start with one (text and args needles do)
         int typePrefixParam = f.typePrefix() && f.type() != null ? params.indexOf(likePrefix(f.type())) + 1 : 0;
         return pool.withTransaction(conn -> conn.query(settings).execute()
