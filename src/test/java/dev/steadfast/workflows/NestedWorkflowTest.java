@@ -41,6 +41,9 @@ class NestedWorkflowTest {
     @jakarta.inject.Inject
     dev.steadfast.workflows.WorkflowAdvancer advancer;
 
+    @jakarta.inject.Inject
+    io.quarkus.scheduler.Scheduler scheduler;
+
     @BeforeEach
     void reset() {
         Api.reset();
@@ -205,8 +208,15 @@ class NestedWorkflowTest {
         String wf = createId(chain(group(job("o.a", "nw-o")), job("o.next", "nw-o")));
         String group = get(wf).path("workflow.steps[0].workflow_id");
         String a = get(group).path("workflow.jobs[0].job_id");
-        Api.cancel(a).then().statusCode(200);
-        advancer.runOnce().await().indefinitely();
+        // The scheduled advancer, running beside the test, could hold the workflow's rows (SKIP LOCKED) at the very
+        // moment runOnce looks, and runOnce would pass them over: paused, so runOnce is the one that advances.
+        scheduler.pause(dev.steadfast.maintenance.MaintenanceHealth.WORKFLOW_ADVANCER);
+        try {
+            Api.cancel(a).then().statusCode(200);
+            advancer.runOnce().await().indefinitely();
+        } finally {
+            scheduler.resume(dev.steadfast.maintenance.MaintenanceHealth.WORKFLOW_ADVANCER);
+        }
         assertEquals("failed", get(group).path("workflow.state"));
         Response r = get(wf);
         assertEquals("failed", r.path("workflow.state"));
