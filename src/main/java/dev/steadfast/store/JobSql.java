@@ -45,6 +45,22 @@ public final class JobSql {
             INSERT INTO queues (name, created_at) SELECT unnest($1::text[]), $2
             ON CONFLICT (name) DO NOTHING""";
 
+    /** The claim's write, shared by every claim (TenantClaimSql's too): the chosen rows ({@code next}) become active. */
+    public static final String START = start("$2", "$4", "$5");
+
+    /** The claim's write with the parameters that hold now, the worker and the visibility override. */
+    private static String start(String now, String worker, String visibility) {
+        return """
+            UPDATE jobs j SET state = 'active', attempt = j.attempt + 1, started_at = %1$s, lease_owner = %2$s,
+                   lease_renewed_at = %1$s,
+                   enqueued_at = j.run_at, run_at = NULL,
+                   execution_deadline = %1$s + j.timeout_ms * interval '1 millisecond',
+                   lease_expires_at = LEAST(%1$s + coalesce(%3$s, j.visibility_timeout_ms) * interval '1 millisecond',
+                                            %1$s + j.timeout_ms * interval '1 millisecond')
+            FROM next WHERE j.id = next.id
+            RETURNING next.ord, j.rate_limit_key,\s""".formatted(now, worker, visibility);
+    }
+
     /**
      * A job FETCH may start at $2, the one predicate every claim statement reads its candidates through (these, the
      * tenant claims of store.tenants.TenantClaimSql and the keyed ones of RateLimitStore): in a state FETCH starts
@@ -105,7 +121,7 @@ public final class JobSql {
                     FOR UPDATE SKIP LOCKED) c
                 ORDER BY r.ord, c.priority DESC, c.run_at, c.id
                 LIMIT $3)
-            """.formatted(CLAIMABLE, NOT_LIMITED_TENANT, skipQueue) + start("$2", "$4", "$5") + JobRow.leanColumns("j");
+            """.formatted(CLAIMABLE, NOT_LIMITED_TENANT, skipQueue) + START + JobRow.leanColumns("j");
     }
 
     /**
@@ -139,21 +155,6 @@ public final class JobSql {
         return CLAIM_ONE.computeIfAbsent(count, JobSql::claimOneText);
     }
 
-    /** The claim's write, shared by every claim (TenantClaimSql's too): the chosen rows ({@code next}) become active. */
-    public static final String START = start("$2", "$4", "$5");
-
-    /** The claim's write with the parameters that hold now, the worker and the visibility override. */
-    private static String start(String now, String worker, String visibility) {
-        return """
-            UPDATE jobs j SET state = 'active', attempt = j.attempt + 1, started_at = %1$s, lease_owner = %2$s,
-                   lease_renewed_at = %1$s,
-                   enqueued_at = j.run_at, run_at = NULL,
-                   execution_deadline = %1$s + j.timeout_ms * interval '1 millisecond',
-                   lease_expires_at = LEAST(%1$s + coalesce(%3$s, j.visibility_timeout_ms) * interval '1 millisecond',
-                                            %1$s + j.timeout_ms * interval '1 millisecond')
-            FROM next WHERE j.id = next.id
-            RETURNING next.ord, j.rate_limit_key,\s""".formatted(now, worker, visibility);
-    }
 
     /**
      * FETCH from queues that hold jobs with a rate limit key (RateLimitStore.claim), inside the transaction that
@@ -202,7 +203,7 @@ public final class JobSql {
                 SELECT u.id, u.ord FROM (SELECT * FROM plain UNION ALL SELECT * FROM capped) u
                 ORDER BY u.ord, u.priority DESC, u.run_at, u.id
                 LIMIT $3)
-            """.formatted(skipQueue, NOT_LIMITED_TENANT, CLAIMABLE) + start("$2", "$4", "$5") + JobRow.leanColumns("j");
+            """.formatted(skipQueue, NOT_LIMITED_TENANT, CLAIMABLE) + START + JobRow.leanColumns("j");
     }
 
     /**
