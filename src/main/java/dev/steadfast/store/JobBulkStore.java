@@ -178,6 +178,6 @@ public class JobBulkStore {
     }
 
     private static Uni<?> settings(SqlConnection conn) {
-        return conn.query(JobQueryStore.settings()).execute();
+        return conn.query(JobQueryStore.SETTINGS).execute();
     }
 }

@@ -47,9 +47,7 @@ public class JobQueryStore {
      * The settings of a listing's or bulk action's transaction: the time limit, {@link #INTERACTIVE} and
      * {@link #CUSTOM_PLANS}.
      */
-    static String settings() {
-        return TIME_LIMIT + "; " + INTERACTIVE + "; " + CUSTOM_PLANS;
-    }
+    static final String SETTINGS = TIME_LIMIT + "; " + INTERACTIVE + "; " + CUSTOM_PLANS;
 
     /** How much of the args' JSON text a listing shows; one character more is read to tell that it was cut. */
     public static final int ARGS_PREVIEW = 120;
@@ -113,10 +111,9 @@ public class JobQueryStore {
         }
         params.add(limit);
         int limitParam = params.size();
-        String settings = settings();
         // the only parameter ending in % that does not start with one (text and args needles do)
         int typePrefixParam = f.typePrefix() && f.type() != null ? params.indexOf(likePrefix(f.type())) + 1 : 0;
-        return pool.withTransaction(conn -> conn.query(settings).execute()
+        return pool.withTransaction(conn -> conn.query(SETTINGS).execute()
                 .flatMap(v -> searching.isEmpty() ? Uni.createFrom().item(listing(narrowing, f.state(), ascending,
                         limitParam)) : conn.query(HISTORY_LEAVES).execute().map(rows -> {
                             List<String> leaves = new ArrayList<>();
