@@ -6,8 +6,10 @@ import static dev.steadfast.testsupport.Api.fetchOne;
 import static dev.steadfast.testsupport.Api.info;
 import static dev.steadfast.testsupport.Api.obj;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.maintenance.Pruner;
+import dev.steadfast.maintenance.SearchIndexer;
 import dev.steadfast.store.Completion;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.maintenance.MaintenanceStore;
@@ -50,6 +52,12 @@ class HistoryPartitionsTest {
     @Inject
     Pool pool;
 
+    @Inject
+    SearchIndexer searchIndexer;
+
+    @Inject
+    io.quarkus.scheduler.Scheduler scheduler;
+
     @BeforeEach
     void reset() {
         Api.reset();
@@ -88,6 +96,64 @@ class HistoryPartitionsTest {
 
         pruner.runOnce(clock.instant()).await().indefinitely();
         info(id).then().statusCode(404);
+    }
+
+    /**
+     * The search indexer builds the trigram index of every partition that no longer takes the hot path's writes
+     * (yesterday's, the dead letters', the default one), never today's or a later day's, and none on the live table;
+     * a failed build's leftover (an invalid index of that name) is dropped and built again.
+     */
+    @Test
+    void searchIndexesAreBuiltOnClosedPartitionsOnlyAndAFailedBuildIsRedone() {
+        Instant midnight = LocalDate.now(ZoneOffset.UTC).atStartOfDay().toInstant(ZoneOffset.UTC);
+        maintenance.preparePartitions(midnight.minus(Duration.ofDays(1)), 2).await().indefinitely();
+        complete("s-one", midnight.minus(Duration.ofHours(1)));
+        complete("s-one", midnight.minus(Duration.ofHours(2)));
+        String yesterday = partition(midnight.minus(Duration.ofDays(1)));
+        scheduler.pause(SearchIndexer.IDENTITY);
+        try {
+            leftoverRebuilt(midnight, yesterday);
+        } finally {
+            scheduler.resume(SearchIndexer.IDENTITY);
+        }
+    }
+
+    private void leftoverRebuilt(Instant midnight, String yesterday) {
+        // the scheduled indexer (paused now) may be building, or have built, yesterday's index already
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (pool.query("SELECT 1 FROM pg_stat_progress_create_index").execute().await().indefinitely().rowCount() > 0
+                && System.nanoTime() < deadline) {
+            io.smallrye.mutiny.Uni.createFrom().voidItem().onItem().delayIt().by(Duration.ofMillis(50))
+                    .await().indefinitely();
+        }
+        for (String leaf : List.of(yesterday, "job_history_dead", "job_history_done_default")) {
+            pool.query("DROP INDEX IF EXISTS " + leaf + "_search_idx").execute().await().indefinitely();
+        }
+        // a unique index over two equal values fails half way, leaving an invalid index behind under the search's name
+        pool.query("CREATE UNIQUE INDEX CONCURRENTLY " + yesterday + "_search_idx ON " + yesterday + " (queue)")
+                .execute().onFailure().recoverWithNull().await().indefinitely();
+        assertEquals(1L, count("SELECT count(*) FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid"
+                + " WHERE i.relname = $1 AND NOT x.indisvalid", yesterday + "_search_idx"));
+
+        java.util.Set<String> built = new java.util.TreeSet<>();
+        for (var b = searchIndexer.runOnce().await().indefinitely(); b.isPresent();
+             b = searchIndexer.runOnce().await().indefinitely()) {
+            assertTrue(built.add(b.get()), "built twice: " + b.get());
+        }
+        assertTrue(built.containsAll(List.of(yesterday, "job_history_dead", "job_history_done_default")), built.toString());
+        for (String leaf : built) {
+            assertEquals(1L, count("SELECT count(*) FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid"
+                    + " WHERE i.relname = $1 AND x.indisvalid AND pg_get_indexdef(x.indexrelid) LIKE '%gin_trgm_ops%'",
+                    leaf + "_search_idx"), leaf);
+        }
+        for (int day = 0; day <= 1; day++) {
+            String open = partition(midnight.plus(Duration.ofDays(day)));
+            assertTrue(!built.contains(open), open + " is still written to");
+            assertEquals(0L, count("SELECT count(*) FROM pg_indexes WHERE tablename = $1 AND indexdef LIKE"
+                    + " '%gin_trgm_ops%'", open), open);
+        }
+        assertEquals(0L, count("SELECT count(*) FROM pg_indexes WHERE tablename = $1 AND indexdef LIKE"
+                + " '%gin_trgm_ops%'", "jobs"), "the live table");
     }
 
     private String complete(String queue, Instant at) {

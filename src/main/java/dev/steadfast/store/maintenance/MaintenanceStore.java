@@ -3,6 +3,7 @@ package dev.steadfast.store.maintenance;
 import dev.steadfast.store.FailureWrite;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.store.JobStore;
+import dev.steadfast.store.SearchIndexes;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -138,6 +139,32 @@ public class MaintenanceStore {
                 .onFailure(e -> lockTimedOut(e)
                         || e instanceof io.vertx.pgclient.PgException p && "42P01".equals(p.getSqlState()))
                 .recoverWithItem(0);
+    }
+
+    /** The history's leaves and their search indexes (SearchIndexes.LEAVES). */
+    public Uni<List<SearchIndexes.Leaf>> searchLeaves() {
+        return pool.query(SearchIndexes.LEAVES).execute().map(rows -> {
+            List<SearchIndexes.Leaf> out = new ArrayList<>();
+            for (Row r : rows) {
+                out.add(new SearchIndexes.Leaf(r.getString("leaf"), r.getBoolean("indexed"), r.getBoolean("named"),
+                        r.getBoolean("building")));
+            }
+            return out;
+        });
+    }
+
+    /**
+     * Builds {@code leaf}'s search index (SearchIndexes.create), first dropping a failed build's leftover under the
+     * partition lock timeout (a closed partition: only the console and the pruner touch it), so one that cannot be
+     * had waits for the next run. Outside any transaction, one statement at a time: it works through a pooler in
+     * transaction mode too. Two instances building the same index at once: the second waits for the first's lock and
+     * then finds the index there (IF NOT EXISTS); should PostgreSQL abort one, its leftover is dropped next run.
+     */
+    public Uni<Void> buildSearchIndex(SearchIndexes.Leaf leaf) {
+        Uni<Void> drop = !leaf.leftover() ? Uni.createFrom().voidItem()
+                : pool.withTransaction(conn -> conn.query(MaintenanceSql.PARTITION_LOCK_TIMEOUT).execute()
+                        .flatMap(x -> conn.query(SearchIndexes.drop(leaf.name())).execute())).replaceWithVoid();
+        return drop.flatMap(x -> pool.query(SearchIndexes.create(leaf.name())).execute()).replaceWithVoid();
     }
 
     /** Deletes up to {@code limit} progress rows whose job no longer exists; returns how many. */
