@@ -7,6 +7,7 @@ import dev.steadfast.store.JobQueryStore;
 import dev.steadfast.store.JobSummary;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -29,8 +30,17 @@ public class JobSearchService {
         this.store = store;
     }
 
-    /** A page of jobs and the cursors that continue it (null when there is nothing that way). */
-    public record JobPage(List<JobSummary> jobs, String nextCursor, String prevCursor) {
+    /**
+     * A page of jobs and the cursors that continue it (null when there is nothing that way). {@code searchedTo} is
+     * set when a text search stopped short on this page (JobQueryStore.Listing): every match created up to that
+     * instant (in the page's order) is on it, and {@code nextCursor} goes on from there, so a page may hold fewer
+     * jobs than asked, or none, and still have a next one.
+     */
+    public record JobPage(List<JobSummary> jobs, String nextCursor, String prevCursor, Instant searchedTo) {
+
+        public JobPage(List<JobSummary> jobs, String nextCursor, String prevCursor) {
+            this(jobs, nextCursor, prevCursor, null);
+        }
     }
 
     public Uni<JobPage> page(JobFilter f, boolean ascending, String after, String before, int limit) {
@@ -38,23 +48,29 @@ public class JobSearchService {
         KeysetCursor b = KeysetCursor.decode("before", before);
         if (b != null) {
             KeysetCursor c = b;
-            return store.list(f, !ascending, c.at(), c.id(), limit + 1).flatMap(rows -> {
-                if (rows.size() <= limit) {
+            return store.list(f, !ascending, c.at(), c.id(), limit + 1).flatMap(listing -> {
+                List<JobSummary> rows = listing.jobs();
+                boolean more = rows.size() > limit;
+                if (!more && listing.reach() == null) {
                     return page(f, ascending, null, null, limit);
                 }
-                List<JobSummary> page = new ArrayList<>(rows.subList(0, limit));
+                List<JobSummary> page = new ArrayList<>(more ? rows.subList(0, limit) : rows);
                 Collections.reverse(page);
-                return Uni.createFrom().item(new JobPage(page, cursorOf(page.get(page.size() - 1)),
-                        cursorOf(page.get(0))));
+                String prev = more ? cursorOf(page.get(0)) : cursorOf(listing.reach());
+                String next = page.isEmpty() ? new KeysetCursor(c.at(), c.id()).encode()
+                        : cursorOf(page.get(page.size() - 1));
+                return Uni.createFrom().item(new JobPage(page, next, prev, more ? null : listing.reach().at()));
             });
         }
         KeysetCursor c = KeysetCursor.decode("after", after);
-        return store.list(f, ascending, c == null ? null : c.at(), c == null ? null : c.id(), limit + 1).map(rows -> {
+        return store.list(f, ascending, c == null ? null : c.at(), c == null ? null : c.id(), limit + 1).map(listing -> {
+            List<JobSummary> rows = listing.jobs();
             boolean more = rows.size() > limit;
             List<JobSummary> page = more ? rows.subList(0, limit) : rows;
-            String next = more ? cursorOf(page.get(page.size() - 1)) : null;
+            boolean stopped = !more && listing.reach() != null;
+            String next = more ? cursorOf(page.get(page.size() - 1)) : stopped ? cursorOf(listing.reach()) : null;
             String prev = c == null || page.isEmpty() ? null : cursorOf(page.get(0));
-            return new JobPage(page, next, prev);
+            return new JobPage(page, next, prev, stopped ? listing.reach().at() : null);
         });
     }
 
@@ -67,5 +83,9 @@ public class JobSearchService {
 
     private static String cursorOf(JobSummary j) {
         return new KeysetCursor(j.createdAt(), j.id()).encode();
+    }
+
+    private static String cursorOf(JobQueryStore.Reach r) {
+        return new KeysetCursor(r.at(), r.id()).encode();
     }
 }

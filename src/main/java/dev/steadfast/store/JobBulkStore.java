@@ -28,7 +28,10 @@ import java.util.UUID;
 @ApplicationScoped
 public class JobBulkStore {
 
-    /** The live table's parts carry the literal so that a text or args condition can use jobs_search_idx (V18). */
+    /**
+     * A batch of live jobs, never active. A text or args condition reads the live table in order (it has no search
+     * index since V31), as it reads today's history partition; the closed days' partitions through their own.
+     */
     private static final String LIVE_BATCH = "SELECT id FROM jobs WHERE " + JobQueryStore.WAITING
             + " AND state = ANY($1) %s LIMIT $2 FOR UPDATE SKIP LOCKED";
 

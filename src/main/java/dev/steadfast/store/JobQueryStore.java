@@ -57,8 +57,8 @@ public class JobQueryStore {
             + " left(error->>'message', 300) AS error_message, left(args::text, " + (ARGS_PREVIEW + 1) + ") AS args_preview";
 
     /**
-     * Text search over args, meta and error history, through the trigram indexes job_history_search_idx and, for
-     * waiting live jobs, jobs_search_idx (V18).
+     * Text search over args, meta and error history, through the trigram index of each closed history partition
+     * ({@link SearchIndexes}); the live table and today's history are read in order, a bounded number of rows per page.
      */
     static final String TEXT = "job_search_text(args, meta, errors) ILIKE $%d";
     static final String STATE = "state = $%d";
@@ -85,60 +85,142 @@ public class JobQueryStore {
      */
     static final int SCAN_ROWS = 2000;
 
-    /** The history's partitions (leaves), which a search listing reads one by one. */
-    static final String HISTORY_LEAVES = "SELECT relid::regclass::text AS leaf FROM pg_partition_tree('job_history')"
-            + " WHERE isleaf ORDER BY 1";
+    /**
+     * A page of a listing, and where a text search stopped short: {@code reach} is the last row (in the listing's
+     * order) it read of a part without a search index (the live table, today's history: {@link SearchIndexes}),
+     * when such a part holds more rows beyond it; every match up to and including that row is in {@code jobs}, none
+     * beyond it, so the listing goes on from there like from a page's last row. Null when nothing was left unread.
+     */
+    public record Listing(List<JobSummary> jobs, Reach reach) {
+    }
+
+    /** A position in a listing's order: (created_at, id). */
+    public record Reach(Instant at, UUID id) {
+    }
 
     /**
      * Up to {@code limit} jobs matching {@code f}, newest first (or oldest first when {@code ascending}), strictly
-     * after the (afterAt, afterId) cursor in that order when one is given.
+     * after the (afterAt, afterId) cursor in that order when one is given; a text search stops short where
+     * {@link Listing#reach} says.
      */
-    public Uni<List<JobSummary>> list(JobFilter f, boolean ascending, Instant afterAt, UUID afterId, int limit) {
+    public Uni<Listing> list(JobFilter f, boolean ascending, Instant afterAt, UUID afterId, int limit) {
         return list(f, ascending, afterAt, afterId, limit, SCAN_ROWS);
     }
 
-    /** As {@link #list(JobFilter, boolean, Instant, UUID, int)}, a search reading {@code scanRows} in order per part. */
-    Uni<List<JobSummary>> list(JobFilter f, boolean ascending, Instant afterAt, UUID afterId, int limit, int scanRows) {
+    /**
+     * As {@link #list(JobFilter, boolean, Instant, UUID, int)}, a search reading {@code scanRows} in order per part
+     * before it turns to the term's index, and, for a part without a search index, at most {@code scanRows} rows.
+     */
+    Uni<Listing> list(JobFilter f, boolean ascending, Instant afterAt, UUID afterId, int limit, int scanRows) {
         List<Object> params = new ArrayList<>();
         List<String> narrowing = new ArrayList<>();
         List<String> searching = new ArrayList<>();
-        add(narrowing, params, STATE, f.state() == null ? null : f.state().wire());
-        conditions(f, narrowing, searching, params);
-        if (afterAt != null) {
-            params.add(JobStore.odt(afterAt));
-            params.add(afterId);
-            narrowing.add((ascending ? AFTER_ASC : AFTER_DESC).formatted(params.size() - 1, params.size()));
-        }
-        params.add(limit);
-        int limitParam = params.size();
+        narrowing(f, ascending, afterAt, afterId, narrowing, params);
+        searches(f, searching, params);
+        // the narrowing conditions again, alone: the statement that finds where a search must stop
+        List<Object> reachParams = new ArrayList<>();
+        List<String> reachNarrowing = new ArrayList<>();
+        narrowing(f, ascending, afterAt, afterId, reachNarrowing, reachParams);
+        boolean trigrams = f.text() != null || !f.args().isEmpty();
         // the only parameter ending in % that does not start with one (text and args needles do)
         int typePrefixParam = f.typePrefix() && f.type() != null ? params.indexOf(likePrefix(f.type())) + 1 : 0;
         return pool.withTransaction(conn -> conn.query(SETTINGS).execute()
-                .flatMap(v -> searching.isEmpty() ? Uni.createFrom().item(listing(narrowing, f.state(), ascending,
-                        limitParam)) : conn.query(HISTORY_LEAVES).execute().map(rows -> {
-                            List<String> leaves = new ArrayList<>();
-                            rows.forEach(r -> leaves.add(r.getString("leaf")));
-                            return searchListing(parts(f.state(), leaves), narrowing, searching, typePrefixParam,
-                                    ascending, limitParam, scanRows);
-                        }))
-                .flatMap(sql -> conn.preparedQuery(sql).execute(Tuple.tuple(params))))
-                .map(rows -> {
-                    List<JobSummary> out = new ArrayList<>(rows.rowCount());
-                    for (Row r : rows) {
-                        out.add(summary(r));
+                .flatMap(v -> {
+                    if (searching.isEmpty()) {
+                        params.add(limit);
+                        return conn.preparedQuery(listing(narrowing, f.state(), ascending, params.size()))
+                                .execute(Tuple.tuple(params)).map(rows -> new Listing(summaries(rows), null));
                     }
-                    return out;
-                })
+                    return conn.query(SearchIndexes.LEAVES).execute().flatMap(rows -> {
+                        List<Part> parts = parts(f.state(), leaves(rows));
+                        List<Part> unindexed = trigrams ? parts.stream().filter(p -> !p.searchIndex()).toList()
+                                : List.of();
+                        Uni<Reach> reach = unindexed.isEmpty() ? Uni.createFrom().nullItem()
+                                : conn.preparedQuery(reach(unindexed, reachNarrowing, ascending, scanRows))
+                                        .execute(Tuple.tuple(reachParams)).map(r -> r.rowCount() == 0 ? null
+                                                : new Reach(JobRow.instant(r.iterator().next(), "created_at"),
+                                                        r.iterator().next().getUUID("id")));
+                        return reach.flatMap(stop -> {
+                            List<String> within = new ArrayList<>(narrowing);
+                            if (stop != null) {
+                                params.add(JobStore.odt(stop.at()));
+                                params.add(stop.id());
+                                within.add((ascending ? UP_TO_ASC : UP_TO_DESC).formatted(params.size() - 1,
+                                        params.size()));
+                            }
+                            params.add(limit);
+                            return conn.preparedQuery(searchListing(parts, within, searching, typePrefixParam,
+                                            trigrams, ascending, params.size(), scanRows))
+                                    .execute(Tuple.tuple(params)).map(r -> new Listing(summaries(r), stop));
+                        });
+                    });
+                }))
                 // a day's partition dropped by retention between reading the list and the listing: read it again
                 .onFailure(JobQueryStore::partitionGone).retry().atMost(1)
                 .onFailure(JobQueryStore::timedOut).transform(e -> OjsException.invalidField("q",
                         "The search took longer than 5 s; narrow it with a queue, type, state or time range."));
     }
 
+    /** The state, the filter's ordered conditions (queue, exact type, time range) and the cursor, into {@code where}. */
+    private static void narrowing(JobFilter f, boolean ascending, Instant afterAt, UUID afterId, List<String> where,
+                                  List<Object> params) {
+        add(where, params, STATE, f.state() == null ? null : f.state().wire());
+        ordered(f, where, params);
+        if (afterAt != null) {
+            params.add(JobStore.odt(afterAt));
+            params.add(afterId);
+            where.add((ascending ? AFTER_ASC : AFTER_DESC).formatted(params.size() - 1, params.size()));
+        }
+    }
+
+    /** A listing stopped at a {@link Reach}: that row and those before it in the listing's order. */
+    static final String UP_TO_DESC = "(created_at, id) >= ($%d, $%d)";
+    static final String UP_TO_ASC = "(created_at, id) <= ($%d, $%d)";
+
+    private static List<JobSummary> summaries(io.vertx.mutiny.sqlclient.RowSet<Row> rows) {
+        List<JobSummary> out = new ArrayList<>(rows.rowCount());
+        for (Row r : rows) {
+            out.add(summary(r));
+        }
+        return out;
+    }
+
+    private static List<SearchIndexes.Leaf> leaves(io.vertx.mutiny.sqlclient.RowSet<Row> rows) {
+        List<SearchIndexes.Leaf> out = new ArrayList<>();
+        for (Row r : rows) {
+            out.add(new SearchIndexes.Leaf(r.getString("leaf"), r.getBoolean("indexed"), r.getBoolean("named"),
+                    r.getBoolean("building")));
+        }
+        return out;
+    }
+
+    /**
+     * Where a text search over {@code parts} (those without a search index) must stop: of each part holding more than
+     * {@code scanRows} rows in the listing's order, its {@code scanRows}-th row; the first of those in that order
+     * (no row: every such part is read whole). Reads at most {@code scanRows + 1} index entries per part.
+     */
+    static String reach(List<Part> parts, List<String> narrowing, boolean ascending, int scanRows) {
+        String dir = ascending ? "ASC" : "DESC";
+        String order = " ORDER BY created_at " + dir + ", id " + dir;
+        String narrow = narrowing.isEmpty() ? "" : " AND " + String.join(" AND ", narrowing);
+        StringBuilder sql = new StringBuilder("SELECT created_at, id FROM (");
+        for (int i = 0; i < parts.size(); i++) {
+            Part part = parts.get(i);
+            String k = "k" + i;
+            sql.append(i == 0 ? "" : " UNION ALL ").append("(WITH ").append(k)
+                    .append(" AS MATERIALIZED (SELECT created_at, id FROM ").append(part.table()).append(" WHERE ")
+                    .append(part.predicate()).append(narrow).append(order).append(" LIMIT ").append(scanRows + 1)
+                    .append(") SELECT created_at, id FROM ").append(k).append(" WHERE (SELECT count(*) FROM ")
+                    .append(k).append(") > ").append(scanRows).append(order).append(" OFFSET ")
+                    .append(scanRows - 1).append(" LIMIT 1)");
+        }
+        return sql.append(") r").append(order).append(" LIMIT 1").toString();
+    }
+
     /**
      * The listing statement. A state filter names the one table that holds that state (LiveStates); without one the
      * page is the merge of bounded parts ({@link #PARTS}: waiting and active live jobs through jobs_live_created_idx
-     * or, for text, jobs_search_idx and the lease index; the history through its keyset and trigram indexes, V18),
+     * and the lease index; the history through its keyset indexes, V18),
      * each cut at the page size before the merge.
      *
      * @param state the filtered state, or null
@@ -148,10 +230,7 @@ public class JobQueryStore {
         String order = " ORDER BY created_at " + dir + ", id " + dir + " LIMIT $" + limitParam;
         String rest = where.isEmpty() ? "" : " AND " + String.join(" AND ", where);
         if (state != null) {
-            // the literal lets a generic plan use the partial jobs_search_idx, which a bound state cannot prove
-            String waiting = state.terminal() || state == JobState.ACTIVE ? "" : " AND " + WAITING;
-            return "SELECT " + SUMMARY_COLUMNS + " FROM " + LiveStates.tableOf(state) + " WHERE true" + waiting + rest
-                    + order;
+            return "SELECT " + SUMMARY_COLUMNS + " FROM " + LiveStates.tableOf(state) + " WHERE true" + rest + order;
         }
         StringBuilder sql = new StringBuilder();
         for (Part part : PARTS) {
@@ -162,28 +241,29 @@ public class JobQueryStore {
         return sql.append(order).toString();
     }
 
-    /** The predicate of jobs_search_idx (V18): every live job but the active ones. */
+    /** Every live job but the active ones (which the lease index finds, being few). */
     static final String WAITING = "state <> 'active'";
 
     /**
-     * The parts of a listing without a state filter, each matching the predicates of its indexes: waiting jobs
-     * (jobs_search_idx for text), active ones (few: the lease index) and the history.
+     * The parts of a listing without a state filter, each matching the predicates of its indexes: waiting jobs,
+     * active ones (few: the lease index) and the history.
      */
-    static final List<Part> PARTS = List.of(new Part("jobs", WAITING, false),
-            new Part("jobs", "state = 'active'", false), new Part("job_history", "true", true));
+    static final List<Part> PARTS = List.of(new Part("jobs", WAITING, false, false),
+            new Part("jobs", "state = 'active'", false, false), new Part("job_history", "true", true, false));
 
     /**
-     * A part of a listing: {@code table} holding the rows {@code predicate} selects (SQL), and whether the
-     * table has the (type, created_at, id) index a type prefix can be turned into types with.
+     * A part of a listing: {@code table} holding the rows {@code predicate} selects (SQL), whether the table has the
+     * (type, created_at, id) index a type prefix can be turned into types with, and whether it has a search index
+     * (trigrams, {@link SearchIndexes}).
      */
-    record Part(String table, String predicate, boolean typeIndex) {
+    record Part(String table, String predicate, boolean typeIndex, boolean searchIndex) {
     }
 
     /**
      * The parts a search listing reads: those of {@link #PARTS} (or the one table of the filtered state), the history
      * split into its partitions (leaves), each read on its own.
      */
-    static List<Part> parts(JobState state, List<String> historyLeaves) {
+    static List<Part> parts(JobState state, List<SearchIndexes.Leaf> historyLeaves) {
         List<Part> parts = new ArrayList<>();
         if (state == null || !state.terminal()) {
             if (state != JobState.ACTIVE) {
@@ -194,7 +274,7 @@ public class JobQueryStore {
             }
         }
         if (state == null || state.terminal()) {
-            historyLeaves.forEach(leaf -> parts.add(new Part(leaf, "true", true)));
+            historyLeaves.forEach(leaf -> parts.add(new Part(leaf.name(), "true", true, leaf.indexed())));
         }
         return parts;
     }
@@ -222,10 +302,14 @@ public class JobQueryStore {
      * anything of it runs). Parts are the partitions, since a run without the term is in one of them while the others
      * fill their page in order. Every row is on one side of {@code b}: the page is the plain ordered statement's.
      *
+     * <p>A text or args search ({@code trigrams}) over a part without a search index (the live table, today's
+     * history) reads that part in order only: the caller has bounded the listing ({@link #reach}) so that such a part
+     * holds at most {@code scanRows} rows within it.
+     *
      * @param typePrefixParam the parameter of the type prefix among {@code searching}, 0 if none
      */
     static String searchListing(List<Part> parts, List<String> narrowing, List<String> searching, int typePrefixParam,
-                                boolean ascending, int limitParam, int scanRows) {
+                                boolean trigrams, boolean ascending, int limitParam, int scanRows) {
         String dir = ascending ? "ASC" : "DESC";
         String back = ascending ? "DESC" : "ASC";
         String order = " ORDER BY created_at " + dir + ", id " + dir;
@@ -241,6 +325,11 @@ public class JobQueryStore {
             String rest = typePrefixParam == 0 || !part.typeIndex() ? search : String.join(" AND ", searching.stream()
                     .map(c -> c.equals(TYPE_PREFIX.formatted(typePrefixParam))
                             ? typesMatching(part.table(), typePrefixParam) : c).toList());
+            if (trigrams && !part.searchIndex()) {
+                sql.append(i == 0 ? "" : " UNION ALL ").append("(SELECT ").append(SUMMARY_COLUMNS).append(" FROM ")
+                        .append(rows).append(" AND ").append(rest).append(order).append(limit).append(')');
+                continue;
+            }
             sql.append(i == 0 ? "" : " UNION ALL ")
                     .append("(WITH ").append(split).append(" AS MATERIALIZED (SELECT created_at, id FROM (SELECT")
                     .append(" created_at, id FROM ").append(rows).append(order).append(" LIMIT ").append(scanRows)
@@ -258,7 +347,8 @@ public class JobQueryStore {
                     .append(" ORDER BY created_at + interval '0 s' ").append(dir).append(", id ").append(dir)
                     .append(limit).append("))");
         }
-        return sql.append(order).append(limit).toString();
+        // a subquery: a lone part read in order ends in an ORDER BY of its own
+        return "SELECT * FROM (" + sql + ") u" + order + limit;
     }
 
     /**
@@ -283,21 +373,32 @@ public class JobQueryStore {
      * range) in {@code narrowing}, the searches (type prefix, tag, text, args) in {@code searching}.
      */
     static void conditions(JobFilter f, List<String> narrowing, List<String> searching, List<Object> params) {
-        add(narrowing, params, QUEUE, f.queue());
-        if (f.typePrefix()) {
-            add(searching, params, TYPE_PREFIX, likePrefix(f.type()));
-        } else {
-            add(narrowing, params, TYPE, f.type());
+        ordered(f, narrowing, params);
+        searches(f, searching, params);
+    }
+
+    /** The conditions an ordered index serves: queue, exact type, time range. */
+    private static void ordered(JobFilter f, List<String> where, List<Object> params) {
+        add(where, params, QUEUE, f.queue());
+        if (!f.typePrefix()) {
+            add(where, params, TYPE, f.type());
         }
-        add(searching, params, TAG, f.tag());
-        add(narrowing, params, SINCE, JobStore.odt(f.since()));
-        add(narrowing, params, UNTIL, JobStore.odt(f.until()));
-        add(searching, params, TEXT, f.text() == null ? null : "%" + escapeLike(f.text()) + "%");
+        add(where, params, SINCE, JobStore.odt(f.since()));
+        add(where, params, UNTIL, JobStore.odt(f.until()));
+    }
+
+    /** The searches: type prefix, tag, text, args. */
+    private static void searches(JobFilter f, List<String> where, List<Object> params) {
+        if (f.typePrefix()) {
+            add(where, params, TYPE_PREFIX, likePrefix(f.type()));
+        }
+        add(where, params, TAG, f.tag());
+        add(where, params, TEXT, f.text() == null ? null : "%" + escapeLike(f.text()) + "%");
         for (JobFilter.ArgsEquals a : f.args()) {
-            add(searching, params, ARGS_TEXT, "%" + escapeLike(needle(a)) + "%");
+            add(where, params, ARGS_TEXT, "%" + escapeLike(needle(a)) + "%");
             params.add(jsonPath(a.path()));
             params.add("{\"v\": " + a.json() + "}");
-            searching.add(ARGS_PATH.formatted(params.size() - 1, params.size()));
+            where.add(ARGS_PATH.formatted(params.size() - 1, params.size()));
         }
     }
 

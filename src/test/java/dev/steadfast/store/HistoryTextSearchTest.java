@@ -45,6 +45,12 @@ class HistoryTextSearchTest {
     @Inject
     Pool pool;
 
+    @Inject
+    dev.steadfast.maintenance.SearchIndexer indexer;
+
+    @Inject
+    io.quarkus.scheduler.Scheduler scheduler;
+
     @BeforeEach
     void reset() {
         Api.reset();
@@ -113,19 +119,77 @@ class HistoryTextSearchTest {
                 "tags @> ARRAY['vip']", "type LIKE 's.%' AND tags @> ARRAY['vip'] AND job_search_text(args, meta,"
                         + " errors) ILIKE '%needle%'", "state = 'completed' AND type LIKE 's.%'",
                 "queue = 's-h' AND job_search_text(args, meta, errors) ILIKE '%needle%'");
-        for (int c = 0; c < filters.size(); c++) {
-            for (boolean ascending : new boolean[] {false, true}) {
-                List<String> expected = referenceWhere(sql.get(c), ascending);
-                assertTrue(expected.size() >= 9, sql.get(c) + " matches " + expected.size());
-                for (int scanRows : new int[] {1, 2, 4, 1000}) {
-                    for (int size : new int[] {1, 3, 100}) {
-                        assertEquals(expected, pages(filters.get(c), ascending, size, scanRows),
-                                sql.get(c) + ", " + (ascending ? "oldest" : "newest") + " first, pages of " + size
-                                        + ", " + scanRows + " rows read in order");
+        for (boolean closedDaysIndexed : new boolean[] {false, true}) {
+            if (closedDaysIndexed) {
+                indexClosedDays();
+            } else {
+                dropSearchIndexes();
+            }
+            for (int c = 0; c < filters.size(); c++) {
+                for (boolean ascending : new boolean[] {false, true}) {
+                    List<String> expected = referenceWhere(sql.get(c), ascending);
+                    assertTrue(expected.size() >= 9, sql.get(c) + " matches " + expected.size());
+                    for (int scanRows : closedDaysIndexed ? new int[] {1, 1000} : new int[] {1, 2, 4, 1000}) {
+                        for (int size : new int[] {1, 3, 100}) {
+                            assertEquals(expected, pages(filters.get(c), ascending, size, scanRows),
+                                    sql.get(c) + ", " + (ascending ? "oldest" : "newest") + " first, pages of " + size
+                                            + ", " + scanRows + " rows read in order, closed days indexed: "
+                                            + closedDaysIndexed);
+                        }
                     }
                 }
             }
         }
+        // the parts without a search index were read a few rows at a time, and the pages went on from where they stopped
+        assertTrue(stops > 0, "no page stopped short");
+    }
+
+    /**
+     * A text search over parts without a search index reads at most that many rows of each per page, and says where it
+     * stopped: the live table and today's partition are read in order, a closed day through the index the indexer
+     * built on it; paging on from where a page stopped finds the match beyond.
+     */
+    @Test
+    void aSearchStopsWhereItStoppedReadingAndGoesOnFromThere() {
+        Instant today = LocalDate.now(ZoneOffset.UTC).atStartOfDay().toInstant(ZoneOffset.UTC);
+        maintenance.preparePartitions(today.minus(Duration.ofDays(1)), 1).await().indefinitely();
+        Instant yesterday = today.minus(Duration.ofHours(12));
+        finished("rare-yesterday", yesterday);
+        finished("rare-today", today.plus(Duration.ofMinutes(1)));
+        for (int i = 0; i < 5; i++) {
+            finished("hay-" + i, today.plus(Duration.ofMinutes(2 + i)));
+        }
+        indexClosedDays();
+        JobFilter rare = new JobFilter(null, null, null, false, null, null, null, "rare-");
+        JobQueryStore.Listing first = query.list(rare, false, null, null, 10, 3).await().indefinitely();
+        // today's match is the sixth newest row of a partition read three at a time; yesterday's is older still
+        assertTrue(first.reach() != null, "the search stopped short of today's older rows");
+        assertTrue(first.jobs().isEmpty(), "yesterday's match is beyond where the search stopped: " + first.jobs());
+        List<String> all = pages(rare, false, 10, 3);
+        assertEquals(reference("rare-", false), all);
+        assertEquals(2, all.size());
+    }
+
+    /** Builds every closed partition's search index (the indexer builds one per run; its schedule may build some too). */
+    private void indexClosedDays() {
+        while (indexer.runOnce().await().indefinitely().isPresent()) {
+            // one partition per run
+        }
+    }
+
+    /** Drops every day partition's search index the indexer may have built meanwhile, under its pause. */
+    private void dropSearchIndexes() {
+        scheduler.pause(dev.steadfast.maintenance.SearchIndexer.IDENTITY);
+        for (Row r : pool.query("SELECT indexrelid::regclass::text AS i FROM pg_index x JOIN pg_class c ON c.oid ="
+                + " x.indexrelid WHERE c.relname ~ '^job_history_done_[0-9]{8}_search_idx$'").execute().await()
+                .indefinitely()) {
+            pool.query("DROP INDEX IF EXISTS " + r.getString("i")).execute().await().indefinitely();
+        }
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void resumeIndexer() {
+        scheduler.resume(dev.steadfast.maintenance.SearchIndexer.IDENTITY);
     }
 
     private void finished(String text, Instant at) {
@@ -149,18 +213,27 @@ class HistoryTextSearchTest {
                 JobQueryStore.SCAN_ROWS);
     }
 
+    /** Times a page stopped short of a part without a search index and the next one went on from there. */
+    private int stops;
+
     private List<String> pages(JobFilter f, boolean ascending, int size, int scanRows) {
         List<String> out = new ArrayList<>();
         Instant afterAt = null;
         UUID afterId = null;
         while (true) {
-            List<JobSummary> page = query.list(f, ascending, afterAt, afterId, size, scanRows).await().indefinitely();
+            JobQueryStore.Listing l = query.list(f, ascending, afterAt, afterId, size, scanRows).await().indefinitely();
+            List<JobSummary> page = l.jobs();
             page.forEach(j -> out.add(j.id().toString()));
-            if (page.size() < size) {
+            if (page.size() == size) {
+                afterAt = page.get(page.size() - 1).createdAt();
+                afterId = page.get(page.size() - 1).id();
+            } else if (l.reach() != null) {
+                stops++;
+                afterAt = l.reach().at();
+                afterId = l.reach().id();
+            } else {
                 return out;
             }
-            afterAt = page.get(page.size() - 1).createdAt();
-            afterId = page.get(page.size() - 1).id();
         }
     }
 

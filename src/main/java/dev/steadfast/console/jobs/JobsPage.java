@@ -3,14 +3,15 @@ package dev.steadfast.console.jobs;
 import dev.steadfast.console.Chrome;
 import dev.steadfast.console.ConsoleParams;
 import dev.steadfast.console.ConsoleRequest;
-import dev.steadfast.console.Pages;
 import dev.steadfast.console.Format;
+import dev.steadfast.console.Pages;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.Progress;
-import dev.steadfast.stats.DepthCounts;
+import dev.steadfast.http.Timestamps;
 import dev.steadfast.jobs.JobService;
 import dev.steadfast.operations.JobSearchService;
 import dev.steadfast.queues.QueueService;
+import dev.steadfast.stats.DepthCounts;
 import dev.steadfast.store.queues.QueueRow;
 import dev.steadfast.work.ProgressService;
 import io.quarkus.qute.TemplateInstance;
@@ -84,17 +85,38 @@ public class JobsPage {
         }
         return search.page(query.filter(), query.oldest(), query.after(), query.before(), PAGE_SIZE)
                 .flatMap(p -> render(chrome, query, p.jobs().stream().map(j -> JobLine.of(j, clock.instant()))
-                        .toList(), p.nextCursor(), p.prevCursor(), p.jobs().isEmpty()
-                        ? (query.filtered() ? "No job matches this filter." : "No jobs yet.") : null));
+                        .toList(), p.nextCursor(), p.prevCursor(), p.jobs().isEmpty() ? p.searchedTo() != null
+                        ? "No match among the jobs searched on this page." : query.filtered()
+                        ? "No job matches this filter." : "No jobs yet." : null, searchNote(p.searchedTo(),
+                        query.oldest())));
+    }
+
+    /**
+     * What a text search that stopped short on this page searched: the live jobs and today's finished ones have no
+     * search index (it is built once their day has ended), so they are read a few thousand per page.
+     */
+    static String searchNote(Instant searchedTo, boolean oldest) {
+        if (searchedTo == null) {
+            return null;
+        }
+        return "Searched the jobs created " + (oldest ? "up to " : "since ")
+                + Timestamps.format(searchedTo)
+                + ". Live jobs and today's finished ones are searched a few thousand per page (their search index is"
+                + " built once their day has ended): Next goes on.";
     }
 
     private Uni<Response> render(Chrome chrome, JobListQuery query, List<JobLine> lines, String next, String prev,
                                  String message) {
+        return render(chrome, query, lines, next, prev, message, null);
+    }
+
+    private Uni<Response> render(Chrome chrome, JobListQuery query, List<JobLine> lines, String next, String prev,
+                                 String message, String searchNote) {
         return queues.list().flatMap(qs -> counts.get().map(snapshot -> Response.ok(Pages.jobs(chrome,
                 new JobListView(query, JobListView.stateNames(), qs.stream().map(QueueRow::name).toList(),
                         tabs(query, snapshot), countsNote(query, snapshot), lines,
                         next == null ? null : query.href(next, null), prev == null ? null : query.href(null, prev),
-                        query.href(null, null), message))).build()));
+                        query.href(null, null), message, searchNote))).build()));
     }
 
     /** The tabs' order: waiting, running, then finished. */
