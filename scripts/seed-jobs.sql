@@ -23,6 +23,8 @@ CREATE TEMP TABLE saved_indexes AS
   SELECT indexname, indexdef FROM pg_indexes
   WHERE schemaname = current_schema() AND tablename IN ('jobs', 'job_history', 'job_history_dead')
     AND indexname <> 'jobs_pkey'
+    -- a partition's search index (V31) stays: a running server's SearchIndexer may build one while this runs
+    AND indexname NOT LIKE '%\_search\_idx'
     -- a partition's copy of a partitioned index goes and comes back with its parent
     AND NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = format('%I', indexname)::regclass);
 DO $$ DECLARE r record; BEGIN
@@ -152,7 +154,9 @@ ON CONFLICT (id) DO NOTHING;
 
 DO $$ DECLARE r record; BEGIN
   -- pg_indexes writes a partitioned index as CREATE INDEX ... ON ONLY, which would build it on no partition
-  FOR r IN SELECT indexdef FROM saved_indexes LOOP EXECUTE replace(r.indexdef, ' ON ONLY ', ' ON '); END LOOP;
+  FOR r IN SELECT indexdef FROM saved_indexes LOOP
+    EXECUTE replace(replace(r.indexdef, ' ON ONLY ', ' ON '), 'CREATE INDEX ', 'CREATE INDEX IF NOT EXISTS ');
+  END LOOP;
 END $$;
 VACUUM ANALYZE jobs;
 VACUUM ANALYZE job_history;

@@ -14,8 +14,9 @@ import org.jboss.logging.Logger;
 /**
  * Builds the text search's trigram index on each history partition once it no longer takes the hot path's writes
  * ({@link SearchIndexes#closed}: a day partition once its UTC day has ended, the dead letters, the default partition),
- * so no PUSH, FETCH, ACK or FAIL writes one (V31). One partition per run, every steadfast.maintenance.pruner-interval
- * (first {@link Pruner#FIRST_RUN_DELAY} after start-up), with CREATE INDEX CONCURRENTLY: nothing waits on it, and a
+ * so no PUSH, FETCH, ACK or FAIL writes one (V31). Every steadfast.maintenance.pruner-interval (first
+ * {@link Pruner#FIRST_RUN_DELAY} after start-up) it builds every such index missing, one partition after the other,
+ * with CREATE INDEX CONCURRENTLY: nothing waits on it, and a
  * partition's rows stay searchable meanwhile, read in order a bounded number per page (store.JobQueryStore), as the
  * open ones always are.
  *
@@ -51,7 +52,9 @@ public class SearchIndexer {
             return Uni.createFrom().voidItem();
         }
         return runOnce().onFailure().invoke(e -> LOG.warnf("building a search index failed (tried again next run): %s",
-                e.getMessage())).onFailure().recoverWithNull().replaceWithVoid();
+                e.getMessage())).onFailure().recoverWithNull()
+                // the next partition due at once: after an upgrade every closed day is, and a run is never in the way
+                .flatMap(built -> built != null && built.isPresent() ? tick() : Uni.createFrom().voidItem());
     }
 
     /** Builds the search index of one closed partition that lacks it; answers its name, or empty when none was due. */

@@ -103,8 +103,17 @@ public class JobBulkStore {
     public record Matching(long jobs, boolean atLeast) {
     }
 
+    /**
+     * A count with a text or args condition reads at most this many rows of each part without a search index (the
+     * live table, today's history: SearchIndexes), newest first; past them it says "at least" (about 50 ms a part).
+     */
+    public static final int COUNT_READ_CAP = 5_000;
+
     /** How many jobs are in {@code live} states (live table) or {@code finished} ones (history) in the scope. */
     public Uni<Matching> count(Scope scope, String[] live, String[] finished) {
+        if (scope.filter() != null && (scope.filter().text() != null || !scope.filter().args().isEmpty())) {
+            return countSearch(scope.filter(), live, finished);
+        }
         List<Object> params = new ArrayList<>(List.of(live, finished));
         String sql = COUNT_MATCHING.formatted(scope.where(params));
         return run(scope, sql, params).map(rows -> {
@@ -113,6 +122,59 @@ public class JobBulkStore {
             long f = r.getLong("finished");
             return new Matching(l + f, l >= COUNT_CAP || f >= COUNT_CAP);
         });
+    }
+
+    /**
+     * {@link #count} for a filter with a text or args condition, part by part: the history partitions with their search
+     * index together up to COUNT_CAP matches, as the plain count does; the live table and each partition without one
+     * (today's) among its newest {@link #COUNT_READ_CAP} rows in the filter's other conditions, "at least" when it
+     * has more.
+     */
+    private Uni<Matching> countSearch(JobFilter f, String[] live, String[] finished) {
+        List<Object> params = new ArrayList<>(List.of(live, finished));
+        List<String> narrowing = new ArrayList<>();
+        List<String> searching = new ArrayList<>();
+        JobQueryStore.conditions(f, narrowing, searching, params);
+        String narrow = narrowing.stream().map(w -> " AND " + w).reduce("", String::concat);
+        String search = String.join(" AND ", searching);
+        return pool.withTransaction(conn -> settings(conn)
+                .flatMap(v -> conn.query(SearchIndexes.LEAVES).execute())
+                .flatMap(rows -> {
+                    List<String> parts = new ArrayList<>();
+                    parts.add(newest("jobs WHERE " + JobQueryStore.WAITING + " AND state = ANY($1)" + narrow, search));
+                    List<String> indexed = new ArrayList<>();
+                    for (Row r : rows) {
+                        String leaf = r.getString("leaf");
+                        if (r.getBoolean("indexed")) {
+                            indexed.add("SELECT 1 FROM " + leaf + " WHERE state = ANY($2)" + narrow + " AND " + search);
+                        } else {
+                            parts.add(newest(leaf + " WHERE state = ANY($2)" + narrow, search));
+                        }
+                    }
+                    if (!indexed.isEmpty()) {
+                        // one cap over all of them, as the plain count's over the whole history
+                        parts.add("SELECT count(*) AS n, 0 AS read FROM (" + String.join(" UNION ALL ", indexed)
+                                + " LIMIT " + COUNT_CAP + ") x");
+                    }
+                    return conn.preparedQuery(String.join(" UNION ALL ", parts)).execute(Tuple.tuple(params));
+                })
+                .map(rows -> {
+                    long n = 0;
+                    boolean atLeast = false;
+                    for (Row r : rows) {
+                        n += r.getLong("n");
+                        atLeast |= r.getLong("n") >= COUNT_CAP || r.getLong("read") >= COUNT_READ_CAP;
+                    }
+                    return new Matching(n, atLeast);
+                }))
+                .onFailure(JobQueryStore::partitionGone).retry().atMost(1)
+                .onFailure(JobQueryStore::timedOut).transform(JobBulkStore::tooSlow);
+    }
+
+    /** The matches among the newest COUNT_READ_CAP rows of {@code rows} ("table WHERE ..."), and how many it read. */
+    private static String newest(String rows, String search) {
+        return "SELECT count(*) FILTER (WHERE " + search + ") AS n, count(*) AS read FROM (SELECT * FROM " + rows
+                + " ORDER BY created_at DESC, id DESC LIMIT " + COUNT_READ_CAP + ") j";
     }
 
     /** Cancels a batch of live jobs in {@code states}; answers how many. */

@@ -46,6 +46,9 @@ class HistoryTextSearchTest {
     Pool pool;
 
     @Inject
+    JobBulkStore bulk;
+
+    @Inject
     dev.steadfast.maintenance.SearchIndexer indexer;
 
     @Inject
@@ -168,6 +171,38 @@ class HistoryTextSearchTest {
         List<String> all = pages(rare, false, 10, 3);
         assertEquals(reference("rare-", false), all);
         assertEquals(2, all.size());
+    }
+
+    /**
+     * A bulk action's confirmation counts a text or args search part by part: closed days through their search index,
+     * the live table and today's partition by reading them (at most JobBulkStore.COUNT_READ_CAP rows each), with the
+     * same total as one plain statement over every table.
+     */
+    @Test
+    void aConfirmationCountOfATextSearchCountsEveryPartWithOrWithoutItsIndex() {
+        Instant today = LocalDate.now(ZoneOffset.UTC).atStartOfDay().toInstant(ZoneOffset.UTC);
+        maintenance.preparePartitions(today.minus(Duration.ofDays(1)), 1).await().indefinitely();
+        finished("count-me yesterday", today.minus(Duration.ofHours(3)));
+        finished("count-me today", today.plus(Duration.ofMinutes(3)));
+        finished("hay", today.plus(Duration.ofMinutes(4)));
+        enqueue(obj("type", "s.t", "args", arr("count-me live"), "options", obj("queue", "s-live")));
+        String[] live = {"available", "scheduled", "pending", "retryable"};
+        String[] done = {"completed", "cancelled", "discarded"};
+        for (boolean closedDaysIndexed : new boolean[] {false, true}) {
+            if (closedDaysIndexed) {
+                indexClosedDays();
+            } else {
+                dropSearchIndexes();
+            }
+            JobBulkStore.Matching m = bulk.count(JobBulkStore.Scope.of(new JobFilter(null, null, null, false, null,
+                    null, null, "count-me")), live, done).await().indefinitely();
+            assertEquals(3, m.jobs(), "closed days indexed: " + closedDaysIndexed);
+            assertTrue(!m.atLeast());
+            JobBulkStore.Matching args = bulk.count(JobBulkStore.Scope.of(new JobFilter(null, "s-h", null, false, null,
+                    null, null, null, List.of(new JobFilter.ArgsEquals(List.of("x"), "1")))), live, done)
+                    .await().indefinitely();
+            assertEquals(0, args.jobs());
+        }
     }
 
     /** Builds every closed partition's search index (the indexer builds one per run; its schedule may build some too). */

@@ -101,8 +101,11 @@ public class JobBulkPage {
                 : "This " + explain(action) + " " + jobs + " of " + what + " ("
                 + applies(action) + "). A job that a worker claims or another operator changes meanwhile is left"
                 + " alone." + (count.atLeast() ? " Counting stopped at "
-                + String.format(java.util.Locale.ROOT, "%,d", JobBulkStore.COUNT_CAP) + " per table;"
-                + " the action goes on until no job matches." : "")
+                + String.format(java.util.Locale.ROOT, "%,d", JobBulkStore.COUNT_CAP) + " per table"
+                + (query.q() == null ? "" : ", and a text or args search counts among the newest "
+                + String.format(java.util.Locale.ROOT, "%,d", JobBulkStore.COUNT_READ_CAP) + " live jobs and as many"
+                + " of today's finished ones (they have no search index yet)")
+                + "; the action goes on until no job matches." : "")
                 + (action == BulkJobAction.DELETE ? " This cannot be undone." : "")
                 + (count.shared() ? " Counted " + Format.relative(count.at(), clock.instant())
                 + " (the console's shared counts)." : "");

@@ -200,14 +200,18 @@ class ConsoleJobsListTest {
             StringBuilder jobs = new StringBuilder("{\"jobs\": [");
             for (int i = from; i < Math.min(n, from + 1000); i++) {
                 jobs.append(i == from ? "" : ",").append("{\"type\": \"t.cap\", \"args\": [{\"k\": 7}],"
-                        + " \"options\": {\"queue\": \"jl-cap\"}}");
+                        + " \"options\": {\"queue\": \"jl-cap\", \"tags\": [\"cap\"]}}");
             }
             Api.request().contentType("application/json").body(jobs.append("]}").toString())
                     .post("/ojs/v1/jobs/batch").then().statusCode(201);
         }
-        Response ask = post("/admin/jobs/bulk", "op", "cancel-matching", "queue", "jl-cap", "q", "args.k:7");
+        Response ask = post("/admin/jobs/bulk", "op", "cancel-matching", "queue", "jl-cap", "tag", "cap");
         assertTrue(ask.asString().contains("Cancel at least 10,000 jobs?"), ask.asString());
-        assertTrue(ask.asString().contains("Counting stopped at 10,000 per table"), ask.asString());
+        assertTrue(ask.asString().contains("Counting stopped at 10,000 per table;"), ask.asString());
+        // an args search reads at most 5,000 of the live jobs, which have no search index
+        Response search = post("/admin/jobs/bulk", "op", "cancel-matching", "queue", "jl-cap", "q", "args.k:7");
+        assertTrue(search.asString().contains("Cancel at least 5,000 jobs?"), search.asString());
+        assertTrue(search.asString().contains("counts among the newest 5,000 live jobs"), search.asString());
         Response done = post("/admin/jobs/bulk", "op", "cancel-matching", "queue", "jl-cap", "q", "args.k:7",
                 "confirm", "yes");
         assertEquals("Cancelled 10,005 jobs.", flash(done), "the action takes every match, past the count's cap");
