@@ -143,12 +143,12 @@ public class JobBulkStore {
                     List<String> parts = new ArrayList<>();
                     parts.add(newest("jobs WHERE " + JobQueryStore.WAITING + " AND state = ANY($1)" + narrow, search));
                     List<String> indexed = new ArrayList<>();
-                    for (Row r : rows) {
-                        String leaf = r.getString("leaf");
-                        if (r.getBoolean("indexed")) {
-                            indexed.add("SELECT 1 FROM " + leaf + " WHERE state = ANY($2)" + narrow + " AND " + search);
+                    for (SearchIndexes.Leaf leaf : SearchIndexes.leaves(rows)) {
+                        if (leaf.indexed()) {
+                            indexed.add("SELECT 1 FROM " + leaf.name() + " WHERE state = ANY($2)" + narrow + " AND "
+                                    + search);
                         } else {
-                            parts.add(newest(leaf + " WHERE state = ANY($2)" + narrow, search));
+                            parts.add(newest(leaf.name() + " WHERE state = ANY($2)" + narrow, search));
                         }
                     }
                     if (!indexed.isEmpty()) {

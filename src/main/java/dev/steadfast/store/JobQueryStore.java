@@ -132,7 +132,7 @@ public class JobQueryStore {
                                 .execute(Tuple.tuple(params)).map(rows -> new Listing(summaries(rows), null));
                     }
                     return conn.query(SearchIndexes.LEAVES).execute().flatMap(rows -> {
-                        List<Part> parts = parts(f.state(), leaves(rows));
+                        List<Part> parts = parts(f.state(), SearchIndexes.leaves(rows));
                         List<Part> unindexed = trigrams ? parts.stream().filter(p -> !p.searchIndex()).toList()
                                 : List.of();
                         Uni<Reach> reach = unindexed.isEmpty() ? Uni.createFrom().nullItem()
@@ -181,15 +181,6 @@ public class JobQueryStore {
         List<JobSummary> out = new ArrayList<>(rows.rowCount());
         for (Row r : rows) {
             out.add(summary(r));
-        }
-        return out;
-    }
-
-    private static List<SearchIndexes.Leaf> leaves(io.vertx.mutiny.sqlclient.RowSet<Row> rows) {
-        List<SearchIndexes.Leaf> out = new ArrayList<>();
-        for (Row r : rows) {
-            out.add(new SearchIndexes.Leaf(r.getString("leaf"), r.getBoolean("indexed"), r.getBoolean("named"),
-                    r.getBoolean("building")));
         }
         return out;
     }

@@ -1,7 +1,10 @@
 package dev.steadfast.store;
 
+import io.vertx.mutiny.sqlclient.Row;
 import java.time.LocalDate;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -58,6 +61,16 @@ public final class SearchIndexes {
             return true;
         }
         return LocalDate.parse(m.group(1), DateTimeFormatter.BASIC_ISO_DATE).isBefore(today);
+    }
+
+    /** The rows of {@link #LEAVES}. */
+    public static List<Leaf> leaves(Iterable<Row> rows) {
+        List<Leaf> out = new ArrayList<>();
+        for (Row r : rows) {
+            out.add(new Leaf(r.getString("leaf"), r.getBoolean("indexed"), r.getBoolean("named"),
+                    r.getBoolean("building")));
+        }
+        return out;
     }
 
     /** The name of {@code leaf}'s search index. */

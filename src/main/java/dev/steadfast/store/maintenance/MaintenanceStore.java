@@ -143,14 +143,7 @@ public class MaintenanceStore {
 
     /** The history's leaves and their search indexes (SearchIndexes.LEAVES). */
     public Uni<List<SearchIndexes.Leaf>> searchLeaves() {
-        return pool.query(SearchIndexes.LEAVES).execute().map(rows -> {
-            List<SearchIndexes.Leaf> out = new ArrayList<>();
-            for (Row r : rows) {
-                out.add(new SearchIndexes.Leaf(r.getString("leaf"), r.getBoolean("indexed"), r.getBoolean("named"),
-                        r.getBoolean("building")));
-            }
-            return out;
-        });
+        return pool.query(SearchIndexes.LEAVES).execute().map(SearchIndexes::leaves);
     }
 
     /**
