@@ -29,8 +29,15 @@ final class FinishedMinutes {
         through = Long.MIN_VALUE;
     }
 
-    /** The first minute the caller must count from the database for a window starting at {@code since}. */
-    synchronized long countFrom(long since) {
+    /**
+     * The first minute the caller must count from the database for a window starting at {@code since} at {@code now}
+     * (epoch minutes). Minutes remembered past what is settled at {@code now} mean the clock moved back (a test's
+     * clock, a corrected system clock): they are forgotten and the window counted whole, never shown as empty.
+     */
+    synchronized long countFrom(long since, long now) {
+        if (through > now - SETTLE) {
+            forget();
+        }
         return through == Long.MIN_VALUE || through < since ? since : through + 1;
     }
 

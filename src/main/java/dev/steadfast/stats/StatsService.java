@@ -46,7 +46,7 @@ public class StatsService {
         Instant now = clock.instant();
         long nowMinute = now.getEpochSecond() / 60;
         long sinceMinute = nowMinute - WINDOW_MINUTES + 1;
-        long from = finished.countFrom(sinceMinute);
+        long from = finished.countFrom(sinceMinute, nowMinute);
         return Uni.combine().all().unis(jobs.queues(), counts.get(), stats.oldestAvailable(),
                         stats.finishedPerMinute(Instant.ofEpochSecond(from * 60))).asTuple()
                 .map(t -> new Overview(now, t.getItem2().at(), queues(t.getItem1(), t.getItem2(), t.getItem3()),
