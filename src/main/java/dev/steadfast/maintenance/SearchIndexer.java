@@ -21,8 +21,9 @@ import org.jboss.logging.Logger;
  * open ones always are.
  *
  * <p>Not a readiness task ({@link MaintenanceHealth}): a build over a busy day's partition can take longer than any
- * interval, and search works without it, only in smaller steps. A failed build is logged at WARN and its leftover
- * (an index PostgreSQL marked invalid) dropped and built again on a later run.
+ * interval, and search works without it, only in smaller steps. Failures are logged as the maintenance tasks' are
+ * ({@link OutageLog}: at WARN, once per database outage); a failed build's leftover (an index PostgreSQL marked
+ * invalid) is dropped and built again on a later run.
  */
 @ApplicationScoped
 public class SearchIndexer {
@@ -34,6 +35,7 @@ public class SearchIndexer {
 
     private final MaintenanceStore store;
     private final Clock clock;
+    private final OutageLog failures = new OutageLog(SearchIndexer.class, "maintenance task " + IDENTITY);
     private volatile boolean stopping;
 
     public SearchIndexer(MaintenanceStore store, Clock clock) {
@@ -51,8 +53,7 @@ public class SearchIndexer {
         if (stopping) {
             return Uni.createFrom().voidItem();
         }
-        return runOnce().onFailure().invoke(e -> LOG.warnf("building a search index failed (tried again next run): %s",
-                e.getMessage())).onFailure().recoverWithNull()
+        return runOnce().invoke(failures::succeeded).onFailure().invoke(failures::failed).onFailure().recoverWithNull()
                 // the next partition due at once: after an upgrade every closed day is, and a run is never in the way
                 .flatMap(built -> built != null && built.isPresent() ? tick() : Uni.createFrom().voidItem());
     }

@@ -69,7 +69,7 @@ public class JobBulkService {
         Set<JobState> states = action.sourcesWithin(stateOf(scope));
         JobFilter f = scope.filter();
         if (f != null && f.type() == null && f.tag() == null && f.since() == null && f.until() == null
-                && f.text() == null && f.args().isEmpty()) {
+                && !f.searchesText()) {
             return depth.get().map(snapshot -> new Count(snapshot.byQueue().entrySet().stream()
                     .filter(q -> f.queue() == null || f.queue().equals(q.getKey()))
                     .flatMap(q -> q.getValue().entrySet().stream())

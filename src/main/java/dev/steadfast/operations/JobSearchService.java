@@ -37,10 +37,6 @@ public class JobSearchService {
      * jobs than asked, or none, and still have a next one.
      */
     public record JobPage(List<JobSummary> jobs, String nextCursor, String prevCursor, Instant searchedTo) {
-
-        public JobPage(List<JobSummary> jobs, String nextCursor, String prevCursor) {
-            this(jobs, nextCursor, prevCursor, null);
-        }
     }
 
     public Uni<JobPage> page(JobFilter f, boolean ascending, String after, String before, int limit) {

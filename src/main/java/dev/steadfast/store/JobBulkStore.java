@@ -111,7 +111,7 @@ public class JobBulkStore {
 
     /** How many jobs are in {@code live} states (live table) or {@code finished} ones (history) in the scope. */
     public Uni<Matching> count(Scope scope, String[] live, String[] finished) {
-        if (scope.filter() != null && (scope.filter().text() != null || !scope.filter().args().isEmpty())) {
+        if (scope.filter() != null && scope.filter().searchesText()) {
             return countSearch(scope.filter(), live, finished);
         }
         List<Object> params = new ArrayList<>(List.of(live, finished));

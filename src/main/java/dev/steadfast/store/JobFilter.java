@@ -27,6 +27,14 @@ public record JobFilter(JobState state, String queue, String type, boolean typeP
         this(state, queue, type, typePrefix, tag, since, until, text, List.of());
     }
 
+    /**
+     * Whether it has a text or args condition, the ones read through the trigram search indexes (SearchIndexes): a
+     * part without one is read in order, a bounded number of rows at a time.
+     */
+    public boolean searchesText() {
+        return text != null || !args.isEmpty();
+    }
+
     /** The same filter narrowed to one state (null: any). */
     public JobFilter withState(JobState s) {
         return new JobFilter(s, queue, type, typePrefix, tag, since, until, text, args);

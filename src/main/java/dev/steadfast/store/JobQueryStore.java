@@ -116,12 +116,10 @@ public class JobQueryStore {
         List<String> narrowing = new ArrayList<>();
         List<String> searching = new ArrayList<>();
         narrowing(f, ascending, afterAt, afterId, narrowing, params);
+        // the narrowing conditions come first, so the statement that finds where a search must stop takes them alone
+        List<Object> reachParams = new ArrayList<>(params);
         searches(f, searching, params);
-        // the narrowing conditions again, alone: the statement that finds where a search must stop
-        List<Object> reachParams = new ArrayList<>();
-        List<String> reachNarrowing = new ArrayList<>();
-        narrowing(f, ascending, afterAt, afterId, reachNarrowing, reachParams);
-        boolean trigrams = f.text() != null || !f.args().isEmpty();
+        boolean trigrams = f.searchesText();
         // the only parameter ending in % that does not start with one (text and args needles do)
         int typePrefixParam = f.typePrefix() && f.type() != null ? params.indexOf(likePrefix(f.type())) + 1 : 0;
         return pool.withTransaction(conn -> conn.query(SETTINGS).execute()
@@ -136,10 +134,14 @@ public class JobQueryStore {
                         List<Part> unindexed = trigrams ? parts.stream().filter(p -> !p.searchIndex()).toList()
                                 : List.of();
                         Uni<Reach> reach = unindexed.isEmpty() ? Uni.createFrom().nullItem()
-                                : conn.preparedQuery(reach(unindexed, reachNarrowing, ascending, scanRows))
-                                        .execute(Tuple.tuple(reachParams)).map(r -> r.rowCount() == 0 ? null
-                                                : new Reach(JobRow.instant(r.iterator().next(), "created_at"),
-                                                        r.iterator().next().getUUID("id")));
+                                : conn.preparedQuery(reach(unindexed, narrowing, ascending, scanRows))
+                                        .execute(Tuple.tuple(reachParams)).map(r -> {
+                                            if (r.rowCount() == 0) {
+                                                return null;
+                                            }
+                                            Row row = r.iterator().next();
+                                            return new Reach(JobRow.instant(row, "created_at"), row.getUUID("id"));
+                                        });
                         return reach.flatMap(stop -> {
                             List<String> within = new ArrayList<>(narrowing);
                             if (stop != null) {
