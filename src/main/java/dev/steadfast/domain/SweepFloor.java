@@ -1,0 +1,61 @@
+package dev.steadfast.domain;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Where a sweep over a time-ordered index starts: the lease reaper's {@code lease_expires_at <= now}, on this
+ * instance. The same reason as {@link ClaimCursors}: while a session holds the vacuum horizon, every lease that ended
+ * (acked or not) leaves its entry in the lease index, and a sweep from the head visits them all, heap fetch by heap
+ * fetch, however often it runs (FETCH, the lease-end timers and the scheduled reaper run it many times a second).
+ *
+ * <p>Every lease is written ending after its writer's now (a claim: now plus the visibility or execution timeout; a
+ * heartbeat: now plus the visibility timeout), so a lease that ended by the time of a sweep that finished had been
+ * seen by it, unless its row was locked then (an ACK in flight, another instance's sweep) and that lock went away
+ * without ending the lease. A sweep therefore starts at the {@code now} of the latest finished sweep, less
+ * {@code lookback} (clocks of instances and commits that lag); every {@code fullEvery}, when there is no finished
+ * sweep yet and when the clock went back, it reads from the head ({@link #from} answers null), so such a lease waits
+ * at most that long. Pure: takes the time as an input.
+ */
+public final class SweepFloor {
+
+    private final Duration lookback;
+    private final Duration fullEvery;
+    private Instant sweptTo;
+    private Instant fullAt;
+
+    /**
+     * @param lookback how far before the last finished sweep's now a sweep starts
+     * @param fullEvery how often a sweep reads from the head (zero: always)
+     */
+    public SweepFloor(Duration lookback, Duration fullEvery) {
+        if (lookback.isNegative() || fullEvery.isNegative()) {
+            throw new IllegalArgumentException("negative sweep floor durations");
+        }
+        this.lookback = lookback;
+        this.fullEvery = fullEvery;
+    }
+
+    /** The earliest key the sweep at {@code now} reads (exclusive); null: from the head. */
+    public synchronized Instant from(Instant now) {
+        if (fullEvery.isZero() || sweptTo == null || fullAt == null || now.isBefore(fullAt)
+                || !now.isBefore(fullAt.plus(fullEvery))) {
+            fullAt = now;
+            return null;
+        }
+        return (sweptTo.isAfter(now) ? now : sweptTo).minus(lookback);
+    }
+
+    /** The sweep that started at {@code now} went through to its end. */
+    public synchronized void swept(Instant now) {
+        if (sweptTo == null || now.isAfter(sweptTo)) {
+            sweptTo = now;
+        }
+    }
+
+    /** Forgets every sweep: the next one reads from the head. */
+    public synchronized void forget() {
+        sweptTo = null;
+        fullAt = null;
+    }
+}
