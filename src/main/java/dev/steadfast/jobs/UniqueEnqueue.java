@@ -207,12 +207,16 @@ public class UniqueEnqueue {
         return chain.map(v -> out);
     }
 
+    /**
+     * The replacement keeps the replaced job's schedule ({@code replace_except_schedule}): scheduled for then, or, when
+     * that has passed, available from now, like every job that becomes claimable (domain.ClaimCursors relies on it).
+     */
     private static NewJob keepSchedule(NewJob j, Instant runAt, Instant now) {
         boolean due = !runAt.isAfter(now);
         return new NewJob(j.id(), j.type(), j.queue(), j.argsJson(), j.metaJson(), j.extensionsJson(), j.priority(),
                 j.tags(), due ? JobState.AVAILABLE : JobState.SCHEDULED, j.maxAttempts(), j.retryPolicyJson(),
-                j.timeoutMs(), j.visibilityTimeoutMs(), runAt, runAt, j.expiresAt(), j.createdAt(),
-                due ? runAt : j.enqueuedAt(), j.uniqueKey(), j.clientId(), j.rateLimitKey());
+                j.timeoutMs(), j.visibilityTimeoutMs(), due ? now : runAt, runAt, j.expiresAt(), j.createdAt(),
+                due ? now : j.enqueuedAt(), j.uniqueKey(), j.clientId(), j.rateLimitKey());
     }
 
     static OjsException duplicate(UniqueHolder h, String key) {

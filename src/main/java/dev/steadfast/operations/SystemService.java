@@ -1,5 +1,6 @@
 package dev.steadfast.operations;
 
+import dev.steadfast.domain.ClaimCursors;
 import dev.steadfast.events.EventLog;
 import dev.steadfast.queues.Backpressure;
 import dev.steadfast.queues.QueueLimiter;
@@ -27,9 +28,12 @@ public class SystemService {
 
     private final dev.steadfast.tenants.TenantService tenants;
 
+    private final ClaimCursors cursors;
+
     public SystemService(JobStore store, QueueRegistry queues, EventLog events, QueueLimiter limiter,
                          Backpressure backpressure, StatsService stats, ArgsValidation argsValidation,
-                         dev.steadfast.tenants.TenantService tenants) {
+                         dev.steadfast.tenants.TenantService tenants, ClaimCursors cursors) {
+        this.cursors = cursors;
         this.tenants = tenants;
         this.stats = stats;
         this.argsValidation = argsValidation;
@@ -61,6 +65,7 @@ public class SystemService {
             backpressure.forget();
             events.clear();
             stats.forget();
+            cursors.forget();
         });
     }
 }

@@ -155,6 +155,43 @@ public final class JobSql {
         return CLAIM_ONE.computeIfAbsent(count, JobSql::claimOneText);
     }
 
+    /**
+     * {@link #claimOneText} from a cursor (domain.ClaimCursors, which says why): the priorities above $5 whole, then
+     * priority $5 from run_at $6 on, then the priorities below $5 whole. Each part is an index scan of
+     * jobs_claim_idx in claim order and the parts follow each other in that order, so the first {@code count} rows
+     * of their concatenation are the claim's; PostgreSQL runs a part only while the ones before it gave fewer, and
+     * locks only the rows it hands on. The band $5 part starts its scan at ($1, $5, $6) instead of the head of the
+     * queue: the entries of jobs claimed before it are never visited, even while vacuum may not remove them.
+     */
+    private static String claimFromText(int count) {
+        String part = """
+                SELECT * FROM (SELECT id FROM jobs
+                    WHERE queue = $1 AND %%s AND %s AND rate_limit_key IS NULL AND %s
+                      AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = $1 AND (p.paused OR p.limited))
+                    ORDER BY priority DESC, run_at, id
+                    LIMIT %d
+                    FOR UPDATE SKIP LOCKED) AS c""".formatted(CLAIMABLE, NOT_LIMITED_TENANT, count);
+        return """
+            WITH next AS (
+                SELECT id, 1::int8 AS ord FROM (
+                    %s
+                    UNION ALL
+                    %s
+                    UNION ALL
+                    %s) AS u
+                LIMIT %d)
+            """.formatted(part.formatted("priority > $5"), part.formatted("priority = $5 AND run_at >= $6"),
+                part.formatted("priority < $5"), count) + start("$2", "$3", "$4") + JobRow.leanColumns("j");
+    }
+
+    private static final java.util.concurrent.ConcurrentHashMap<Integer, String> CLAIM_FROM =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** {@link #claimFromText}, built once per count. */
+    static String claimFrom(int count) {
+        return CLAIM_FROM.computeIfAbsent(count, JobSql::claimFromText);
+    }
+
 
     /**
      * FETCH from queues that hold jobs with a rate limit key (RateLimitStore.claim), inside the transaction that

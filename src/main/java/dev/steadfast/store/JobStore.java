@@ -1,5 +1,6 @@
 package dev.steadfast.store;
 
+import dev.steadfast.domain.ClaimCursors;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.store.queues.QueueRow;
 import io.quarkus.hibernate.reactive.panache.Panache;
@@ -32,9 +33,11 @@ import java.util.UUID;
 public class JobStore {
 
     private final Pool pool;
+    private final ClaimCursors cursors;
 
-    public JobStore(Pool pool) {
+    public JobStore(Pool pool, ClaimCursors cursors) {
         this.pool = pool;
+        this.cursors = cursors;
     }
 
     /** Inserts the jobs and returns the ids that were new (an id that already existed is left out). */
@@ -126,9 +129,20 @@ public class JobStore {
      */
     public Uni<List<JobRow>> claim(List<String> queues, int count, String workerId, Long visibilityMs, Instant now) {
         if (queues.size() == 1) {
-            // one queue, the common FETCH: a statement whose plan PostgreSQL caches (JobSql.claimOne)
-            Tuple t = Tuple.of(queues.get(0), odt(now), workerId, visibilityMs);
-            return pool.preparedQuery(JobSql.claimOne(count)).execute(t).map(JobStore::claimed);
+            // one queue, the common FETCH: a statement whose plan PostgreSQL caches (JobSql.claimOne), read from
+            // where the queue's last claim ended when there is a cursor (ClaimCursors)
+            String queue = queues.get(0);
+            ClaimCursors.Start from = cursors.start(queue, now);
+            Uni<RowSet<Row>> rows = from.full()
+                    ? pool.preparedQuery(JobSql.claimOne(count)).execute(Tuple.of(queue, odt(now), workerId, visibilityMs))
+                    : pool.preparedQuery(JobSql.claimFrom(count)).execute(Tuple.tuple(Arrays.asList(queue, odt(now),
+                            workerId, visibilityMs, from.priority(), odt(from.fromRunAt()))));
+            return rows.map(JobStore::claimed).invoke(jobs -> {
+                if (!jobs.isEmpty()) {
+                    JobRow last = jobs.get(jobs.size() - 1);
+                    cursors.claimed(queue, from, new ClaimCursors.Key(last.priority(), last.enqueuedAt(), last.id()));
+                }
+            });
         }
         return claim(pool, JobSql.CLAIM, queues, count, workerId, visibilityMs, now);
     }

@@ -38,4 +38,24 @@ public interface FetchConfig {
     @WithDefault("PT0.1S")
     @DurationMin(millis = 0)
     Duration reapInterval();
+
+    /**
+     * How far before where the last one ended a claim of a queue (domain ClaimCursors), a lease reap and the retry
+     * promoter (domain SweepFloor) start reading their index: covers a job or lease written a little before one
+     * already passed, by a transaction that committed late or an instance whose clock runs behind. Zero: exactly
+     * there.
+     */
+    @WithDefault("PT1S")
+    @DurationMin(millis = 0)
+    Duration scanLookback();
+
+    /**
+     * How often a claim of a queue, a lease reap and the retry promoter read their index from the head rather than
+     * from where the last one ended, per instance (domain ClaimCursors, SweepFloor): the longest a job that became
+     * claimable, a lease that ended or a retry that came due behind where they start waits. Zero: always from the
+     * head.
+     */
+    @WithDefault("PT2S")
+    @DurationMin(millis = 0)
+    Duration fullScanInterval();
 }

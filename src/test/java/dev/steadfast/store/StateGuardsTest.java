@@ -59,6 +59,8 @@ class StateGuardsTest {
         assertWrites(Operation.FETCH, "JobSql.CLAIM", JobSql.CLAIM);
         assertGuard(Operation.FETCH, "JobSql.claimOne", JobSql.claimOne(10));
         assertWrites(Operation.FETCH, "JobSql.claimOne", JobSql.claimOne(10));
+        assertGuard(Operation.FETCH, "JobSql.claimFrom", JobSql.claimFrom(10));
+        assertWrites(Operation.FETCH, "JobSql.claimFrom", JobSql.claimFrom(10));
         assertGuard(Operation.FETCH, "JobSql.CLAIM_LIMITED", JobSql.CLAIM_LIMITED);
         assertWrites(Operation.FETCH, "JobSql.CLAIM_LIMITED", JobSql.CLAIM_LIMITED);
         assertGuard(Operation.FETCH, "JobSql.CLAIM_KEYED", JobSql.CLAIM_KEYED);
@@ -141,6 +143,8 @@ class StateGuardsTest {
     void everyClaimAndFinishGuardsLikeTheTable() {
         StateGuards.assertClaim("JobSql.CLAIM", JobSql.CLAIM);
         StateGuards.assertClaim("JobSql.claimOne", JobSql.claimOne(7));
+        StateGuards.assertClaim("JobSql.claimFrom", JobSql.claimFrom(7));
+        assertEquals(3, StateGuards.readsOfJobs(JobSql.claimFrom(7)).size(), "above, in and below the band");
         StateGuards.assertClaim("JobSql.CLAIM_LIMITED", JobSql.CLAIM_LIMITED);
         StateGuards.assertClaim("JobSql.CLAIM_KEYED", JobSql.CLAIM_KEYED);
         StateGuards.assertClaim("JobSql.CLAIM_KEYED_LIMITED", JobSql.CLAIM_KEYED_LIMITED);
