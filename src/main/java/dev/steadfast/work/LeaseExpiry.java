@@ -1,5 +1,6 @@
 package dev.steadfast.work;
 
+import dev.steadfast.domain.SweepFloor;
 import dev.steadfast.maintenance.MaintenanceConfig;
 import dev.steadfast.maintenance.Throttle;
 import dev.steadfast.domain.FailureReport;
@@ -50,6 +51,8 @@ public class LeaseExpiry {
     private final WorkSignal signal;
     private final Throttle fromFetch;
     private final Clock clock;
+    /** Where this instance's next reap starts reading the lease index. */
+    private final SweepFloor floor;
     /** Lease-end timers pending on this instance, one per {@value #TIMER_BUCKET_MS} ms bucket. */
     private final BucketTimers timers;
 
@@ -74,6 +77,7 @@ public class LeaseExpiry {
         this.held = held;
         this.signal = signal;
         this.clock = clock;
+        this.floor = new SweepFloor(fetchConfig.scanLookback(), fetchConfig.fullScanInterval());
         this.timers = new BucketTimers(vertx, clock, TIMER_BUCKET_MS, TIMER_MARGIN_MS, TIMER_HORIZON, MAX_TIMERS);
     }
 
@@ -100,17 +104,26 @@ public class LeaseExpiry {
         return reap(now).onFailure().recoverWithItem(0);
     }
 
-    /** Reaps every lease expired at {@code now}, batch after batch; returns how many jobs it handled. */
+    /**
+     * Reaps every lease expired at {@code now}, batch after batch, reading the lease index from where the last
+     * finished reap of this instance ended ({@link SweepFloor}, which says why); returns how many jobs it handled.
+     */
     public Uni<Integer> reap(Instant now) {
         int batch = maintenanceConfig.batchSize();
-        return Batches.untilShort(() -> reapBatch(now, batch), batch);
+        Instant after = floor.from(now);
+        return Batches.untilShort(() -> reapBatch(now, after, batch), batch).invoke(n -> floor.swept(now));
+    }
+
+    /** Forgets where the last reap ended: the next reads the lease index from its head. */
+    public void forget() {
+        floor.forget();
     }
 
     /** One bounded batch of expired leases: decided, written in one statement, reported; answers how many. */
-    private Uni<Integer> reapBatch(Instant now, int batch) {
+    private Uni<Integer> reapBatch(Instant now, Instant after, int batch) {
         Map<UUID, FailureReport> reports = new HashMap<>();
         Map<UUID, String> owners = new HashMap<>();
-        return store.reapExpiredLeases(now, batch, outcomes.historyKept(), row -> {
+        return store.reapExpiredLeases(now, after, batch, outcomes.historyKept(), row -> {
             FailureReport r = report(row, now);
             reports.put(row.id(), r);
             owners.put(row.id(), row.leaseOwner());

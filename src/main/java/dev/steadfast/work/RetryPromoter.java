@@ -1,5 +1,6 @@
 package dev.steadfast.work;
 
+import dev.steadfast.domain.SweepFloor;
 import dev.steadfast.maintenance.MaintenanceConfig;
 import dev.steadfast.events.Telemetry;
 import dev.steadfast.maintenance.MaintenanceHealth;
@@ -28,11 +29,14 @@ public class RetryPromoter {
     private final MaintenanceRuns runs;
 
     private final java.time.Clock clock;
+    /** Where this instance's next run starts reading the due index. */
+    private final SweepFloor floor;
     /** 0 idle, 1 running, 2 running and asked again meanwhile. */
     private final java.util.concurrent.atomic.AtomicInteger onDue = new java.util.concurrent.atomic.AtomicInteger();
 
     public RetryPromoter(MaintenanceStore store, Telemetry telemetry, MaintenanceConfig config, MaintenanceRuns runs,
-                         dev.steadfast.events.WorkSignal signal, java.time.Clock clock) {
+                         dev.steadfast.events.WorkSignal signal, java.time.Clock clock, FetchConfig fetch) {
+        this.floor = new SweepFloor(fetch.scanLookback(), fetch.fullScanInterval());
         this.runs = runs;
         this.store = store;
         this.telemetry = telemetry;
@@ -67,13 +71,22 @@ public class RetryPromoter {
         return runs.run(MaintenanceHealth.RETRY_PROMOTER, this::runOnce);
     }
 
-    /** Promotes every job due at {@code now}; returns how many. */
+    /**
+     * Promotes every job due at {@code now}, reading the due index from where the last finished run of this
+     * instance ended (domain.SweepFloor: every retry and schedule is written due after its writer's now); returns
+     * how many.
+     */
     public Uni<Integer> runOnce(Instant now) {
+        Instant after = floor.from(now);
+        return promote(now, after).invoke(n -> floor.swept(now));
+    }
+
+    private Uni<Integer> promote(Instant now, Instant after) {
         int batch = config.batchSize();
-        return store.promoteDue(now, batch).flatMap(promoted -> {
+        return store.promoteDue(now, after, batch).flatMap(promoted -> {
             promoted.forEach(p -> telemetry.promoted(p.id(), p.type(), p.queue(), p.priority(), now));
             return promoted.size() < batch ? Uni.createFrom().item(promoted.size())
-                    : runOnce(now).map(n -> n + promoted.size());
+                    : promote(now, after).map(n -> n + promoted.size());
         });
     }
 }

@@ -13,20 +13,24 @@ public final class MaintenanceSql {
     private MaintenanceSql() {
     }
 
-    /** Lease expiry: active jobs whose lease ran out, oldest first, locked so no other instance takes them. */
+    /**
+     * Lease expiry: active jobs whose lease ran out by $1 and after $3 (domain.SweepFloor: the epoch for a sweep from
+     * the head), oldest first, locked so no other instance takes them.
+     */
     public static final String LOCK_EXPIRED_LEASES = "SELECT " + JobRow.leanColumns("")
-            + " FROM jobs WHERE state = 'active' AND lease_expires_at <= $1"
+            + " FROM jobs WHERE state = 'active' AND lease_expires_at <= $1 AND lease_expires_at > $3"
             + " ORDER BY lease_expires_at LIMIT $2 FOR UPDATE SKIP LOCKED";
 
     /**
      * Retry and schedule promotion: due scheduled/retryable jobs become available, enqueued_at recording the
      * instant they became due, so INFO and the console show the true state. Fetch claims due jobs directly, so
      * this only keeps the visible state honest between claims, and announces the queues on steadfast_jobs so
-     * long-polling fetches on every instance wake up (a job another instance failed and that came due).
+     * long-polling fetches on every instance wake up (a job another instance failed and that came due). Only jobs due
+     * after $3 (domain.SweepFloor; the epoch for a run from the head of jobs_due_idx).
      */
     public static final String PROMOTE_DUE = """
             WITH due AS (
-                SELECT id FROM jobs WHERE state IN ('scheduled', 'retryable') AND run_at <= $1
+                SELECT id FROM jobs WHERE state IN ('scheduled', 'retryable') AND run_at <= $1 AND run_at > $3
                 ORDER BY run_at LIMIT $2 FOR UPDATE SKIP LOCKED),
             promoted AS (
                 UPDATE jobs j SET state = 'available', enqueued_at = j.run_at
