@@ -251,6 +251,15 @@ public final class JobSql {
      * advance the workflow in the same transaction, which COMPLETE_STEP does under the workflow's lock; the test
      * reads a column of the row the update visits anyway, so jobs outside workflows pay one null check. The job
      * leaves the live table for the history in the same statement (HistorySql.finish).
+     *
+     * <p>The state guard is bound ($5: JobStateMachine.sourceNames(ACK), i.e. active) and compared under the "C"
+     * collation (equality is the same under every deterministic collation) for the plan: written out, state = 'active'
+     * let the planner use jobs_lease_idx (lease_expires_at, partial on state = 'active'), whose few entries it costs
+     * below a probe of jobs_pkey per id, so an ACK read every active job's lease entry (and, while the vacuum horizon
+     * is held, every one of the jobs claimed since) to find its own: the plan of every ACK over 30 ms in a W2 under a
+     * held horizon (auto_explain). The index's predicate cannot be proven from a comparison under another collation,
+     * so no plan, custom or generic, can take it, and each id is one probe of jobs_pkey whatever the number of jobs
+     * in flight (FinishPlanTest).
      */
     static final String COMPLETE = completeWhere("j.workflow_id IS NULL");
 
@@ -260,7 +269,7 @@ public final class JobSql {
     private static String completeWhere(String which) {
         return "WITH " + HistorySql.finish("USING unnest($1::uuid[], $2::text[], $3::text[]) AS a(id, result, worker)",
                 """
-                j.id = a.id AND j.state = 'active' AND j.lease_expires_at > $4::timestamptz
+                j.id = a.id AND j.state = ANY($5::text[] COLLATE "C") AND j.lease_expires_at > $4::timestamptz
                   AND (a.worker IS NULL OR j.lease_owner IS NULL OR j.lease_owner = a.worker) AND\s""" + which,
                 ", a.result AS x_result",
                 java.util.Map.of("state", "'completed'", "completed_at", "$4::timestamptz",
@@ -306,9 +315,12 @@ public final class JobSql {
                 SELECT grp, date_trunc('hour', at, 'UTC'), count(*) FROM failed GROUP BY 1, 2 ORDER BY 1, 2
                 ON CONFLICT (group_id, hour) DO UPDATE SET failures = h.failures + EXCLUDED.failures)""";
 
-    /** The lease guard of RECORD_FAILURES, over the job j and its outcome f. */
+    /**
+     * The lease guard of RECORD_FAILURES, over the job j and its outcome f; the state bound ($16:
+     * JobStateMachine.sourceNames(FAIL), i.e. active) and compared under "C", for the same reason as COMPLETE's.
+     */
     private static final String FAILURE_GUARD = """
-            j.id = f.id AND j.state = 'active' AND j.attempt = f.attempt AND j.lease_expires_at > $3
+            j.id = f.id AND j.state = ANY($16::text[] COLLATE "C") AND j.attempt = f.attempt AND j.lease_expires_at > $3
               AND (f.worker IS NULL OR j.lease_owner IS NULL OR j.lease_owner = f.worker)
               AND (j.workflow_id IS NULL OR $12::bool)""";
 

@@ -2,6 +2,7 @@ package dev.steadfast.store;
 
 import dev.steadfast.domain.ClaimCursors;
 import dev.steadfast.domain.JobState;
+import dev.steadfast.domain.JobStateMachine;
 import dev.steadfast.store.queues.QueueRow;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
@@ -169,6 +170,10 @@ public class JobStore {
         return out;
     }
 
+    /** The states an ACK and a FAIL (and a lease expiry) start from, bound into their statements' guards. */
+    private static final String[] ACK_SOURCES = JobStateMachine.sourceNames(JobStateMachine.Operation.ACK);
+    private static final String[] FAIL_SOURCES = JobStateMachine.sourceNames(JobStateMachine.Operation.FAIL);
+
     /** Completes the jobs whose lease allows it; the others are left out of the answer. */
     public Uni<List<Completion.Done>> complete(List<Completion> acks, Instant now) {
         return complete(pool, JobSql.COMPLETE, acks, now);
@@ -184,7 +189,8 @@ public class JobStore {
             results[i] = acks.get(i).resultJson();
             workers[i] = acks.get(i).workerId();
         }
-        return client.preparedQuery(sql).execute(Tuple.of(ids, results, workers, odt(now))).map(rows -> {
+        Tuple t = Tuple.of(ids, results, workers, odt(now), ACK_SOURCES);
+        return client.preparedQuery(sql).execute(t).map(rows -> {
             List<Completion.Done> done = new ArrayList<>(rows.rowCount());
             for (Row r : rows) {
                 done.add(new Completion.Done(r.getUUID("id"), r.getString("type"), r.getString("queue"),
@@ -248,7 +254,7 @@ public class JobStore {
         }
         OffsetDateTime f = fence == null ? OffsetDateTime.MIN : odt(fence);
         Tuple t = Tuple.tuple(Arrays.asList(ids, keep, f, attempts, workers, states, runAt, delays, entries, dead, at,
-                steps, groups, groupTypes, groupMessages));
+                steps, groups, groupTypes, groupMessages, FAIL_SOURCES));
         return client.preparedQuery(JobSql.RECORD_FAILURES).execute(t).map(JobStore::rowsOf);
     }
 

@@ -68,10 +68,8 @@ class StateGuardsTest {
         assertGuard(Operation.FETCH, "JobSql.CLAIM_KEYED_LIMITED", JobSql.CLAIM_KEYED_LIMITED);
         assertWrites(Operation.FETCH, "JobSql.CLAIM_KEYED_LIMITED", JobSql.CLAIM_KEYED_LIMITED);
 
-        assertGuard(Operation.ACK, "JobSql.COMPLETE", JobSql.COMPLETE);
         assertWrites(Operation.ACK, "JobSql.COMPLETE", JobSql.COMPLETE);
 
-        assertGuard(Operation.FAIL, "JobSql.RECORD_FAILURES", JobSql.RECORD_FAILURES);
         assertEquals(JobStateMachine.sources(Operation.FAIL), JobStateMachine.sources(Operation.EXPIRE_LEASE),
                 "the lease reaper writes through RECORD_FAILURES too");
         // AttemptOutcomes decides retryable, available (a crashed worker's backoff already passed) or discarded.
@@ -89,6 +87,8 @@ class StateGuardsTest {
             {"JobSql.CANCEL_REPLACED", JobSql.CANCEL_REPLACED, "CANCEL"},
             {"JobBulkStore.CANCEL_BATCH", JobBulkStore.CANCEL_BATCH, "CANCEL"},
             {"JobBulkStore.RETRY_NOW_BATCH", JobBulkStore.RETRY_NOW_BATCH, "RETRY_NOW"},
+            {"JobSql.COMPLETE", JobSql.COMPLETE, "ACK"},
+            {"JobSql.COMPLETE_STEP", JobSql.COMPLETE_STEP, "ACK"},
         };
         for (String[] s : statements) {
             assertTrue(s[1].contains("state = ANY($"), s[0] + " takes its guard from JobStateMachine.sourceNames");
@@ -149,7 +149,10 @@ class StateGuardsTest {
         StateGuards.assertClaim("JobSql.CLAIM_KEYED", JobSql.CLAIM_KEYED);
         StateGuards.assertClaim("JobSql.CLAIM_KEYED_LIMITED", JobSql.CLAIM_KEYED_LIMITED);
         assertEquals(2, StateGuards.readsOfJobs(JobSql.CLAIM_KEYED).size(), "plain and keyed candidates");
-        assertGuard(Operation.ACK, "JobSql.COMPLETE_STEP", JobSql.COMPLETE_STEP);
-        assertWrites(Operation.ACK, "JobSql.COMPLETE_STEP", JobSql.COMPLETE_STEP);
+        // the finishes bind their guard (guardsBoundFromTheTableAtTheCallSite): active, the one source of each
+        assertEquals(java.util.List.of("active"), java.util.List.of(JobStateMachine.sourceNames(Operation.ACK)));
+        assertEquals(java.util.List.of("active"), java.util.List.of(JobStateMachine.sourceNames(Operation.FAIL)));
+        assertTrue(JobSql.RECORD_FAILURES.contains("j.state = ANY($16::text[] COLLATE \"C\")"),
+                "RECORD_FAILURES binds FAIL's sources");
     }
 }

@@ -1,0 +1,92 @@
+package dev.steadfast.store;
+
+import static dev.steadfast.testsupport.Api.arr;
+import static dev.steadfast.testsupport.Api.fetchIds;
+import static dev.steadfast.testsupport.Api.obj;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.steadfast.testsupport.Api;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An ACK finds its jobs by id, whatever the number of jobs in flight: COMPLETE, executed often enough on one
+ * connection for PostgreSQL to switch to its cached generic plan, reads no entry of jobs_lease_idx (a plan that did
+ * read every active job's lease entry, and under a held vacuum horizon every one since; JobSql.COMPLETE says why).
+ */
+@QuarkusTest
+class FinishPlanTest {
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    JobStore jobs;
+
+    @BeforeEach
+    void reset() {
+        Api.reset();
+    }
+
+    @Test
+    void completeProbesThePrimaryKeyNotTheLeaseIndex() {
+        List<Object> batch = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            batch.add(obj("type", "plan.test", "queue", "plan-q", "args", arr(i)));
+        }
+        assertEquals(201, Api.send(obj("jobs", batch)).post(Api.JOBS + "/batch").statusCode());
+        List<String> active = fetchIds("w", 60, "plan-q");
+        assertEquals(60, active.size());
+        List<Object> waiting = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            waiting.add(obj("type", "plan.test", "queue", "plan-waiting", "args", arr(i)));
+        }
+        for (int i = 0; i < 3; i++) { // a backlog beside the jobs in flight, as while workers keep up with a queue
+            assertEquals(201, Api.send(obj("jobs", waiting)).post(Api.JOBS + "/batch").statusCode());
+        }
+        pool.query("ANALYZE jobs").execute().await().indefinitely();
+        SqlConnection c = pool.getConnection().await().indefinitely();
+        try {
+            for (int i = 0; i < 8; i++) { // past the five custom plans after which the generic one may be cached
+                c.query("BEGIN").execute().await().indefinitely();
+                long lease = read(c, "jobs_lease_idx");
+                List<Completion.Done> done = JobStore.complete(c, JobSql.COMPLETE,
+                        List.of(new Completion(UUID.fromString(active.get(i)), null, "w")), Instant.now())
+                        .await().indefinitely();
+                assertEquals(1, done.size());
+                assertEquals(0, read(c, "jobs_lease_idx") - lease, "execution " + (i + 1) + " read the lease index");
+                c.query("ROLLBACK").execute().await().indefinitely();
+            }
+            // the guard written out (state = 'active', as before): these statistics make its plan read the lease index
+            String written = JobSql.COMPLETE.replace("j.state = ANY($5::text[] COLLATE \"C\")", "j.state = 'active'");
+            long most = 0;
+            for (int i = 0; i < 8; i++) {
+                c.query("BEGIN").execute().await().indefinitely();
+                long lease = read(c, "jobs_lease_idx");
+                c.preparedQuery(written).execute(Tuple.of(new UUID[] {UUID.fromString(active.get(i))},
+                        new String[] {null}, new String[] {"w"}, JobStore.odt(Instant.now()))).await().indefinitely();
+                most = Math.max(most, read(c, "jobs_lease_idx") - lease);
+                c.query("ROLLBACK").execute().await().indefinitely();
+            }
+            assertTrue(most >= 60, "the written-out guard's plan read " + most + " lease entries");
+        } finally {
+            c.close().await().indefinitely();
+        }
+    }
+
+    /** Entries of the index read by this session and not reported yet (this transaction's among them). */
+    private static long read(SqlConnection c, String index) {
+        return c.query("SELECT pg_stat_get_xact_tuples_returned('" + index + "'::regclass)").execute()
+                .await().indefinitely().iterator().next().getLong(0);
+    }
+}
