@@ -20,9 +20,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * An ACK finds its jobs by id, whatever the number of jobs in flight: COMPLETE, executed often enough on one
- * connection for PostgreSQL to switch to its cached generic plan, reads no entry of jobs_lease_idx (a plan that did
- * read every active job's lease entry, and under a held vacuum horizon every one since; JobSql.COMPLETE says why).
+ * An ACK, and a heartbeat naming its jobs, finds its jobs by id whatever the number of jobs in flight: COMPLETE and
+ * WorkerStore.EXTEND_LEASES_OF, executed often enough on one connection for PostgreSQL to switch to its cached generic
+ * plan, read no entry of jobs_lease_idx (a plan that did read every active job's lease entry, and under a held vacuum
+ * horizon every one since; JobSql.COMPLETE says why).
  */
 @QuarkusTest
 class FinishPlanTest {
@@ -65,6 +66,20 @@ class FinishPlanTest {
                         .await().indefinitely();
                 assertEquals(1, done.size());
                 assertEquals(0, read(c, "jobs_lease_idx") - lease, "execution " + (i + 1) + " read the lease index");
+                c.query("ROLLBACK").execute().await().indefinitely();
+            }
+            // a heartbeat naming its job: one probe by id too
+            String[] heartbeat = dev.steadfast.domain.JobStateMachine.sourceNames(
+                    dev.steadfast.domain.JobStateMachine.Operation.HEARTBEAT);
+            for (int i = 0; i < 8; i++) {
+                c.query("BEGIN").execute().await().indefinitely();
+                long lease = read(c, "jobs_lease_idx");
+                int extended = c.preparedQuery(dev.steadfast.store.workers.WorkerStore.EXTEND_LEASES_OF)
+                        .execute(Tuple.tuple(java.util.Arrays.asList(new UUID[] {UUID.fromString(active.get(i))}, "w",
+                                JobStore.odt(Instant.now()), null, heartbeat)))
+                        .await().indefinitely().rowCount();
+                assertEquals(1, extended);
+                assertEquals(0, read(c, "jobs_lease_idx") - lease, "heartbeat " + (i + 1) + " read the lease index");
                 c.query("ROLLBACK").execute().await().indefinitely();
             }
             // the guard written out (state = 'active', as before): these statistics make its plan read the lease index

@@ -47,6 +47,9 @@ class StateGuardsTest {
         assertGuard(Operation.EXPIRE_LEASE, "MaintenanceSql.LOCK_EXPIRED_LEASES", MaintenanceSql.LOCK_EXPIRED_LEASES);
 
         assertGuard(Operation.HEARTBEAT, "WorkerStore.EXTEND_LEASES", WorkerStore.EXTEND_LEASES);
+        assertTrue(WorkerStore.EXTEND_LEASES_OF.contains("state = ANY($5::text[] COLLATE \"C\")"),
+                "EXTEND_LEASES_OF binds HEARTBEAT's sources");
+        assertEquals(Set.of(), StateGuards.sets(WorkerStore.EXTEND_LEASES_OF), "a heartbeat leaves the state as it is");
         assertEquals(Set.of(), StateGuards.sets(WorkerStore.EXTEND_LEASES), "a heartbeat leaves the state as it is");
 
         assertGuard(Operation.ACTIVATE, "JobSql.ACTIVATE", JobSql.ACTIVATE);

@@ -37,20 +37,39 @@ public class WorkerStore {
      * heartbeat with a shorter visibility timeout keeps the granted reservation): the set-based form of
      * {@link dev.steadfast.domain.retry.Lease#extend}, min(max(current, now + visibility), deadline), which
      * HeartbeatLeaseTest checks against it. A lease that already ran out is not revived: the job belongs to the
-     * lease reaper then. With no job list, every lease the worker holds is extended. Returns each extended job's
-     * test directive (see HeartbeatService), usually null.
+     * lease reaper then. This one is the heartbeat without a job list ($1 null): every lease the worker holds is
+     * extended; a heartbeat naming its jobs takes EXTEND_LEASES_OF. Returns each extended job's test directive (see
+     * HeartbeatService), usually null.
      */
     public static final String EXTEND_LEASES = "UPDATE jobs SET " + WorkerStore.LEASE_EXTENSION + """
 
-            WHERE state = 'active' AND lease_expires_at > $3
-              AND CASE WHEN $1::uuid[] IS NULL THEN lease_owner = $2
-                       ELSE id = ANY($1::uuid[]) AND (lease_owner IS NULL OR lease_owner = $2) END
+            WHERE state = 'active' AND lease_expires_at > $3 AND lease_owner = $2 AND $1::uuid[] IS NULL
             RETURNING id, meta->>'test_directive' AS test_directive""";
 
-    /** Jobs among $1 that are active and leased to a worker other than $2: a heartbeat naming them is refused. */
+    /**
+     * EXTEND_LEASES for the jobs the heartbeat names ($1), held by this worker or by nobody: one probe of jobs_pkey
+     * per id. The state guard is bound ($5: JobStateMachine.sourceNames(HEARTBEAT)) and compared under the C
+     * collation for the plan, as store.JobSql.COMPLETE's: written out, it let the planner read jobs_lease_idx, the
+     * lease entry of every job in flight, for each heartbeat.
+     */
+    public static final String EXTEND_LEASES_OF = "UPDATE jobs SET " + WorkerStore.LEASE_EXTENSION + """
+
+            WHERE id = ANY($1::uuid[]) AND state = ANY($5::text[] COLLATE "C") AND lease_expires_at > $3
+              AND (lease_owner IS NULL OR lease_owner = $2)
+            RETURNING id, meta->>'test_directive' AS test_directive""";
+
+    /**
+     * Jobs among $1 that are active and leased to a worker other than $2: a heartbeat naming them is refused. The
+     * state bound ($3) and compared under "C" for the same reason as EXTEND_LEASES_OF's.
+     */
     static final String FOREIGN_LEASES = """
             SELECT id, lease_owner FROM jobs
-            WHERE id = ANY($1::uuid[]) AND state = 'active' AND lease_owner IS NOT NULL AND lease_owner <> $2""";
+            WHERE id = ANY($1::uuid[]) AND state = ANY($3::text[] COLLATE "C") AND lease_owner IS NOT NULL
+              AND lease_owner <> $2""";
+
+    /** The states a heartbeat extends a lease in, bound into the statements that name jobs. */
+    private static final String[] HEARTBEAT_SOURCES = dev.steadfast.domain.JobStateMachine.sourceNames(
+            dev.steadfast.domain.JobStateMachine.Operation.HEARTBEAT);
 
     /** Records that the worker is alive; returns the directive an operator set for it. */
     static final String TOUCH_WORKER = """
@@ -103,8 +122,9 @@ public class WorkerStore {
 
     private static Uni<List<Extended>> extendLeases(SqlClient db, String workerId, UUID[] jobIds, Long visibilityMs,
                                                     Instant now) {
-        Tuple t = Tuple.tuple(Arrays.asList(jobIds, workerId, JobStore.odt(now), visibilityMs));
-        return db.preparedQuery(EXTEND_LEASES).execute(t).map(rows -> {
+        Tuple t = jobIds == null ? Tuple.tuple(Arrays.asList(jobIds, workerId, JobStore.odt(now), visibilityMs))
+                : Tuple.tuple(Arrays.asList(jobIds, workerId, JobStore.odt(now), visibilityMs, HEARTBEAT_SOURCES));
+        return db.preparedQuery(jobIds == null ? EXTEND_LEASES : EXTEND_LEASES_OF).execute(t).map(rows -> {
             List<Extended> out = new ArrayList<>(rows.rowCount());
             for (Row r : rows) {
                 out.add(new Extended(r.getUUID("id"), r.getString("test_directive")));
@@ -115,7 +135,7 @@ public class WorkerStore {
 
     /** The jobs among {@code jobIds} leased to another worker, with their holder. */
     private static Uni<Map<UUID, String>> foreignLeases(SqlClient db, String workerId, UUID[] jobIds) {
-        return db.preparedQuery(FOREIGN_LEASES).execute(Tuple.of(jobIds, workerId)).map(rows -> {
+        return db.preparedQuery(FOREIGN_LEASES).execute(Tuple.of(jobIds, workerId, HEARTBEAT_SOURCES)).map(rows -> {
             Map<UUID, String> out = new LinkedHashMap<>();
             for (Row r : rows) {
                 out.put(r.getUUID(0), r.getString(1));
