@@ -138,14 +138,19 @@ public final class JobSql {
         return """
             WITH next AS (
                 SELECT id, 1::int8 AS ord FROM jobs
-                WHERE queue = $1 AND %s AND rate_limit_key IS NULL
-                  AND %s
-                  AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = $1 AND (p.paused OR p.limited))
+                WHERE %s
                 ORDER BY priority DESC, run_at, id
                 LIMIT %d
                 FOR UPDATE SKIP LOCKED)
-            """.formatted(CLAIMABLE, NOT_LIMITED_TENANT, count) + start("$2", "$3", "$4") + JobRow.leanColumns("j");
+            """.formatted(ONE_QUEUE, count) + start("$2", "$3", "$4") + JobRow.leanColumns("j");
     }
+
+    /** The candidates of a claim from one plain queue ($1): claimOne's and each part of claimFrom's. */
+    private static final String ONE_QUEUE = """
+            queue = $1 AND %s AND rate_limit_key IS NULL
+                  AND %s
+                  AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = $1 AND (p.paused OR p.limited))"""
+            .formatted(CLAIMABLE, NOT_LIMITED_TENANT);
 
     private static final java.util.concurrent.ConcurrentHashMap<Integer, String> CLAIM_ONE =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -166,11 +171,10 @@ public final class JobSql {
     private static String claimFromText(int count) {
         String part = """
                 SELECT * FROM (SELECT id FROM jobs
-                    WHERE queue = $1 AND %%s AND %s AND rate_limit_key IS NULL AND %s
-                      AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = $1 AND (p.paused OR p.limited))
+                    WHERE %%s AND %s
                     ORDER BY priority DESC, run_at, id
                     LIMIT %d
-                    FOR UPDATE SKIP LOCKED) AS c""".formatted(CLAIMABLE, NOT_LIMITED_TENANT, count);
+                    FOR UPDATE SKIP LOCKED) AS c""".formatted(ONE_QUEUE, count);
         return """
             WITH next AS (
                 SELECT id, 1::int8 AS ord FROM (

@@ -114,11 +114,6 @@ public class LeaseExpiry {
         return Batches.untilShort(() -> reapBatch(now, after, batch), batch).invoke(n -> floor.swept(now));
     }
 
-    /** Forgets where the last reap ended: the next reads the lease index from its head. */
-    public void forget() {
-        floor.forget();
-    }
-
     /** One bounded batch of expired leases: decided, written in one statement, reported; answers how many. */
     private Uni<Integer> reapBatch(Instant now, Instant after, int batch) {
         Map<UUID, FailureReport> reports = new HashMap<>();

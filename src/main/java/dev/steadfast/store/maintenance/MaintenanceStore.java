@@ -25,15 +25,15 @@ public class MaintenanceStore {
     }
 
     /**
-     * Locks up to {@code limit} jobs whose lease expired by {@code now} and after {@code after} (null: any time before),
-     * lets {@code decide} compute each one's
-     * failed-attempt outcome, and writes them all with one statement, in one transaction (the error appended to
-     * each history in SQL, keeping the newest {@code keep}). Returns the written rows.
+     * Locks up to {@code limit} jobs whose lease expired by {@code now} and after {@code after} (null: any time
+     * before), lets {@code decide} compute each one's failed-attempt outcome, and writes them all with one statement,
+     * in one transaction (the error appended to each history in SQL, keeping the newest {@code keep}). Returns the
+     * written rows.
      */
     public Uni<List<JobRow>> reapExpiredLeases(Instant now, Instant after, int limit, int keep,
                                                Function<JobRow, FailureWrite> decide) {
         return pool.withTransaction(conn -> conn.preparedQuery(MaintenanceSql.LOCK_EXPIRED_LEASES)
-                .execute(Tuple.of(JobStore.odt(now), limit, JobStore.odt(after == null ? Instant.EPOCH : after)))
+                .execute(Tuple.of(JobStore.odt(now), limit, since(after)))
                 .flatMap(rows -> {
                     List<FailureWrite> writes = new ArrayList<>(rows.rowCount());
                     for (JobRow j : JobStore.rowsOf(rows)) {
@@ -67,9 +67,14 @@ public class MaintenanceStore {
                 }));
     }
 
+    /** A sweep's lower bound (domain.SweepFloor): null, a sweep from the head, reads from the epoch. */
+    private static java.time.OffsetDateTime since(Instant after) {
+        return JobStore.odt(after == null ? Instant.EPOCH : after);
+    }
+
     /** Makes scheduled/retryable jobs due by {@code now} and after {@code after} (null: any time before) available. */
     public Uni<List<Promoted>> promoteDue(Instant now, Instant after, int limit) {
-        Tuple t = Tuple.of(JobStore.odt(now), limit, JobStore.odt(after == null ? Instant.EPOCH : after));
+        Tuple t = Tuple.of(JobStore.odt(now), limit, since(after));
         return pool.preparedQuery(MaintenanceSql.PROMOTE_DUE).execute(t).map(rows -> {
             List<Promoted> out = new ArrayList<>(rows.rowCount());
             for (Row r : rows) {
