@@ -4,8 +4,10 @@ import dev.steadfast.coalescing.RefreshedSnapshot;
 import dev.steadfast.domain.JobRules;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.OperationTime;
+import dev.steadfast.domain.limits.ClaimRoute;
 import dev.steadfast.domain.limits.QueueLimits;
 import dev.steadfast.store.JobRow;
+import dev.steadfast.store.JobStore;
 import dev.steadfast.store.queues.QueueLimitStore;
 import dev.steadfast.store.queues.RateLimitOutcomes;
 import dev.steadfast.store.queues.RateLimitStore;
@@ -24,12 +26,13 @@ import java.util.Set;
  * reloaded at most every {@link #REFRESH} (one small query); it only chooses the path: the claim statement for
  * unlimited queues skips every queue whose row says limited, and a limited queue is claimed under its row's lock
  * ({@link QueueLimitStore}), so a stale memory can delay a queue's jobs by up to that interval but never deliver
- * past a limit. The queues of one FETCH are taken in the worker's order: consecutive unlimited queues share one
- * claim statement, each limited queue gets its own transaction. Per-key limits (ojs-rate-limiting.md 6) choose the
- * path the same way: queues holding jobs with a rate limit key ({@link RateLimits}) are claimed through
- * {@link RateLimitStore}, every other queue by {@link TenantFairness} (the plain statement, or the fair claim where
- * tenants wait), which passes keyed jobs over. The limited and keyed claims leave out the jobs of tenants with a
- * max_concurrency (store.JobSql.NOT_LIMITED_TENANT): those are started only by the fair claim.
+ * past a limit. Per-key limits (ojs-rate-limiting.md 6) choose the path the same way ({@link RateLimits}: queues
+ * holding jobs with a rate limit key), and so do tenants ({@link TenantFairness}). The route of a FETCH is decided
+ * once from those three memories by {@link ClaimRoute} (pure: which queues form which leg, and the rules), and its
+ * legs run here in the worker's order: the plain statement, the fair claim, each limited queue in its own
+ * transaction ({@link QueueLimitStore}), keyed queues through {@link RateLimitStore}. The plain and fair claims pass
+ * keyed jobs over; the limited and keyed claims leave out the jobs of tenants with a max_concurrency
+ * (store.JobSql.NOT_LIMITED_TENANT): those are started only by the fair claim.
  */
 @ApplicationScoped
 public class QueueLimiter {
@@ -43,10 +46,12 @@ public class QueueLimiter {
     private final RateLimitStore keyedStore;
 
     private final TenantFairness fair;
+    private final JobStore jobs;
 
     public QueueLimiter(QueueLimitStore limits, Clock clock, RateLimits keys,
-                        RateLimitStore keyedStore, TenantFairness fair) {
+                        RateLimitStore keyedStore, TenantFairness fair, JobStore jobs) {
         this.fair = fair;
+        this.jobs = jobs;
         this.keys = keys;
         this.keyedStore = keyedStore;
         this.limits = limits;
@@ -56,54 +61,51 @@ public class QueueLimiter {
 
     /**
      * Claims up to {@code count} jobs from {@code queues}, earlier queues first, within every queue's limits and
-     * every rate limit key's ({@link RateLimits}): a FETCH whose queues are neither limited nor hold keyed jobs is
-     * the one plain claim statement, as before either existed, unless one of them holds tenant jobs: then
-     * {@link TenantFairness} takes turns between the tenants. Queues that are limited or hold keyed jobs keep
-     * their own claims, which do not take turns between tenants.
+     * every rate limit key's ({@link RateLimits}) and taking turns between tenants where they wait: the route is
+     * chosen once from what this instance knows ({@link ClaimRoute}), then its legs run in order. A FETCH whose
+     * queues are neither limited nor hold keyed or tenant jobs is the one plain claim statement.
      */
     public Uni<List<JobRow>> claim(List<String> queues, int count, String workerId, Long visibilityMs, Instant now) {
-        return limitedQueues(now).flatMap(set -> keys.keyedQueues(now).flatMap(keyed -> {
-            if (queues.stream().noneMatch(q -> set.contains(q) || keyed.contains(q))) {
-                return fair.claim(queues, count, workerId, visibilityMs, now);
-            }
-            RateLimitOutcomes out = new RateLimitOutcomes();
-            return claimInOrder(queues, 0, set, keyed, count, workerId, visibilityMs, now, new ArrayList<>(), out)
-                    .invoke(jobs -> keys.observe(out, now));
-        }));
+        return limitedQueues(now).flatMap(set -> keys.keyedQueues(now).flatMap(keyed -> fair.known(set, keyed, now)))
+                .flatMap(k -> {
+                    List<ClaimRoute.Leg> legs = ClaimRoute.plan(queues, k);
+                    if (legs.size() == 1 && legs.get(0).way() == ClaimRoute.Way.PLAIN) {
+                        return jobs.claim(queues, count, workerId, visibilityMs, now);
+                    }
+                    RateLimitOutcomes out = new RateLimitOutcomes();
+                    boolean observed = legs.stream().anyMatch(l -> l.way() == ClaimRoute.Way.KEYED
+                            || l.way() == ClaimRoute.Way.LIMITED_QUEUE);
+                    return claimLegs(legs, 0, k, count, workerId, visibilityMs, now, new ArrayList<>(), out)
+                            .invoke(got -> {
+                                if (observed) {
+                                    keys.observe(out, now);
+                                }
+                            });
+                });
     }
 
-    /**
-     * Takes the queues in the worker's order: a run of consecutive plain queues shares one claim ({@link
-     * TenantFairness}: fair between tenants, and the only claim that starts a limited tenant's jobs), so does
-     * a run of queues holding keyed jobs (RateLimitStore's transaction), and each limited queue gets its own.
-     */
-    private Uni<List<JobRow>> claimInOrder(List<String> queues, int from, Set<String> set, Set<String> keyed,
-                                           int count, String workerId, Long vis, Instant now, List<JobRow> got,
-                                           RateLimitOutcomes out) {
-        if (from >= queues.size() || got.size() >= count) {
+    /** Runs the legs in order, each asking for what the earlier ones left, until {@code count} jobs are claimed. */
+    private Uni<List<JobRow>> claimLegs(List<ClaimRoute.Leg> legs, int i, ClaimRoute.Known k, int count,
+                                        String workerId, Long vis, Instant now, List<JobRow> got,
+                                        RateLimitOutcomes out) {
+        if (i >= legs.size() || got.size() >= count) {
             return Uni.createFrom().item(got);
         }
         int left = count - got.size();
-        String first = queues.get(from);
-        Uni<List<JobRow>> step;
-        int next;
-        if (set.contains(first)) {
-            next = from + 1;
-            step = fair.limitedIn(first, now).flatMap(tenants -> limits.claim(first, left, workerId, vis, now,
-                    keyed.contains(first) ? out : null, tenants));
-        } else {
-            boolean k = keyed.contains(first);
-            int to = from;
-            while (to < queues.size() && !set.contains(queues.get(to)) && keyed.contains(queues.get(to)) == k) {
-                to++;
+        ClaimRoute.Leg leg = legs.get(i);
+        Uni<List<JobRow>> step = switch (leg.way()) {
+            case PLAIN -> jobs.claim(leg.queues(), left, workerId, vis, now);
+            case FAIR -> fair.claimFair(leg.queues(), left, workerId, vis, now);
+            case KEYED -> keyedStore.claim(leg.queues(), left, workerId, vis, now, out);
+            case LIMITED_QUEUE -> {
+                String q = leg.queues().get(0);
+                yield fair.limitedIn(q, now).flatMap(tenants -> limits.claim(q, left, workerId, vis, now,
+                        k.keyedQueues().contains(q) ? out : null, tenants));
             }
-            next = to;
-            step = k ? keyedStore.claim(queues.subList(from, to), left, workerId, vis, now, out)
-                    : fair.claim(queues.subList(from, to), left, workerId, vis, now);
-        }
+        };
         return step.flatMap(rows -> {
             got.addAll(rows);
-            return claimInOrder(queues, next, set, keyed, count, workerId, vis, now, got, out);
+            return claimLegs(legs, i + 1, k, count, workerId, vis, now, got, out);
         });
     }
 

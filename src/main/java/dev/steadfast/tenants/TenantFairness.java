@@ -1,6 +1,7 @@
 package dev.steadfast.tenants;
 
 import dev.steadfast.coalescing.RefreshedSnapshot;
+import dev.steadfast.domain.limits.ClaimRoute;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.tenants.TenantLimitStore;
@@ -19,10 +20,10 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Chooses the claim for a FETCH over plain queues (neither limited nor holding rate-limit-keyed jobs): the fair
- * claim (store.tenants.TenantClaimSql.CLAIM_FAIR) when one of the queues holds waiting tenant jobs and
- * steadfast.tenants.fair-claim is on, else JobStore's plain claim, so a deployment without tenants runs the very
- * statement it ran before. Which tenants have waiting jobs in which queue is remembered per instance and reread at
+ * What a FETCH's route ({@link ClaimRoute}, chosen in queues.QueueLimiter) knows of tenants, and its fair claim
+ * (store.tenants.TenantClaimSql.CLAIM_FAIR), which a run of plain queues (neither limited nor holding
+ * rate-limit-keyed jobs) takes when one of them holds waiting tenant jobs and steadfast.tenants.fair-claim is on;
+ * else the route is JobStore's plain claim, so a deployment without tenants runs the very statement it ran before. Which tenants have waiting jobs in which queue is remembered per instance and reread at
  * most every {@link #REFRESH} (a loose index scan, one probe per queue and tenant); a PUSH of a tenant job on this
  * instance adds its tenant at once. A stale memory only means, for up to {@link #REFRESH}, the plain order (a queue
  * not yet known to hold tenants), a new tenant's jobs waiting for their first turn, or a drained tenant's empty
@@ -75,43 +76,54 @@ public class TenantFairness {
         this.limited = new RefreshedSnapshot<>(REFRESH, store::concurrencyLimited);
     }
 
-    /** Claims from plain queues: fair between tenants where a queue holds tenant jobs, else the plain claim. */
-    public Uni<List<JobRow>> claim(List<String> queues, int count, String workerId, Long visibilityMs, Instant now) {
-        return limited.get(now).flatMap(lim -> {
-            if (!config.fairClaim() && lim.isEmpty()) {
+    /**
+     * What a FETCH's route needs to know of tenants ({@link ClaimRoute#plan}), beside the queues' limits and keys the
+     * caller knows: the limited tenants, and which tenants wait in which queue when that matters (the fair claim is on
+     * or a tenant is limited; else not even reread).
+     */
+    public Uni<ClaimRoute.Known> known(Set<String> limitedQueues, Set<String> keyedQueues, Instant now) {
+        boolean on = config.fairClaim();
+        return limited.get(now).flatMap(lim -> !ClaimRoute.Known.tenantsMatter(on, lim)
+                ? Uni.createFrom().item(new ClaimRoute.Known(limitedQueues, keyedQueues, Map.of(), lim, on))
+                : tenants.get(now).map(byQueue -> new ClaimRoute.Known(limitedQueues, keyedQueues, byQueue, lim, on)));
+    }
+
+    /**
+     * A {@link ClaimRoute.Way#FAIR} leg: turns between the tenants waiting in {@code queues} (after each queue's
+     * cursor), capped under the limited tenants' row locks when the turns include one; the plain claim when the
+     * tenants have gone since the route was chosen.
+     */
+    public Uni<List<JobRow>> claimFair(List<String> queues, int count, String workerId, Long visibilityMs,
+                                       Instant now) {
+        return limited.get(now).flatMap(lim -> tenants.get(now).flatMap(byQueue -> {
+            List<Map.Entry<String, String>> turns = turns(queues, byQueue, cursors, count);
+            if (turns.isEmpty()) {
                 return jobs.claim(queues, count, workerId, visibilityMs, now);
             }
-            return tenants.get(now).flatMap(byQueue -> {
-                List<Map.Entry<String, String>> turns = turns(queues, byQueue, cursors, count);
-                boolean anyLimited = turns.stream().anyMatch(e -> lim.contains(e.getValue()));
-                if (turns.isEmpty() || !config.fairClaim() && !anyLimited) {
-                    return jobs.claim(queues, count, workerId, visibilityMs, now);
+            Set<String> capped = new TreeSet<>();
+            turns.forEach(e -> {
+                if (lim.contains(e.getValue())) {
+                    capped.add(e.getValue());
                 }
-                Set<String> capped = new TreeSet<>();
-                turns.forEach(e -> {
-                    if (lim.contains(e.getValue())) {
-                        capped.add(e.getValue());
-                    }
-                });
-                Uni<TenantStore.FairClaim> claim = capped.isEmpty()
-                        ? store.claimFair(queues, turns, count, workerId, visibilityMs, now)
-                        : limits.claimFair(queues, turns, capped, count, workerId, visibilityMs, now);
-                return claim.map(c -> {
-                    if (cursors.size() > MAX_CURSORS) {
-                        cursors.clear();
-                    }
-                    cursors.putAll(c.lastServed());
-                    if (!capped.isEmpty()) {
-                        c.tenants().forEach((id, t) -> {
-                            if (capped.contains(t)) {
-                                hold(id, t);
-                            }
-                        });
-                    }
-                    return c.jobs();
-                });
             });
-        });
+            Uni<TenantStore.FairClaim> claim = capped.isEmpty()
+                    ? store.claimFair(queues, turns, count, workerId, visibilityMs, now)
+                    : limits.claimFair(queues, turns, capped, count, workerId, visibilityMs, now);
+            return claim.map(c -> {
+                if (cursors.size() > MAX_CURSORS) {
+                    cursors.clear();
+                }
+                cursors.putAll(c.lastServed());
+                if (!capped.isEmpty()) {
+                    c.tenants().forEach((id, t) -> {
+                        if (capped.contains(t)) {
+                            hold(id, t);
+                        }
+                    });
+                }
+                return c.jobs();
+            });
+        }));
     }
 
     /**
