@@ -103,6 +103,9 @@ public abstract class JobColumns extends PanacheEntityBase {
     public Instant executionDeadline;
     @Column(name = "lease_renewed_at")
     public Instant leaseRenewedAt;
+    /** The workflow the job is a step of (null: a plain job); set when the workflow creates it, never changed. */
+    @Column(name = "workflow_id")
+    public UUID workflowId;
 
     public JobState jobState() {
         return JobState.fromWire(state).orElseThrow();
@@ -113,6 +116,6 @@ public abstract class JobColumns extends PanacheEntityBase {
                 tags == null ? List.of() : Arrays.asList(tags), jobState(), attempt, snoozes, maxAttempts,
                 retryPolicy, error, errors, run, result, timeoutMs, visibilityTimeoutMs, runAt, scheduledAt,
                 expiresAt, retryDelayMs, deadLetter, createdAt, enqueuedAt, startedAt, completedAt, cancelledAt,
-                discardedAt, leaseOwner, leaseExpiresAt, executionDeadline, leaseRenewedAt);
+                discardedAt, leaseOwner, leaseExpiresAt, executionDeadline, leaseRenewedAt, workflowId);
     }
 }

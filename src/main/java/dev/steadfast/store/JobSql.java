@@ -289,7 +289,7 @@ public final class JobSql {
      */
     static final String ATTEMPTS = """
             SELECT id, type, queue, state, attempt, snoozes, run, lease_owner, lease_expires_at,
-                   retry_policy::text AS retry_policy
+                   retry_policy::text AS retry_policy, workflow_id
             FROM all_jobs WHERE id = ANY($1::uuid[])""";
 
     /**

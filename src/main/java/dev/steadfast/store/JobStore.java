@@ -208,7 +208,7 @@ public class JobStore {
                 out.add(new Attempt(r.getUUID("id"), r.getString("type"), r.getString("queue"),
                         JobState.fromWire(r.getString("state")).orElseThrow(), r.getInteger("attempt"),
                         r.getInteger("snoozes"), r.getInteger("run"), r.getString("lease_owner"),
-                        JobRow.instant(r, "lease_expires_at"), r.getString("retry_policy")));
+                        JobRow.instant(r, "lease_expires_at"), r.getString("retry_policy"), r.getUUID("workflow_id")));
             }
             return out;
         });

@@ -98,10 +98,13 @@ public class FailureService {
             } catch (OjsException e) {
                 return Uni.createFrom().item((FailOutcome) new FailOutcome.Refused(c.jobId(), e));
             }
-            // The batched write skips workflow steps: a step's FAIL is written in its workflow's transaction.
-            return writes.submit(w).flatMap(row -> row != null ? Uni.createFrom().item(row)
-                    : workflows.failStep(w, outcomes.historyKept(), OperationTime.of(clock)).map(o -> o.orElse(null)))
-                    .flatMap(row -> {
+            // A workflow step's FAIL is written in its workflow's transaction, every other one by the batched
+            // write (which skips steps); the attempt, remembered or read, says which the job is.
+            Uni<JobRow> written = a.workflowStep()
+                    ? workflows.failStep(w, a.workflowId(), outcomes.historyKept(), OperationTime.of(clock))
+                            .map(o -> o.orElse(null))
+                    : writes.submit(w);
+            return written.flatMap(row -> {
                 if (row == null && fromMemory) {
                     held.forget(c.jobId());
                     return record(c, reads.submit(c.jobId()), false);

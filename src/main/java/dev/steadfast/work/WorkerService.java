@@ -159,14 +159,20 @@ public class WorkerService {
     }
 
     /**
-     * ACK with the refusal as a value; concurrent ACKs share one statement and one commit. That statement skips
-     * workflow steps; a job it did not complete is tried once more as a workflow step (its own transaction, which
-     * advances the workflow), and only then explained as a refusal. Refused unapplied when too many ACKs already
-     * wait ({@link Coalescer}: 503, retryable).
+     * ACK with the refusal as a value; concurrent ACKs of plain jobs share one statement and one commit, and a
+     * workflow step is completed in its workflow's transaction, which advances the workflow. Where it goes is
+     * decided up front from the attempt this instance handed out ({@link HeldAttempts}: the claim returns the job's
+     * workflow); a job this instance did not hand out (another instance did, or this one forgot it) goes to the
+     * shared statement, which skips steps, and one it did not complete is tried once more as a step. Only then is
+     * a refusal explained. Refused unapplied when too many ACKs already wait ({@link Coalescer}: 503, retryable).
      */
     public Uni<AckOutcome> complete(Completion c) {
-        return acks.submit(c).flatMap(d -> d != null ? Uni.createFrom().item(d)
-                : workflows.completeStep(c).map(o -> o.orElse(null))).flatMap(d -> {
+        Attempt known = held.get(c.jobId());
+        Uni<Completion.Done> done = known == null ? acks.submit(c).flatMap(d -> d != null ? Uni.createFrom().item(d)
+                : workflows.completeStep(c, null).map(o -> o.orElse(null)))
+                : known.workflowStep() ? workflows.completeStep(c, known.workflowId()).map(o -> o.orElse(null))
+                : acks.submit(c);
+        return done.flatMap(d -> {
             if (d == null) {
                 return Refusals.refusal(store, c.jobId(), Operation.ACK, OperationTime.of(clock))
                         .map(e -> new AckOutcome(c.jobId(), null, e));

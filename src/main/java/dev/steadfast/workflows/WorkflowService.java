@@ -228,16 +228,19 @@ public class WorkflowService {
         });
     }
 
-    /** A worker's ACK of a workflow step, written and advanced in one transaction; empty when not applicable. */
-    public Uni<Optional<Completion.Done>> completeStep(Completion c) {
+    /**
+     * A worker's ACK of a workflow step, written and advanced in one transaction; empty when not applicable.
+     * {@code workflow}: the step's workflow when the claim told it (null: read in the transaction).
+     */
+    public Uni<Optional<Completion.Done>> completeStep(Completion c, UUID workflow) {
         Instant now = OperationTime.of(clock);
-        return store.completeStep(c, now, WorkflowRules::advance).map(o -> o.map(this::woken));
+        return store.completeStep(c, workflow, now, WorkflowRules::advance).map(o -> o.map(this::woken));
     }
 
     /** A worker's FAIL of a workflow step, as {@link #completeStep}. */
-    public Uni<Optional<JobRow>> failStep(FailureWrite w, int keep, Instant fence) {
+    public Uni<Optional<JobRow>> failStep(FailureWrite w, UUID workflow, int keep, Instant fence) {
         Instant now = OperationTime.of(clock);
-        return store.failStep(w, keep, fence, now, WorkflowRules::advance).map(o -> o.map(this::woken));
+        return store.failStep(w, workflow, keep, fence, now, WorkflowRules::advance).map(o -> o.map(this::woken));
     }
 
     private <T> T woken(Finished<T> f) {

@@ -138,28 +138,40 @@ public class WorkflowStore {
         }
     }
 
-    /** A worker's ACK of a workflow step; empty when the job is no step or the ACK is refused (nothing written). */
-    public Uni<Optional<Finished<Completion.Done>>> completeStep(Completion c, Instant now, Decide decide) {
-        return step(c.jobId(), now, decide, conn -> JobStore.complete(conn, JobSql.COMPLETE_STEP, List.of(c), now)
-                .map(done -> done.isEmpty() ? null : done.get(0)));
+    /**
+     * A worker's ACK of a workflow step; empty when the job is no step or the ACK is refused (nothing written).
+     * {@code workflow}: the workflow the job is a step of, when the caller knows it from the claim (null: read it).
+     */
+    public Uni<Optional<Finished<Completion.Done>>> completeStep(Completion c, UUID workflow, Instant now,
+                                                                 Decide decide) {
+        return step(c.jobId(), workflow, now, decide,
+                conn -> JobStore.complete(conn, JobSql.COMPLETE_STEP, List.of(c), now)
+                        .map(done -> done.isEmpty() ? null : done.get(0)));
     }
 
     /** A worker's FAIL of a workflow step, written as decided for its attempt; empty as for completeStep. */
-    public Uni<Optional<Finished<JobRow>>> failStep(FailureWrite w, int keep, Instant fence, Instant now,
-                                                     Decide decide) {
-        return step(w.jobId(), now, decide, conn -> JobStore.recordFailures(conn, List.of(w), keep, fence, true)
-                .map(rows -> rows.isEmpty() ? null : rows.get(0)));
+    public Uni<Optional<Finished<JobRow>>> failStep(FailureWrite w, UUID workflow, int keep, Instant fence,
+                                                     Instant now, Decide decide) {
+        return step(w.jobId(), workflow, now, decide,
+                conn -> JobStore.recordFailures(conn, List.of(w), keep, fence, true)
+                        .map(rows -> rows.isEmpty() ? null : rows.get(0)));
     }
 
     /** What a step's write returned and what the workflow enqueued in the same transaction. */
     public record Finished<T>(T written, Advanced advanced) {
     }
 
-    private <T> Uni<Optional<Finished<T>>> step(UUID jobId, Instant now, Decide decide,
+    /**
+     * A step's write in its workflow's transaction: the tree's root locked, the write, then the workflow decided on.
+     * A job's workflow never changes, so one known from the claim ({@code known}) is not read again; a job that is no
+     * longer live then simply writes nothing (its guard), as it would have found no workflow.
+     */
+    private <T> Uni<Optional<Finished<T>>> step(UUID jobId, UUID known, Instant now, Decide decide,
                                                 java.util.function.Function<SqlConnection, Uni<T>> write) {
-        return pool.withTransaction(conn -> conn.preparedQuery(WorkflowSql.WORKFLOW_OF).execute(Tuple.of(jobId))
-                .flatMap(rows -> {
-                    UUID wf = rows.rowCount() == 0 ? null : rows.iterator().next().getUUID(0);
+        return pool.withTransaction(conn -> (known != null ? Uni.createFrom().item(known)
+                : conn.preparedQuery(WorkflowSql.WORKFLOW_OF).execute(Tuple.of(jobId))
+                        .map(rows -> rows.rowCount() == 0 ? null : rows.iterator().next().getUUID(0)))
+                .flatMap(wf -> {
                     if (wf == null) {
                         return Uni.createFrom().item(Optional.<Finished<T>>empty());
                     }
