@@ -23,9 +23,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * What a FETCH's route ({@link ClaimRoute}, chosen in queues.QueueLimiter) knows of tenants, and its fair claim
  * (store.tenants.TenantClaimSql.CLAIM_FAIR), which a run of plain queues (neither limited nor holding
  * rate-limit-keyed jobs) takes when one of them holds waiting tenant jobs and steadfast.tenants.fair-claim is on;
- * else the route is JobStore's plain claim, so a deployment without tenants runs the very statement it ran before. Which tenants have waiting jobs in which queue is remembered per instance and reread at
- * most every {@link #REFRESH} (a loose index scan, one probe per queue and tenant); a PUSH of a tenant job on this
- * instance adds its tenant at once. A stale memory only means, for up to {@link #REFRESH}, the plain order (a queue
+ * else the route is JobStore's plain claim, so a deployment without tenants runs the very statement it ran before.
+ * Which tenants have waiting jobs in which queue is remembered per instance and reread at most every
+ * {@link #REFRESH} (a loose index scan, one probe per queue and tenant); a PUSH of a tenant job on this instance adds
+ * its tenant at once. A stale memory only means, for up to {@link #REFRESH}, the plain order (a queue
  * not yet known to hold tenants), a new tenant's jobs waiting for their first turn, or a drained tenant's empty
  * probe; never a lost job.
  *

@@ -154,6 +154,11 @@ public class WorkerService {
         });
     }
 
+    /** A workflow step's ACK in its workflow's transaction ({@code workflow} null: read there); null when refused. */
+    private Uni<Completion.Done> completeStep(Completion c, UUID workflow) {
+        return workflows.completeStep(c, workflow).map(o -> o.orElse(null));
+    }
+
     /** One ACK's outcome: when the job completed, or why it was refused (for the batch extension). */
     public record AckOutcome(UUID jobId, Instant completedAt, OjsException error) {
     }
@@ -168,10 +173,14 @@ public class WorkerService {
      */
     public Uni<AckOutcome> complete(Completion c) {
         Attempt known = held.get(c.jobId());
-        Uni<Completion.Done> done = known == null ? acks.submit(c).flatMap(d -> d != null ? Uni.createFrom().item(d)
-                : workflows.completeStep(c, null).map(o -> o.orElse(null)))
-                : known.workflowStep() ? workflows.completeStep(c, known.workflowId()).map(o -> o.orElse(null))
-                : acks.submit(c);
+        Uni<Completion.Done> done;
+        if (known == null) {
+            done = acks.submit(c).flatMap(d -> d != null ? Uni.createFrom().item(d) : completeStep(c, null));
+        } else if (known.workflowStep()) {
+            done = completeStep(c, known.workflowId());
+        } else {
+            done = acks.submit(c);
+        }
         return done.flatMap(d -> {
             if (d == null) {
                 return Refusals.refusal(store, c.jobId(), Operation.ACK, OperationTime.of(clock))

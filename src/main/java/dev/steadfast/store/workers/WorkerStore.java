@@ -1,5 +1,6 @@
 package dev.steadfast.store.workers;
 
+import dev.steadfast.domain.JobStateMachine;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
@@ -68,8 +69,7 @@ public class WorkerStore {
               AND lease_owner <> $2""";
 
     /** The states a heartbeat extends a lease in, bound into the statements that name jobs. */
-    private static final String[] HEARTBEAT_SOURCES = dev.steadfast.domain.JobStateMachine.sourceNames(
-            dev.steadfast.domain.JobStateMachine.Operation.HEARTBEAT);
+    private static final String[] HEARTBEAT_SOURCES = JobStateMachine.sourceNames(JobStateMachine.Operation.HEARTBEAT);
 
     /** Records that the worker is alive; returns the directive an operator set for it. */
     static final String TOUCH_WORKER = """
