@@ -12,9 +12,10 @@ import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
- * Builds the text search's trigram index on each history partition once it no longer takes the hot path's writes
+ * Builds the text search's trigram index and the console's state, queue, type and tag indexes
+ * ({@link SearchIndexes.Kind}) on each history partition once it no longer takes the hot path's writes
  * ({@link SearchIndexes#closed}: a day partition once its UTC day has ended, the dead letters, the default partition),
- * so no PUSH, FETCH, ACK or FAIL writes one (V31). Every steadfast.maintenance.pruner-interval (first
+ * so no PUSH, FETCH, ACK or FAIL writes one (V31, V32). Every steadfast.maintenance.pruner-interval (first
  * {@link Pruner#FIRST_RUN_DELAY} after start-up) it builds every such index missing, one partition after the other,
  * with CREATE INDEX CONCURRENTLY: nothing waits on it, and a
  * partition's rows stay searchable meanwhile, read in order a bounded number per page (store.JobQueryStore), as the
@@ -58,14 +59,14 @@ public class SearchIndexer {
                 .flatMap(built -> built != null && built.isPresent() ? tick() : Uni.createFrom().voidItem());
     }
 
-    /** Builds the search index of one closed partition that lacks it; answers its name, or empty when none was due. */
+    /** Builds the indexes of one closed partition that lacks some; answers its name, or empty when none was due. */
     public Uni<Optional<String>> runOnce() {
         LocalDate today = LocalDate.ofInstant(clock.instant(), ZoneOffset.UTC);
         return store.searchLeaves().flatMap(leaves -> {
             for (SearchIndexes.Leaf leaf : leaves) {
                 if (!leaf.indexed() && !leaf.building() && SearchIndexes.closed(leaf.name(), today)) {
                     long started = System.nanoTime();
-                    return store.buildSearchIndex(leaf).invoke(x -> LOG.infof("built the search index of %s in %d ms",
+                    return store.buildSearchIndex(leaf).invoke(x -> LOG.infof("built the search indexes of %s in %d ms",
                             leaf.name(), (System.nanoTime() - started) / 1_000_000)).map(x -> Optional.of(leaf.name()));
                 }
             }

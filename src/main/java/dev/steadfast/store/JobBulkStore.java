@@ -104,15 +104,16 @@ public class JobBulkStore {
     }
 
     /**
-     * A count with a text or args condition reads at most this many rows of each part without a search index (the
-     * live table, today's history: SearchIndexes), newest first; past them it says "at least" (about 50 ms a part).
+     * A count reads at most this many rows of each part without the index of one of its conditions (the live table
+     * for a text or args search, today's history for any filter: SearchIndexes), newest first; past them it says "at
+     * least" (about 50 ms a part).
      */
     public static final int COUNT_READ_CAP = 5_000;
 
     /** How many jobs are in {@code live} states (live table) or {@code finished} ones (history) in the scope. */
     public Uni<Matching> count(Scope scope, String[] live, String[] finished) {
-        if (scope.filter() != null && scope.filter().searchesText()) {
-            return countSearch(scope.filter(), live, finished);
+        if (scope.filter() != null && scope.filter().usesClosedDayIndexes()) {
+            return countByPart(scope.filter(), live, finished);
         }
         List<Object> params = new ArrayList<>(List.of(live, finished));
         String sql = COUNT_MATCHING.formatted(scope.where(params));
@@ -125,30 +126,36 @@ public class JobBulkStore {
     }
 
     /**
-     * {@link #count} for a filter with a text or args condition, part by part: the history partitions with their search
-     * index together up to COUNT_CAP matches, as the plain count does; the live table and each partition without one
-     * (today's) among its newest {@link #COUNT_READ_CAP} rows in the filter's other conditions, "at least" when it
-     * has more.
+     * {@link #count} for a filter whose conditions read a closed history partition's own indexes (text, args, state,
+     * queue, type, tag), part by part: the history partitions with those indexes together up to COUNT_CAP matches, as
+     * the plain count does; each partition without them (today's) among its newest {@link #COUNT_READ_CAP} rows in the
+     * filter's time range, and the live table the same way for a text or args search (up to COUNT_CAP matches
+     * otherwise), "at least" when it has more.
      */
-    private Uni<Matching> countSearch(JobFilter f, String[] live, String[] finished) {
+    private Uni<Matching> countByPart(JobFilter f, String[] live, String[] finished) {
         List<Object> params = new ArrayList<>(List.of(live, finished));
-        List<String> narrowing = new ArrayList<>();
+        List<String> filters = new ArrayList<>();
+        List<String> range = new ArrayList<>();
         List<String> searching = new ArrayList<>();
-        JobQueryStore.conditions(f, narrowing, searching, params);
-        String narrow = narrowing.stream().map(w -> " AND " + w).reduce("", String::concat);
-        String search = String.join(" AND ", searching);
+        JobQueryStore.conditions(f, filters, range, searching, params);
+        String narrow = and(filters) + and(range);
+        String search = searching.stream().map(w -> " AND " + w).reduce("", String::concat);
         return pool.withTransaction(conn -> settings(conn)
                 .flatMap(v -> conn.query(SearchIndexes.LEAVES).execute())
                 .flatMap(rows -> {
                     List<String> parts = new ArrayList<>();
-                    parts.add(newest("jobs WHERE " + JobQueryStore.WAITING + " AND state = ANY($1)" + narrow, search));
+                    String waiting = "jobs WHERE " + JobQueryStore.WAITING + " AND state = ANY($1)" + narrow;
+                    parts.add(f.searchesText() ? newest(waiting, "true" + search)
+                            : "SELECT count(*) AS n, 0 AS read FROM (SELECT 1 FROM " + waiting + search + " LIMIT "
+                                    + COUNT_CAP + ") l");
                     List<String> indexed = new ArrayList<>();
                     for (SearchIndexes.Leaf leaf : SearchIndexes.leaves(rows)) {
                         if (leaf.indexed()) {
-                            indexed.add("SELECT 1 FROM " + leaf.name() + " WHERE state = ANY($2)" + narrow + " AND "
-                                    + search);
+                            indexed.add("SELECT 1 FROM " + leaf.name() + " WHERE state = ANY($2)" + narrow + search);
                         } else {
-                            parts.add(newest(leaf.name() + " WHERE state = ANY($2)" + narrow, search));
+                            // its rows in order, every condition but the range applied to them
+                            parts.add(newest(leaf.name() + " WHERE true" + and(range),
+                                    "state = ANY($2)" + and(filters) + search));
                         }
                     }
                     if (!indexed.isEmpty()) {
@@ -169,6 +176,10 @@ public class JobBulkStore {
                 }))
                 .onFailure(JobQueryStore::partitionGone).retry().atMost(1)
                 .onFailure(JobQueryStore::timedOut).transform(JobBulkStore::tooSlow);
+    }
+
+    private static String and(List<String> conditions) {
+        return conditions.stream().map(w -> " AND " + w).reduce("", String::concat);
     }
 
     /** The matches among the newest COUNT_READ_CAP rows of {@code rows} ("table WHERE ..."), and how many it read. */

@@ -35,6 +35,14 @@ public record JobFilter(JobState state, String queue, String type, boolean typeP
         return text != null || !args.isEmpty();
     }
 
+    /**
+     * Whether a condition reads one of a closed history partition's own indexes (SearchIndexes: text and args, state,
+     * queue, type, tag): today's partition has none of them, and is read in order, a bounded number of rows at a time.
+     */
+    public boolean usesClosedDayIndexes() {
+        return searchesText() || state != null || queue != null || type != null || tag != null;
+    }
+
     /** The same filter narrowed to one state (null: any). */
     public JobFilter withState(JobState s) {
         return new JobFilter(s, queue, type, typePrefix, tag, since, until, text, args);

@@ -116,25 +116,35 @@ public class JobQueryStore {
         List<String> narrowing = new ArrayList<>();
         List<String> searching = new ArrayList<>();
         narrowing(f, ascending, afterAt, afterId, narrowing, params);
-        // the narrowing conditions come first, so the statement that finds where a search must stop takes them alone
-        List<Object> reachParams = new ArrayList<>(params);
         searches(f, searching, params);
-        boolean trigrams = f.searchesText();
         // the only parameter ending in % that does not start with one (text and args needles do)
         int typePrefixParam = f.typePrefix() && f.type() != null ? params.indexOf(likePrefix(f.type())) + 1 : 0;
+        // the history's partitions read one by one: a search, or a filter whose index a partition may not have yet
+        boolean byPart = !searching.isEmpty() || (f.state() == null || f.state().terminal()) && f.usesClosedDayIndexes();
         return pool.withTransaction(conn -> conn.query(SETTINGS).execute()
                 .flatMap(v -> {
-                    if (searching.isEmpty()) {
+                    if (!byPart) {
                         params.add(limit);
                         return conn.preparedQuery(listing(narrowing, f.state(), ascending, params.size()))
                                 .execute(Tuple.tuple(params)).map(rows -> new Listing(summaries(rows), null));
                     }
                     return conn.query(SearchIndexes.LEAVES).execute().flatMap(rows -> {
                         List<Part> parts = parts(f.state(), SearchIndexes.leaves(rows));
-                        List<Part> unindexed = trigrams ? parts.stream().filter(p -> !p.searchIndex()).toList()
-                                : List.of();
+                        List<Part> unindexed = parts.stream().filter(p -> p.bounded(f)).toList();
+                        List<Object> reachParams = new ArrayList<>();
+                        List<List<String>> reachWhere = new ArrayList<>();
+                        for (Part p : unindexed) {
+                            List<String> where = new ArrayList<>();
+                            // a partition without the filter's index: its rows in order, the filter applied to them
+                            if (p.history()) {
+                                range(f, ascending, afterAt, afterId, where, reachParams);
+                            } else {
+                                narrowing(f, ascending, afterAt, afterId, where, reachParams);
+                            }
+                            reachWhere.add(where);
+                        }
                         Uni<Reach> reach = unindexed.isEmpty() ? Uni.createFrom().nullItem()
-                                : conn.preparedQuery(reach(unindexed, narrowing, ascending, scanRows))
+                                : conn.preparedQuery(reach(unindexed, reachWhere, ascending, scanRows))
                                         .execute(Tuple.tuple(reachParams)).map(r -> {
                                             if (r.rowCount() == 0) {
                                                 return null;
@@ -152,7 +162,7 @@ public class JobQueryStore {
                             }
                             params.add(limit);
                             return conn.preparedQuery(searchListing(parts, within, searching, typePrefixParam,
-                                            trigrams, ascending, params.size(), scanRows))
+                                            p -> p.bounded(f), ascending, params.size(), scanRows))
                                     .execute(Tuple.tuple(params)).map(r -> new Listing(summaries(r), stop));
                         });
                     });
@@ -167,7 +177,18 @@ public class JobQueryStore {
     private static void narrowing(JobFilter f, boolean ascending, Instant afterAt, UUID afterId, List<String> where,
                                   List<Object> params) {
         add(where, params, STATE, f.state() == null ? null : f.state().wire());
-        ordered(f, where, params);
+        add(where, params, QUEUE, f.queue());
+        if (!f.typePrefix()) {
+            add(where, params, TYPE, f.type());
+        }
+        range(f, ascending, afterAt, afterId, where, params);
+    }
+
+    /** The conditions the listing's own order serves: the time range and the cursor, into {@code where}. */
+    private static void range(JobFilter f, boolean ascending, Instant afterAt, UUID afterId, List<String> where,
+                              List<Object> params) {
+        add(where, params, SINCE, JobStore.odt(f.since()));
+        add(where, params, UNTIL, JobStore.odt(f.until()));
         if (afterAt != null) {
             params.add(JobStore.odt(afterAt));
             params.add(afterId);
@@ -188,17 +209,18 @@ public class JobQueryStore {
     }
 
     /**
-     * Where a text search over {@code parts} (those without a search index) must stop: of each part holding more than
-     * {@code scanRows} rows in the listing's order, its {@code scanRows}-th row; the first of those in that order
-     * (no row: every such part is read whole). Reads at most {@code scanRows + 1} index entries per part.
+     * Where a listing over {@code parts} (those it reads in order only: {@link Part#bounded}) must stop: of each part
+     * holding more than {@code scanRows} rows in the listing's order under its conditions ({@code narrowing}, one list
+     * per part), its {@code scanRows}-th row; the first of those in that order (no row: every such part is read
+     * whole). Reads at most {@code scanRows + 1} index entries per part.
      */
-    static String reach(List<Part> parts, List<String> narrowing, boolean ascending, int scanRows) {
+    static String reach(List<Part> parts, List<List<String>> narrowing, boolean ascending, int scanRows) {
         String dir = ascending ? "ASC" : "DESC";
         String order = " ORDER BY created_at " + dir + ", id " + dir;
-        String narrow = narrowing.isEmpty() ? "" : " AND " + String.join(" AND ", narrowing);
         StringBuilder sql = new StringBuilder("SELECT created_at, id FROM (");
         for (int i = 0; i < parts.size(); i++) {
             Part part = parts.get(i);
+            String narrow = narrowing.get(i).isEmpty() ? "" : " AND " + String.join(" AND ", narrowing.get(i));
             String k = "k" + i;
             sql.append(i == 0 ? "" : " UNION ALL ").append("(WITH ").append(k)
                     .append(" AS MATERIALIZED (SELECT created_at, id FROM ").append(part.table()).append(" WHERE ")
@@ -245,11 +267,25 @@ public class JobQueryStore {
             new Part("jobs", "state = 'active'", false, false), new Part("job_history", "true", true, false));
 
     /**
-     * A part of a listing: {@code table} holding the rows {@code predicate} selects (SQL), whether the table has the
-     * (type, created_at, id) index a type prefix can be turned into types with, and whether it has a search index
-     * (trigrams, {@link SearchIndexes}).
+     * A part of a listing: {@code table} holding the rows {@code predicate} selects (SQL), whether it is (part of) the
+     * history, and whether it has the search and filter indexes of a closed partition ({@link SearchIndexes}: the
+     * trigrams, and the state, queue, type and tag keyset indexes).
      */
-    record Part(String table, String predicate, boolean typeIndex, boolean searchIndex) {
+    record Part(String table, String predicate, boolean history, boolean indexed) {
+
+        /** Whether the (type, created_at, id) index a type prefix can be turned into types with is there. */
+        boolean typeIndex() {
+            return history && indexed;
+        }
+
+        /**
+         * Whether a listing by {@code f} reads this part in order only, a bounded number of rows a page: it lacks the
+         * index of one of {@code f}'s conditions. The live table for a text or args search (it has no trigrams); a
+         * history partition not indexed yet (today's) for any condition but the time range.
+         */
+        boolean bounded(JobFilter f) {
+            return !indexed && (history ? f.usesClosedDayIndexes() : f.searchesText());
+        }
     }
 
     /**
@@ -295,14 +331,16 @@ public class JobQueryStore {
      * anything of it runs). Parts are the partitions, since a run without the term is in one of them while the others
      * fill their page in order. Every row is on one side of {@code b}: the page is the plain ordered statement's.
      *
-     * <p>A text or args search ({@code trigrams}) over a part without a search index (the live table, today's
-     * history) reads that part in order only: the caller has bounded the listing ({@link #reach}) so that such a part
-     * holds at most {@code scanRows} rows within it.
+     * <p>A part that lacks the index of one of the listing's conditions ({@code bounded}: the live table for a text or
+     * args search, today's history for any filter) is read in order only: the caller has bounded the listing
+     * ({@link #reach}) so that such a part holds at most {@code scanRows} rows within it. So is every part when there
+     * is no search condition (a filter its indexes serve).
      *
      * @param typePrefixParam the parameter of the type prefix among {@code searching}, 0 if none
      */
     static String searchListing(List<Part> parts, List<String> narrowing, List<String> searching, int typePrefixParam,
-                                boolean trigrams, boolean ascending, int limitParam, int scanRows) {
+                                java.util.function.Predicate<Part> bounded, boolean ascending, int limitParam,
+                                int scanRows) {
         String dir = ascending ? "ASC" : "DESC";
         String back = ascending ? "DESC" : "ASC";
         String order = " ORDER BY created_at " + dir + ", id " + dir;
@@ -318,9 +356,10 @@ public class JobQueryStore {
             String rest = typePrefixParam == 0 || !part.typeIndex() ? search : String.join(" AND ", searching.stream()
                     .map(c -> c.equals(TYPE_PREFIX.formatted(typePrefixParam))
                             ? typesMatching(part.table(), typePrefixParam) : c).toList());
-            if (trigrams && !part.searchIndex()) {
+            if (searching.isEmpty() || bounded.test(part)) {
                 sql.append(i == 0 ? "" : " UNION ALL ").append("(SELECT ").append(SUMMARY_COLUMNS).append(" FROM ")
-                        .append(rows).append(" AND ").append(rest).append(order).append(limit).append(')');
+                        .append(rows).append(searching.isEmpty() ? "" : " AND " + rest).append(order).append(limit)
+                        .append(')');
                 continue;
             }
             sql.append(i == 0 ? "" : " UNION ALL ")
@@ -366,18 +405,22 @@ public class JobQueryStore {
      * range) in {@code narrowing}, the searches (type prefix, tag, text, args) in {@code searching}.
      */
     static void conditions(JobFilter f, List<String> narrowing, List<String> searching, List<Object> params) {
-        ordered(f, narrowing, params);
-        searches(f, searching, params);
+        conditions(f, narrowing, narrowing, searching, params);
     }
 
-    /** The conditions an ordered index serves: queue, exact type, time range. */
-    private static void ordered(JobFilter f, List<String> where, List<Object> params) {
-        add(where, params, QUEUE, f.queue());
+    /**
+     * As {@link #conditions(JobFilter, List, List, List)}, the queue and exact type in {@code filters} and the time
+     * range, which the listing's own order serves, in {@code range}.
+     */
+    static void conditions(JobFilter f, List<String> filters, List<String> range, List<String> searching,
+                           List<Object> params) {
+        add(filters, params, QUEUE, f.queue());
         if (!f.typePrefix()) {
-            add(where, params, TYPE, f.type());
+            add(filters, params, TYPE, f.type());
         }
-        add(where, params, SINCE, JobStore.odt(f.since()));
-        add(where, params, UNTIL, JobStore.odt(f.until()));
+        add(range, params, SINCE, JobStore.odt(f.since()));
+        add(range, params, UNTIL, JobStore.odt(f.until()));
+        searches(f, searching, params);
     }
 
     /** The searches: type prefix, tag, text, args. */

@@ -99,7 +99,7 @@ class HistoryPartitionsTest {
     }
 
     /**
-     * The search indexer builds the trigram index of every partition that no longer takes the hot path's writes
+     * The search indexer builds the trigram index (and the state, queue, type and tag indexes) of every partition that no longer takes the hot path's writes
      * (yesterday's, the dead letters', the default one), never today's or a later day's, and none on the live table;
      * a failed build's leftover (an invalid index of that name) is dropped and built again.
      */
@@ -145,12 +145,25 @@ class HistoryPartitionsTest {
             assertEquals(1L, count("SELECT count(*) FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid"
                     + " WHERE i.relname = $1 AND x.indisvalid AND pg_get_indexdef(x.indexrelid) LIKE '%gin_trgm_ops%'",
                     leaf + "_search_idx"), leaf);
+            // and the filters' keyset indexes, which the hot path no longer writes either (V32)
+            for (String filter : List.of("state", "queue", "type")) {
+                assertEquals(1L, count("SELECT count(*) FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid"
+                        + " WHERE i.relname = $1 AND x.indisvalid AND pg_get_indexdef(x.indexrelid) LIKE"
+                        + " '%(" + filter + ", created_at, id)'", leaf + "_" + filter + "_created_idx"), leaf + " " + filter);
+            }
+            assertEquals(1L, count("SELECT count(*) FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid"
+                    + " WHERE i.relname = $1 AND x.indisvalid AND pg_get_indexdef(x.indexrelid) LIKE '%gin (tags)'",
+                    leaf + "_tags_idx"), leaf + " tags");
         }
         for (int day = 0; day <= 1; day++) {
             String open = partition(midnight.plus(Duration.ofDays(day)));
             assertTrue(!built.contains(open), open + " is still written to");
             assertEquals(0L, count("SELECT count(*) FROM pg_indexes WHERE tablename = $1 AND indexdef LIKE"
                     + " '%gin_trgm_ops%'", open), open);
+            // an open day writes its id, order, depth, finish-time and partial indexes only
+            assertEquals(0L, count("SELECT count(*) FROM pg_indexes WHERE tablename = $1 AND (indexdef LIKE"
+                    + " '%(state, created_at, id)' OR indexdef LIKE '%(queue, created_at, id)' OR indexdef LIKE"
+                    + " '%(type, created_at, id)' OR indexdef LIKE '%gin (tags)')", open), open);
         }
         assertEquals(0L, count("SELECT count(*) FROM pg_indexes WHERE tablename = $1 AND indexdef LIKE"
                 + " '%gin_trgm_ops%'", "jobs"), "the live table");

@@ -117,11 +117,18 @@ class HistoryTextSearchTest {
                 new JobFilter(null, null, null, false, "vip", null, null, null),
                 new JobFilter(null, null, "s.", true, "vip", null, null, "needle"),
                 new JobFilter(JobState.COMPLETED, null, "s.", true, null, null, null, null),
-                new JobFilter(null, "s-h", null, false, null, null, null, "needle"));
+                new JobFilter(null, "s-h", null, false, null, null, null, "needle"),
+                // filters only: a closed day reads them through its own indexes, today's partition in order
+                new JobFilter(null, "s-h", null, false, null, null, null, null),
+                new JobFilter(JobState.COMPLETED, null, null, false, null, null, null, null),
+                new JobFilter(null, null, "s.t", false, null, null, null, null),
+                new JobFilter(JobState.COMPLETED, "s-h", "s.t", false, "vip", null, null, null));
         List<String> sql = List.of("job_search_text(args, meta, errors) ILIKE '%needle%'", "type LIKE 's.%'",
                 "tags @> ARRAY['vip']", "type LIKE 's.%' AND tags @> ARRAY['vip'] AND job_search_text(args, meta,"
                         + " errors) ILIKE '%needle%'", "state = 'completed' AND type LIKE 's.%'",
-                "queue = 's-h' AND job_search_text(args, meta, errors) ILIKE '%needle%'");
+                "queue = 's-h' AND job_search_text(args, meta, errors) ILIKE '%needle%'", "queue = 's-h'",
+                "state = 'completed'", "type = 's.t'",
+                "state = 'completed' AND queue = 's-h' AND type = 's.t' AND tags @> ARRAY['vip']");
         for (boolean closedDaysIndexed : new boolean[] {false, true}) {
             if (closedDaysIndexed) {
                 indexClosedDays();
@@ -202,6 +209,11 @@ class HistoryTextSearchTest {
                     null, null, null, List.of(new JobFilter.ArgsEquals(List.of("x"), "1")))), live, done)
                     .await().indefinitely();
             assertEquals(0, args.jobs());
+            // a queue filter: today's partition read in order, a closed day through its queue index
+            JobBulkStore.Matching queue = bulk.count(JobBulkStore.Scope.of(new JobFilter(null, "s-h", null, false,
+                    null, null, null, null)), live, done).await().indefinitely();
+            assertEquals(3, queue.jobs(), "closed days indexed: " + closedDaysIndexed);
+            assertTrue(!queue.atLeast());
         }
     }
 
@@ -212,11 +224,12 @@ class HistoryTextSearchTest {
         }
     }
 
-    /** Drops every day partition's search index the indexer may have built meanwhile, under its pause. */
+    /** Drops every day partition's search and filter indexes the indexer may have built meanwhile, under its pause. */
     private void dropSearchIndexes() {
         scheduler.pause(dev.steadfast.maintenance.SearchIndexer.IDENTITY);
         for (Row r : pool.query("SELECT indexrelid::regclass::text AS i FROM pg_index x JOIN pg_class c ON c.oid ="
-                + " x.indexrelid WHERE c.relname ~ '^job_history_done_[0-9]{8}_search_idx$'").execute().await()
+                + " x.indexrelid WHERE c.relname ~ '^job_history_done_[0-9]{8}_(search|state_created|queue_created|type_created|tags)_idx$'")
+                .execute().await()
                 .indefinitely()) {
             pool.query("DROP INDEX IF EXISTS " + r.getString("i")).execute().await().indefinitely();
         }

@@ -92,8 +92,9 @@ public class JobsPage {
     }
 
     /**
-     * What a text search that stopped short on this page searched: the live jobs and today's finished ones have no
-     * search index (it is built once their day has ended), so they are read a few thousand per page.
+     * What a listing that stopped short on this page searched: today's finished jobs have no search or filter index,
+     * and the live ones no search index (a day's are built once it has ended), so they are read a few thousand per
+     * page.
      */
     static String searchNote(Instant searchedTo, boolean oldest) {
         if (searchedTo == null) {
@@ -101,8 +102,8 @@ public class JobsPage {
         }
         return "Searched the jobs created " + (oldest ? "up to " : "since ")
                 + Timestamps.format(searchedTo)
-                + ". Live jobs and today's finished ones are searched a few thousand per page (their search index is"
-                + " built once their day has ended): Next goes on.";
+                + ". Today's finished jobs (and live ones for a text search) are searched a few thousand per page"
+                + " (their indexes are built once their day has ended): Next goes on.";
     }
 
     private Uni<Response> render(Chrome chrome, JobListQuery query, List<JobLine> lines, String next, String prev,

@@ -155,17 +155,21 @@ public class MaintenanceStore {
     }
 
     /**
-     * Builds {@code leaf}'s search index (SearchIndexes.create), first dropping a failed build's leftover under the
-     * partition lock timeout (a closed partition: only the console and the pruner touch it), so one that cannot be
-     * had waits for the next run. Outside any transaction, one statement at a time: it works through a pooler in
-     * transaction mode too. Two instances building the same index at once: the second waits for the first's lock and
-     * then finds the index there (IF NOT EXISTS); should PostgreSQL abort one, its leftover is dropped next run.
+     * Builds {@code leaf}'s search and filter indexes (SearchIndexes.create, one after the other), first dropping a
+     * failed build's leftovers under the partition lock timeout (a closed partition: only the console and the pruner
+     * touch it), so one that cannot be had waits for the next run. Outside any transaction, one statement at a time:
+     * it works through a pooler in transaction mode too. Two instances building the same index at once: the second
+     * waits for the first's lock and then finds the index there (IF NOT EXISTS); should PostgreSQL abort one, its
+     * leftover is dropped next run.
      */
     public Uni<Void> buildSearchIndex(SearchIndexes.Leaf leaf) {
-        Uni<Void> drop = !leaf.leftover() ? Uni.createFrom().voidItem()
+        Uni<Void> done = !leaf.leftover() ? Uni.createFrom().voidItem()
                 : pool.withTransaction(conn -> conn.query(MaintenanceSql.PARTITION_LOCK_TIMEOUT).execute()
-                        .flatMap(x -> conn.query(SearchIndexes.drop(leaf.name())).execute())).replaceWithVoid();
-        return drop.flatMap(x -> pool.query(SearchIndexes.create(leaf.name())).execute()).replaceWithVoid();
+                        .flatMap(x -> conn.query(SearchIndexes.drop(leaf)).execute())).replaceWithVoid();
+        for (String create : SearchIndexes.create(leaf.name())) {
+            done = done.flatMap(x -> pool.query(create).execute()).replaceWithVoid();
+        }
+        return done;
     }
 
     /** Deletes up to {@code limit} progress rows whose job no longer exists; returns how many. */
