@@ -23,8 +23,9 @@ CREATE TEMP TABLE saved_indexes AS
   SELECT indexname, indexdef FROM pg_indexes
   WHERE schemaname = current_schema() AND tablename IN ('jobs', 'job_history', 'job_history_dead')
     AND indexname <> 'jobs_pkey'
-    -- a partition's search index (V31) stays: a running server's SearchIndexer may build one while this runs
-    AND indexname NOT LIKE '%\_search\_idx'
+    -- a partition's search and filter indexes (V31, V32) stay: a running server's SearchIndexer may build them while
+    -- this runs
+    AND indexname !~ '_(search|state_created|queue_created|type_created|tags)_idx$'
     -- a partition's copy of a partitioned index goes and comes back with its parent
     AND NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = format('%I', indexname)::regclass);
 DO $$ DECLARE r record; BEGIN
