@@ -167,6 +167,13 @@ public final class JobSql {
      * of their concatenation are the claim's; PostgreSQL runs a part only while the ones before it gave fewer, and
      * locks only the rows it hands on. The band $5 part starts its scan at ($1, $5, $6) instead of the head of the
      * queue: the entries of jobs claimed before it are never visited, even while vacuum may not remove them.
+     *
+     * <p>The band's start is a row comparison, {@code (run_at, id) >= ($6, nil)}, which is {@code run_at >= $6}
+     * (no id sorts before the nil UUID) but which PostgreSQL does not pair with {@code run_at <= $2} into a range:
+     * as a range, the cached generic plan estimated the band at 0.5% of the queue's rows (23 against 511 for the other
+     * parts, measured under a held vacuum horizon), and after an ANALYZE of the bloated table it read so few rows
+     * more cheaply by a bitmap scan and a sort, which read every entry from the cursor to now, the whole backlog,
+     * on every claim. Estimated like the other parts, the band is read in index order and stops after $count rows.
      */
     private static String claimFromText(int count) {
         String part = """
@@ -184,7 +191,7 @@ public final class JobSql {
                     UNION ALL
                     %s) AS u
                 LIMIT %d)
-            """.formatted(part.formatted("priority > $5"), part.formatted("priority = $5 AND run_at >= $6"),
+            """.formatted(part.formatted("priority > $5"), part.formatted("priority = $5 AND (run_at, id) >= ($6, '00000000-0000-0000-0000-000000000000'::uuid)"),
                 part.formatted("priority < $5"), count) + start("$2", "$3", "$4") + JobRow.leanColumns("j");
     }
 

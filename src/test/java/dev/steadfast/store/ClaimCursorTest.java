@@ -128,15 +128,48 @@ class ClaimCursorTest {
     }
 
     /**
+     * The band is read in claim order and stops at the claim's count, also in the plan the statement cache settles on
+     * (generic: no parameter values) with the statistics of a backlog: written as a range ({@code run_at >= $6 AND
+     * run_at <= $2}) the band was estimated at 0.5% of the queue's rows, and with so few a bitmap scan and a sort
+     * looked cheaper, reading every entry of the backlog on every claim (seen after an ANALYZE under a held horizon,
+     * docs/operations/idle-transactions.md). This guards the shape of the generic plan; the bloated table's statistics
+     * that tipped the range form to the bitmap scan there are not reproduced here, where both forms pass.
+     */
+    @Test
+    void theBandIsReadInClaimOrderInTheGenericPlanToo() {
+        Instant t = clock.freeze();
+        for (int round = 0; round < 4; round++) {
+            List<Object> batch = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                batch.add(job("cur-band"));
+            }
+            assertEquals(201, Api.send(obj("jobs", batch)).post(Api.JOBS + "/batch").statusCode());
+        }
+        pool.query("ANALYZE jobs").execute().await().indefinitely();
+        Instant now = t.plusSeconds(1);
+        long read = entriesRead(JobSql.claimFrom(1), Tuple.tuple(java.util.Arrays.asList("cur-band",
+                JobStore.odt(now), "w", null, 0, JobStore.odt(t.minusSeconds(1)))), true);
+        assertTrue(read <= 3, "the band's 400 jobs are not all read for one: " + read);
+    }
+
+    private long entriesRead(String sql, Tuple params) {
+        return entriesRead(sql, params, false);
+    }
+
+    /**
      * The claim index entries a claim statement reads (those whose row vacuum may not remove included), run and
      * rolled back: the change of pg_stat_get_xact_tuples_returned over the statement, inside its transaction (the
-     * counter holds what the session has not reported yet, earlier transactions' too).
+     * counter holds what the session has not reported yet, earlier transactions' too); {@code generic}: planned
+     * without its parameters' values, as the statement cache does after five runs.
      */
-    private long entriesRead(String sql, Tuple params) {
+    private long entriesRead(String sql, Tuple params, boolean generic) {
         String read = "SELECT pg_stat_get_xact_tuples_returned('jobs_claim_idx'::regclass)";
         SqlConnection c = pool.getConnection().await().indefinitely();
         try {
             c.query("BEGIN").execute().await().indefinitely();
+            if (generic) {
+                c.query("SET LOCAL plan_cache_mode = force_generic_plan").execute().await().indefinitely();
+            }
             long before = c.query(read).execute().await().indefinitely().iterator().next().getLong(0);
             c.preparedQuery(sql).execute(params).await().indefinitely();
             return c.query(read).execute().await().indefinitely().iterator().next().getLong(0) - before;
