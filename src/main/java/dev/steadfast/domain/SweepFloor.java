@@ -15,7 +15,8 @@ import java.time.Instant;
  * without ending the lease. A sweep therefore starts at the {@code now} of the latest finished sweep, less
  * {@code lookback} (clocks of instances and commits that lag); every {@code fullEvery}, when there is no finished
  * sweep yet and when the clock went back, it reads from the head ({@link #from} answers null), so such a lease waits
- * at most that long. Pure: takes the time as an input.
+ * at most that long; after a slow sweep from the head (a held horizon), no sooner than
+ * {@link ClaimCursors#FULL_COST_SHARE} times its duration, as for claims. Pure: takes the time as an input.
  */
 public final class SweepFloor {
 
@@ -23,6 +24,7 @@ public final class SweepFloor {
     private final Duration fullEvery;
     private Instant sweptTo;
     private Instant fullAt;
+    private Duration fullTook = Duration.ZERO;
 
     /**
      * @param lookback how far before the last finished sweep's now a sweep starts
@@ -39,11 +41,22 @@ public final class SweepFloor {
     /** The earliest key the sweep at {@code now} reads (exclusive); null: from the head. */
     public synchronized Instant from(Instant now) {
         if (fullEvery.isZero() || sweptTo == null || fullAt == null || now.isBefore(fullAt)
-                || !now.isBefore(fullAt.plus(fullEvery))) {
+                || !now.isBefore(fullAt.plus(ClaimCursors.fullInterval(fullEvery, fullTook)))) {
             fullAt = now;
             return null;
         }
         return (sweptTo.isAfter(now) ? now : sweptTo).minus(lookback);
+    }
+
+    /**
+     * The sweep that started at {@code now} went through to its end, in {@code took}; {@code full}: it read from the
+     * head ({@link #from} answered null), and the next such sweep waits for as {@link ClaimCursors} says.
+     */
+    public synchronized void swept(Instant now, boolean full, Duration took) {
+        if (full) {
+            fullTook = took.isNegative() ? Duration.ZERO : took;
+        }
+        swept(now);
     }
 
     /** The sweep that started at {@code now} went through to its end. */

@@ -12,6 +12,7 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -135,7 +136,13 @@ public class JobStore {
             String queue = queues.get(0);
             ClaimCursors.Start from = cursors.start(queue, now);
             Uni<RowSet<Row>> rows = from.full()
-                    ? pool.preparedQuery(JobSql.claimOne(count)).execute(Tuple.of(queue, odt(now), workerId, visibilityMs))
+                    ? Uni.createFrom().deferred(() -> {
+                        // how long reading from the head took paces the next one (ClaimCursors.FULL_COST_SHARE)
+                        long started = System.nanoTime();
+                        return pool.preparedQuery(JobSql.claimOne(count))
+                                .execute(Tuple.of(queue, odt(now), workerId, visibilityMs))
+                                .invoke(r -> cursors.fullClaimTook(queue, Duration.ofNanos(System.nanoTime() - started)));
+                    })
                     : pool.preparedQuery(JobSql.claimFrom(count)).execute(Tuple.tuple(Arrays.asList(queue, odt(now),
                             workerId, visibilityMs, from.priority(), odt(from.fromRunAt()))));
             return rows.map(JobStore::claimed).invoke(jobs -> {

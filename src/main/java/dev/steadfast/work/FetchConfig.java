@@ -52,8 +52,9 @@ public interface FetchConfig {
     /**
      * How often a claim of a queue, a lease reap and the retry promoter read their index from the head rather than
      * from where the last one ended, per instance (domain ClaimCursors, SweepFloor): the longest a job that became
-     * claimable, a lease that ended or a retry that came due behind where they start waits. Zero: always from the
-     * head.
+     * claimable, a lease that ended or a retry that came due behind where they start waits. After a slow read from
+     * the head (a held vacuum horizon), the next waits 50 times as long as it took when that is longer
+     * (domain ClaimCursors.FULL_COST_SHARE). Zero: always from the head.
      */
     @WithDefault("PT2S")
     @DurationMin(millis = 0)

@@ -110,8 +110,12 @@ public class LeaseExpiry {
      */
     public Uni<Integer> reap(Instant now) {
         int batch = maintenanceConfig.batchSize();
-        Instant after = floor.from(now);
-        return Batches.untilShort(() -> reapBatch(now, after, batch), batch).invoke(n -> floor.swept(now));
+        return Uni.createFrom().deferred(() -> {
+            Instant after = floor.from(now);
+            long started = System.nanoTime();
+            return Batches.untilShort(() -> reapBatch(now, after, batch), batch)
+                    .invoke(n -> floor.swept(now, after == null, Duration.ofNanos(System.nanoTime() - started)));
+        });
     }
 
     /** One bounded batch of expired leases: decided, written in one statement, reported; answers how many. */

@@ -9,6 +9,7 @@ import dev.steadfast.store.maintenance.MaintenanceStore;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.time.Instant;
 
 /**
@@ -77,8 +78,12 @@ public class RetryPromoter {
      * how many.
      */
     public Uni<Integer> runOnce(Instant now) {
-        Instant after = floor.from(now);
-        return promote(now, after).invoke(n -> floor.swept(now));
+        return Uni.createFrom().deferred(() -> {
+            Instant after = floor.from(now);
+            long started = System.nanoTime();
+            return promote(now, after)
+                    .invoke(n -> floor.swept(now, after == null, Duration.ofNanos(System.nanoTime() - started)));
+        });
     }
 
     private Uni<Integer> promote(Instant now, Instant after) {

@@ -55,6 +55,20 @@ class ClaimCursorsTest {
     }
 
     @Test
+    void aSlowFullClaimPushesTheNextOneOutToFiftyTimesItsDuration() {
+        cursors.claimed("q", cursors.start("q", T), new Key(0, T, A));
+        cursors.fullClaimTook("q", Duration.ofMillis(150)); // a held horizon: 50 x 150 ms = 7.5 s
+        assertFalse(cursors.start("q", T.plusSeconds(2)).full(), "not after the plain interval");
+        assertFalse(cursors.start("q", T.plusMillis(7499)).full());
+        assertTrue(cursors.start("q", T.plusMillis(7500)).full());
+        cursors.fullClaimTook("q", Duration.ofMillis(1)); // cheap again: back to the interval
+        assertFalse(cursors.start("q", T.plusMillis(9499)).full());
+        assertTrue(cursors.start("q", T.plusMillis(9500)).full());
+        assertEquals(Duration.ofSeconds(2), ClaimCursors.fullInterval(Duration.ofSeconds(2), Duration.ofMillis(40)));
+        assertEquals(Duration.ofMillis(2050), ClaimCursors.fullInterval(Duration.ofSeconds(2), Duration.ofMillis(41)));
+    }
+
+    @Test
     void otherClaimsMoveTheCursorForwardWithinABandAndToTheBandTheyEndedIn() {
         cursors.claimed("q", cursors.start("q", T), new Key(0, T, B));
         cursors.claimed("q", FROM_CURSOR, new Key(0, T, A)); // a slower concurrent claim that ended earlier

@@ -1,6 +1,7 @@
 package dev.steadfast.domain;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -36,6 +37,19 @@ class SweepFloorTest {
         assertEquals(T, floor.from(T.plusSeconds(1)), "never after now less the look-back");
         floor.forget();
         assertNull(floor.from(T.plusSeconds(1)));
+    }
+
+    @Test
+    void aSlowSweepFromTheHeadPushesTheNextOneOutToFiftyTimesItsDuration() {
+        assertNull(floor.from(T));
+        floor.swept(T, true, Duration.ofMillis(100)); // 50 x 100 ms = 5 s
+        assertNotNull(floor.from(T.plusSeconds(2)));
+        floor.swept(T.plusSeconds(2), false, Duration.ofSeconds(9)); // a sweep from the floor paces nothing
+        assertNotNull(floor.from(T.plusMillis(4999)));
+        assertNull(floor.from(T.plusSeconds(5)));
+        floor.swept(T.plusSeconds(5), true, Duration.ofMillis(2));
+        assertNotNull(floor.from(T.plusMillis(6999)));
+        assertNull(floor.from(T.plusSeconds(7)));
     }
 
     @Test
