@@ -70,5 +70,6 @@ public final class SweepFloor {
     public synchronized void forget() {
         sweptTo = null;
         fullAt = null;
+        fullTook = Duration.ZERO;
     }
 }

@@ -8,6 +8,8 @@ import dev.steadfast.queues.QueueRegistry;
 import dev.steadfast.schemas.ArgsValidation;
 import dev.steadfast.stats.StatsService;
 import dev.steadfast.store.JobStore;
+import dev.steadfast.work.LeaseExpiry;
+import dev.steadfast.work.RetryPromoter;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -30,10 +32,17 @@ public class SystemService {
 
     private final ClaimCursors cursors;
 
+    private final LeaseExpiry leases;
+
+    private final RetryPromoter promoter;
+
     public SystemService(JobStore store, QueueRegistry queues, EventLog events, QueueLimiter limiter,
                          Backpressure backpressure, StatsService stats, ArgsValidation argsValidation,
-                         dev.steadfast.tenants.TenantService tenants, ClaimCursors cursors) {
+                         dev.steadfast.tenants.TenantService tenants, ClaimCursors cursors, LeaseExpiry leases,
+                         RetryPromoter promoter) {
         this.cursors = cursors;
+        this.leases = leases;
+        this.promoter = promoter;
         this.tenants = tenants;
         this.stats = stats;
         this.argsValidation = argsValidation;
@@ -66,6 +75,8 @@ public class SystemService {
             events.clear();
             stats.forget();
             cursors.forget();
+            leases.forget();
+            promoter.forget();
         });
     }
 }

@@ -105,6 +105,14 @@ public class LeaseExpiry {
     }
 
     /**
+     * Forgets where the last reaps ended ({@link SweepFloor#forget}): the next reap reads from the head. For a reset,
+     * which empties the tables the floor describes (and whose callers, tests, may move the clock back).
+     */
+    public void forget() {
+        floor.forget();
+    }
+
+    /**
      * Reaps every lease expired at {@code now}, batch after batch, reading the lease index from where the last
      * finished reap of this instance ended ({@link SweepFloor}, which says why); returns how many jobs it handled.
      */

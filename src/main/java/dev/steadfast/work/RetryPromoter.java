@@ -73,6 +73,14 @@ public class RetryPromoter {
     }
 
     /**
+     * Forgets where the last runs ended ({@link SweepFloor#forget}): the next run reads from the head. For a reset,
+     * which empties the tables the floor describes.
+     */
+    public void forget() {
+        floor.forget();
+    }
+
+    /**
      * Promotes every job due at {@code now}, reading the due index from where the last finished run of this
      * instance ended (domain.SweepFloor: every retry and schedule is written due after its writer's now); returns
      * how many.
