@@ -28,9 +28,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * the queue or its clock went back: such a job waits at most that long, and is never lost.
  *
  * <p>A full claim reads every entry vacuum may not remove yet, so under a held horizon it grows slow (100-240 ms a
- * claim measured after two minutes at 1,000 jobs/s): the next one comes no sooner than {@link #FULL_COST_SHARE} times
- * the last one's duration, so reading from the head takes at most 1/{@value #FULL_COST_SHARE} of a queue's time on an
- * instance; when full claims are cheap, as they are without a held horizon, that is every {@link #fullEvery}.
+ * claim measured after two minutes at 1,000 jobs/s): the next one comes no sooner than {@code fullCostShare} times
+ * the last one's duration ({@link #FULL_COST_SHARE} by default), so reading from the head takes at most 1/50 of a
+ * queue's time on an instance; when full claims are cheap, as they are without a held horizon, that is every
+ * {@code fullEvery}.
  *
  * <p>The cursor is a hint for this instance's claims only: the claim statement's state guard and row locks alone
  * decide who gets a job, so no cursor can hand a job out twice. Several FETCHes of one queue run at once: a full
@@ -57,23 +58,26 @@ public final class ClaimCursors {
         static final Start FULL = new Start(true, 0, null);
     }
 
-    /** How many times its own duration a full claim (and a full sweep, {@link SweepFloor}) waits at least. */
+    /** The default of how many times its own duration a full claim (and a full sweep, {@link SweepFloor}) waits. */
     public static final int FULL_COST_SHARE = 50;
 
     private final Duration lookback;
     private final Duration fullEvery;
+    private final int fullCostShare;
     private final ConcurrentHashMap<String, Cursor> cursors = new ConcurrentHashMap<>();
 
     /**
      * @param lookback how far before the last claimed run_at a claim starts (zero: exactly there)
      * @param fullEvery how often a claim of a queue reads the whole queue (zero: always, no cursor at all)
+     * @param fullCostShare how many times its own duration a full claim waits at least (zero: {@code fullEvery} only)
      */
-    public ClaimCursors(Duration lookback, Duration fullEvery) {
-        if (lookback.isNegative() || fullEvery.isNegative()) {
-            throw new IllegalArgumentException("negative claim cursor durations");
+    public ClaimCursors(Duration lookback, Duration fullEvery, int fullCostShare) {
+        if (lookback.isNegative() || fullEvery.isNegative() || fullCostShare < 0) {
+            throw new IllegalArgumentException("negative claim cursor settings");
         }
         this.lookback = lookback;
         this.fullEvery = fullEvery;
+        this.fullCostShare = fullCostShare;
     }
 
     /** Where the claim of {@code queue} that starts at {@code now} reads from. */
@@ -97,8 +101,8 @@ public final class ClaimCursors {
     }
 
     /**
-     * Records how long a full claim of {@code queue} took, so the next one waits
-     * {@link #FULL_COST_SHARE} times that if it is longer than {@link #fullEvery}.
+     * Records how long a full claim of {@code queue} took, so the next one waits {@code fullCostShare} times that if
+     * it is longer than {@code fullEvery}.
      */
     public void fullClaimTook(String queue, Duration took) {
         if (fullEvery.isZero()) {
@@ -107,9 +111,9 @@ public final class ClaimCursors {
         cursors.computeIfAbsent(queue, q -> new Cursor()).fullTook(took);
     }
 
-    /** The interval before the next full read: {@code fullEvery}, or longer after a slow one. */
-    static Duration fullInterval(Duration fullEvery, Duration lastFullTook) {
-        Duration paced = lastFullTook.multipliedBy(FULL_COST_SHARE);
+    /** The interval before the next full read: {@code fullEvery}, or {@code share} times a slow last one. */
+    static Duration fullInterval(Duration fullEvery, Duration lastFullTook, int share) {
+        Duration paced = lastFullTook.multipliedBy(share);
         return paced.compareTo(fullEvery) > 0 ? paced : fullEvery;
     }
 
@@ -126,7 +130,7 @@ public final class ClaimCursors {
 
         synchronized Start start(Instant now) {
             if (at == null || fullAt == null || now.isBefore(fullAt)
-                    || !now.isBefore(fullAt.plus(fullInterval(fullEvery, fullTook)))) {
+                    || !now.isBefore(fullAt.plus(fullInterval(fullEvery, fullTook, fullCostShare)))) {
                 fullAt = now;
                 return Start.FULL;
             }

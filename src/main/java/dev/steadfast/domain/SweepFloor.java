@@ -16,12 +16,13 @@ import java.time.Instant;
  * {@code lookback} (clocks of instances and commits that lag); every {@code fullEvery}, when there is no finished
  * sweep yet and when the clock went back, it reads from the head ({@link #from} answers null), so such a lease waits
  * at most that long; after a slow sweep from the head (a held horizon), no sooner than
- * {@link ClaimCursors#FULL_COST_SHARE} times its duration, as for claims. Pure: takes the time as an input.
+ * {@code fullCostShare} times its duration, as for claims. Pure: takes the time as an input.
  */
 public final class SweepFloor {
 
     private final Duration lookback;
     private final Duration fullEvery;
+    private final int fullCostShare;
     private Instant sweptTo;
     private Instant fullAt;
     private Duration fullTook = Duration.ZERO;
@@ -29,19 +30,21 @@ public final class SweepFloor {
     /**
      * @param lookback how far before the last finished sweep's now a sweep starts
      * @param fullEvery how often a sweep reads from the head (zero: always)
+     * @param fullCostShare how many times its own duration a sweep from the head waits at least (zero: none)
      */
-    public SweepFloor(Duration lookback, Duration fullEvery) {
-        if (lookback.isNegative() || fullEvery.isNegative()) {
-            throw new IllegalArgumentException("negative sweep floor durations");
+    public SweepFloor(Duration lookback, Duration fullEvery, int fullCostShare) {
+        if (lookback.isNegative() || fullEvery.isNegative() || fullCostShare < 0) {
+            throw new IllegalArgumentException("negative sweep floor settings");
         }
         this.lookback = lookback;
         this.fullEvery = fullEvery;
+        this.fullCostShare = fullCostShare;
     }
 
     /** The earliest key the sweep at {@code now} reads (exclusive); null: from the head. */
     public synchronized Instant from(Instant now) {
         if (fullEvery.isZero() || sweptTo == null || fullAt == null || now.isBefore(fullAt)
-                || !now.isBefore(fullAt.plus(ClaimCursors.fullInterval(fullEvery, fullTook)))) {
+                || !now.isBefore(fullAt.plus(ClaimCursors.fullInterval(fullEvery, fullTook, fullCostShare)))) {
             fullAt = now;
             return null;
         }

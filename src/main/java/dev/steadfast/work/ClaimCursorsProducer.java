@@ -10,6 +10,6 @@ public class ClaimCursorsProducer {
     @Produces
     @Singleton
     ClaimCursors cursors(FetchConfig config) {
-        return new ClaimCursors(config.scanLookback(), config.fullScanInterval());
+        return new ClaimCursors(config.scanLookback(), config.fullScanInterval(), config.fullScanCostShare());
     }
 }

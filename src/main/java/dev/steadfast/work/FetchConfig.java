@@ -2,6 +2,7 @@ package dev.steadfast.work;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Positive;
 import java.time.Duration;
 import org.hibernate.validator.constraints.time.DurationMin;
@@ -53,10 +54,20 @@ public interface FetchConfig {
      * How often a claim of a queue, a lease reap and the retry promoter read their index from the head rather than
      * from where the last one ended, per instance (domain ClaimCursors, SweepFloor): the longest a job that became
      * claimable, a lease that ended or a retry that came due behind where they start waits. After a slow read from
-     * the head (a held vacuum horizon), the next waits 50 times as long as it took when that is longer
-     * (domain ClaimCursors.FULL_COST_SHARE). Zero: always from the head.
+     * the head (a held vacuum horizon), the next waits {@link #fullScanCostShare} times as long as it took when that
+     * is longer. Zero: always from the head.
      */
     @WithDefault("PT2S")
     @DurationMin(millis = 0)
     Duration fullScanInterval();
+
+    /**
+     * How many times as long as the last read from the head took the next one waits at least, when that is longer
+     * than {@link #fullScanInterval} (domain ClaimCursors): 50 keeps reading from the head under 2% of a queue's time
+     * on an instance when a held vacuum horizon makes it slow. Zero: every full-scan-interval whatever it costs (the
+     * test profile, whose moved clocks must not depend on how fast the machine runs a statement).
+     */
+    @WithDefault("50")
+    @Min(0)
+    int fullScanCostShare();
 }

@@ -77,7 +77,8 @@ public class LeaseExpiry {
         this.held = held;
         this.signal = signal;
         this.clock = clock;
-        this.floor = new SweepFloor(fetchConfig.scanLookback(), fetchConfig.fullScanInterval());
+        this.floor = new SweepFloor(fetchConfig.scanLookback(), fetchConfig.fullScanInterval(),
+                fetchConfig.fullScanCostShare());
         this.timers = new BucketTimers(vertx, clock, TIMER_BUCKET_MS, TIMER_MARGIN_MS, TIMER_HORIZON, MAX_TIMERS);
     }
 

@@ -37,7 +37,7 @@ public class RetryPromoter {
 
     public RetryPromoter(MaintenanceStore store, Telemetry telemetry, MaintenanceConfig config, MaintenanceRuns runs,
                          dev.steadfast.events.WorkSignal signal, java.time.Clock clock, FetchConfig fetch) {
-        this.floor = new SweepFloor(fetch.scanLookback(), fetch.fullScanInterval());
+        this.floor = new SweepFloor(fetch.scanLookback(), fetch.fullScanInterval(), fetch.fullScanCostShare());
         this.runs = runs;
         this.store = store;
         this.telemetry = telemetry;

@@ -18,7 +18,8 @@ class ClaimCursorsTest {
     static final UUID A = UUID.fromString("019ab4c2-0000-7000-8000-000000000001");
     static final UUID B = UUID.fromString("019ab4c2-0000-7000-8000-000000000002");
 
-    final ClaimCursors cursors = new ClaimCursors(Duration.ofSeconds(1), Duration.ofSeconds(2));
+    final ClaimCursors cursors = new ClaimCursors(Duration.ofSeconds(1), Duration.ofSeconds(2),
+            ClaimCursors.FULL_COST_SHARE);
 
     @Test
     void aQueueWithoutACursorIsReadWhole() {
@@ -64,8 +65,13 @@ class ClaimCursorsTest {
         cursors.fullClaimTook("q", Duration.ofMillis(1)); // cheap again: back to the interval
         assertFalse(cursors.start("q", T.plusMillis(9499)).full());
         assertTrue(cursors.start("q", T.plusMillis(9500)).full());
-        assertEquals(Duration.ofSeconds(2), ClaimCursors.fullInterval(Duration.ofSeconds(2), Duration.ofMillis(40)));
-        assertEquals(Duration.ofMillis(2050), ClaimCursors.fullInterval(Duration.ofSeconds(2), Duration.ofMillis(41)));
+        assertEquals(Duration.ofSeconds(2), ClaimCursors.fullInterval(Duration.ofSeconds(2), Duration.ofMillis(40), 50));
+        assertEquals(Duration.ofMillis(2050), ClaimCursors.fullInterval(Duration.ofSeconds(2), Duration.ofMillis(41), 50));
+        // a share of 0: every interval whatever a full claim cost
+        ClaimCursors unpaced = new ClaimCursors(Duration.ofSeconds(1), Duration.ofSeconds(2), 0);
+        unpaced.claimed("q", unpaced.start("q", T), new Key(0, T, A));
+        unpaced.fullClaimTook("q", Duration.ofSeconds(1));
+        assertTrue(unpaced.start("q", T.plusSeconds(2)).full());
     }
 
     @Test
@@ -103,12 +109,13 @@ class ClaimCursorsTest {
 
     @Test
     void aZeroIntervalMeansNoCursorAndForgetStartsOver() {
-        ClaimCursors off = new ClaimCursors(Duration.ZERO, Duration.ZERO);
+        ClaimCursors off = new ClaimCursors(Duration.ZERO, Duration.ZERO, 0);
         off.claimed("q", off.start("q", T), new Key(0, T, A));
         assertTrue(off.start("q", T).full());
         cursors.claimed("q", cursors.start("q", T), new Key(0, T, A));
         cursors.forget();
         assertTrue(cursors.start("q", T).full());
-        assertThrows(IllegalArgumentException.class, () -> new ClaimCursors(Duration.ofSeconds(-1), Duration.ZERO));
+        assertThrows(IllegalArgumentException.class, () -> new ClaimCursors(Duration.ofSeconds(-1), Duration.ZERO, 0));
+        assertThrows(IllegalArgumentException.class, () -> new ClaimCursors(Duration.ZERO, Duration.ZERO, -1));
     }
 }

@@ -13,7 +13,8 @@ class SweepFloorTest {
 
     static final Instant T = Instant.parse("2026-11-28T12:00:00Z");
 
-    final SweepFloor floor = new SweepFloor(Duration.ofSeconds(1), Duration.ofSeconds(2));
+    final SweepFloor floor = new SweepFloor(Duration.ofSeconds(1), Duration.ofSeconds(2),
+            ClaimCursors.FULL_COST_SHARE);
 
     @Test
     void aSweepStartsAtTheLastFinishedSweepLessTheLookback() {
@@ -54,9 +55,9 @@ class SweepFloorTest {
 
     @Test
     void aZeroIntervalAlwaysSweepsFromTheHead() {
-        SweepFloor off = new SweepFloor(Duration.ZERO, Duration.ZERO);
+        SweepFloor off = new SweepFloor(Duration.ZERO, Duration.ZERO, 0);
         off.swept(T);
         assertNull(off.from(T));
-        assertThrows(IllegalArgumentException.class, () -> new SweepFloor(Duration.ZERO, Duration.ofSeconds(-1)));
+        assertThrows(IllegalArgumentException.class, () -> new SweepFloor(Duration.ZERO, Duration.ofSeconds(-1), 0));
     }
 }
