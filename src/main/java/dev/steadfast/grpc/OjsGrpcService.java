@@ -21,6 +21,26 @@ import java.time.Clock;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.function.Supplier;
+import org.openjobspec.ojs.v1.DeleteDeadLetterRequest;
+import org.openjobspec.ojs.v1.DeleteDeadLetterResponse;
+import org.openjobspec.ojs.v1.ListCronRequest;
+import org.openjobspec.ojs.v1.ListCronResponse;
+import org.openjobspec.ojs.v1.ListDeadLetterRequest;
+import org.openjobspec.ojs.v1.ListDeadLetterResponse;
+import org.openjobspec.ojs.v1.ListQueuesRequest;
+import org.openjobspec.ojs.v1.ListQueuesResponse;
+import org.openjobspec.ojs.v1.PauseQueueRequest;
+import org.openjobspec.ojs.v1.PauseQueueResponse;
+import org.openjobspec.ojs.v1.QueueStatsRequest;
+import org.openjobspec.ojs.v1.QueueStatsResponse;
+import org.openjobspec.ojs.v1.RegisterCronRequest;
+import org.openjobspec.ojs.v1.RegisterCronResponse;
+import org.openjobspec.ojs.v1.ResumeQueueRequest;
+import org.openjobspec.ojs.v1.ResumeQueueResponse;
+import org.openjobspec.ojs.v1.RetryDeadLetterRequest;
+import org.openjobspec.ojs.v1.RetryDeadLetterResponse;
+import org.openjobspec.ojs.v1.UnregisterCronRequest;
+import org.openjobspec.ojs.v1.UnregisterCronResponse;
 import org.openjobspec.ojs.v1.AckRequest;
 import org.openjobspec.ojs.v1.AckResponse;
 import org.openjobspec.ojs.v1.BatchJobEntry;
@@ -52,7 +72,8 @@ import org.openjobspec.ojs.v1.WorkerState;
  * The OJS gRPC binding's service (ojs-grpc-binding.md 4, 5): each RPC turns its message into the HTTP binding's
  * request ({@link Messages}), hands it to the reader and service the HTTP resource uses, and turns the answer back;
  * failures become statuses in {@link GrpcErrors}. Access, request ids and trace context: {@link GrpcAccess}. Served
- * on the HTTP port (docs/reference/grpc.md). RPCs not listed here answer UNIMPLEMENTED (the generated base class).
+ * on the HTTP port (docs/reference/grpc.md). The operator RPCs (queues, dead letters, cron) are in
+ * {@link GrpcOperations}. RPCs not overridden here answer UNIMPLEMENTED (the generated base class).
  */
 @GrpcService
 public class OjsGrpcService extends MutinyOJSServiceGrpc.OJSServiceImplBase {
@@ -66,9 +87,11 @@ public class OjsGrpcService extends MutinyOJSServiceGrpc.OJSServiceImplBase {
     private final ObjectMapper json;
     private final Messages messages;
     private final Clock clock;
+    private final GrpcOperations operations;
 
     public OjsGrpcService(Manifest manifest, SystemService system, Draining draining, Pushes pushes, JobService jobs,
-                          WorkerResource workers, ObjectMapper json, Clock clock) {
+                          WorkerResource workers, ObjectMapper json, Clock clock, GrpcOperations operations) {
+        this.operations = operations;
         this.manifest = manifest;
         this.system = system;
         this.draining = draining;
@@ -266,5 +289,57 @@ public class OjsGrpcService extends MutinyOJSServiceGrpc.OJSServiceImplBase {
             case "terminate" -> WorkerState.WORKER_STATE_TERMINATE;
             default -> WorkerState.WORKER_STATE_RUNNING;
         };
+    }
+
+    @Override
+    public Uni<ListQueuesResponse> listQueues(ListQueuesRequest r) {
+        return call(operations::listQueues);
+    }
+
+    @Override
+    public Uni<QueueStatsResponse> queueStats(QueueStatsRequest r) {
+        return call(() -> operations.queueStats(r.getQueue()));
+    }
+
+    @Override
+    public Uni<PauseQueueResponse> pauseQueue(PauseQueueRequest r) {
+        return call(() -> operations.pause(r.getQueue()).map(v -> PauseQueueResponse.getDefaultInstance()));
+    }
+
+    @Override
+    public Uni<ResumeQueueResponse> resumeQueue(ResumeQueueRequest r) {
+        return call(() -> operations.resume(r.getQueue()).map(v -> ResumeQueueResponse.getDefaultInstance()));
+    }
+
+    @Override
+    public Uni<ListDeadLetterResponse> listDeadLetter(ListDeadLetterRequest r) {
+        return call(() -> operations.listDeadLetter(r));
+    }
+
+    @Override
+    public Uni<RetryDeadLetterResponse> retryDeadLetter(RetryDeadLetterRequest r) {
+        return call(() -> operations.retryDeadLetter(r.getJobId())
+                .map(j -> RetryDeadLetterResponse.newBuilder().setJob(j).build()));
+    }
+
+    @Override
+    public Uni<DeleteDeadLetterResponse> deleteDeadLetter(DeleteDeadLetterRequest r) {
+        return call(() -> operations.deleteDeadLetter(r.getJobId())
+                .map(v -> DeleteDeadLetterResponse.getDefaultInstance()));
+    }
+
+    @Override
+    public Uni<RegisterCronResponse> registerCron(RegisterCronRequest r) {
+        return call(() -> operations.registerCron(r));
+    }
+
+    @Override
+    public Uni<UnregisterCronResponse> unregisterCron(UnregisterCronRequest r) {
+        return call(() -> operations.unregisterCron(r.getName()).map(v -> UnregisterCronResponse.getDefaultInstance()));
+    }
+
+    @Override
+    public Uni<ListCronResponse> listCron(ListCronRequest r) {
+        return call(operations::listCron);
     }
 }
