@@ -41,6 +41,12 @@ import org.openjobspec.ojs.v1.RetryDeadLetterRequest;
 import org.openjobspec.ojs.v1.RetryDeadLetterResponse;
 import org.openjobspec.ojs.v1.UnregisterCronRequest;
 import org.openjobspec.ojs.v1.UnregisterCronResponse;
+import org.openjobspec.ojs.v1.CancelWorkflowRequest;
+import org.openjobspec.ojs.v1.CancelWorkflowResponse;
+import org.openjobspec.ojs.v1.CreateWorkflowRequest;
+import org.openjobspec.ojs.v1.CreateWorkflowResponse;
+import org.openjobspec.ojs.v1.GetWorkflowRequest;
+import org.openjobspec.ojs.v1.GetWorkflowResponse;
 import org.openjobspec.ojs.v1.AckRequest;
 import org.openjobspec.ojs.v1.AckResponse;
 import org.openjobspec.ojs.v1.BatchJobEntry;
@@ -73,7 +79,7 @@ import org.openjobspec.ojs.v1.WorkerState;
  * request ({@link Messages}), hands it to the reader and service the HTTP resource uses, and turns the answer back;
  * failures become statuses in {@link GrpcErrors}. Access, request ids and trace context: {@link GrpcAccess}. Served
  * on the HTTP port (docs/reference/grpc.md). The operator RPCs (queues, dead letters, cron) are in
- * {@link GrpcOperations}. RPCs not overridden here answer UNIMPLEMENTED (the generated base class).
+ * {@link GrpcOperations}, the workflow RPCs in {@link GrpcWorkflows}. StreamJobs and StreamEvents are not served yet. RPCs not overridden here answer UNIMPLEMENTED (the generated base class).
  */
 @GrpcService
 public class OjsGrpcService extends MutinyOJSServiceGrpc.OJSServiceImplBase {
@@ -88,10 +94,13 @@ public class OjsGrpcService extends MutinyOJSServiceGrpc.OJSServiceImplBase {
     private final Messages messages;
     private final Clock clock;
     private final GrpcOperations operations;
+    private final GrpcWorkflows workflows;
 
     public OjsGrpcService(Manifest manifest, SystemService system, Draining draining, Pushes pushes, JobService jobs,
-                          WorkerResource workers, ObjectMapper json, Clock clock, GrpcOperations operations) {
+                          WorkerResource workers, ObjectMapper json, Clock clock, GrpcOperations operations,
+                          GrpcWorkflows workflows) {
         this.operations = operations;
+        this.workflows = workflows;
         this.manifest = manifest;
         this.system = system;
         this.draining = draining;
@@ -341,5 +350,22 @@ public class OjsGrpcService extends MutinyOJSServiceGrpc.OJSServiceImplBase {
     @Override
     public Uni<ListCronResponse> listCron(ListCronRequest r) {
         return call(operations::listCron);
+    }
+
+    @Override
+    public Uni<CreateWorkflowResponse> createWorkflow(CreateWorkflowRequest r) {
+        return call(() -> workflows.create(r).map(w -> CreateWorkflowResponse.newBuilder().setWorkflow(w).build()));
+    }
+
+    @Override
+    public Uni<GetWorkflowResponse> getWorkflow(GetWorkflowRequest r) {
+        return call(() -> workflows.get(r.getWorkflowId())
+                .map(w -> GetWorkflowResponse.newBuilder().setWorkflow(w).build()));
+    }
+
+    @Override
+    public Uni<CancelWorkflowResponse> cancelWorkflow(CancelWorkflowRequest r) {
+        return call(() -> workflows.cancel(r.getWorkflowId())
+                .map(w -> CancelWorkflowResponse.newBuilder().setWorkflow(w).build()));
     }
 }

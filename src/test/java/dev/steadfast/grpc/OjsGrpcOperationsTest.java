@@ -15,6 +15,14 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.openjobspec.ojs.v1.AckRequest;
+import org.openjobspec.ojs.v1.CancelWorkflowRequest;
+import org.openjobspec.ojs.v1.CreateWorkflowRequest;
+import org.openjobspec.ojs.v1.GetWorkflowRequest;
+import org.openjobspec.ojs.v1.WorkflowState;
+import org.openjobspec.ojs.v1.WorkflowStep;
+import org.openjobspec.ojs.v1.WorkflowStepState;
+import org.openjobspec.ojs.v1.WorkflowStepStatus;
 import org.openjobspec.ojs.v1.DeleteDeadLetterRequest;
 import org.openjobspec.ojs.v1.EnqueueOptions;
 import org.openjobspec.ojs.v1.EnqueueRequest;
@@ -42,7 +50,8 @@ import org.openjobspec.ojs.v1.UnregisterCronRequest;
 
 /**
  * The operator RPCs of the gRPC binding (ojs-grpc-binding.md 4.1): queues and their stats, pause and resume, dead
- * letters (list, retry, delete) and cron (register, list, unregister), each seen from the HTTP side as well.
+ * letters (list, retry, delete), cron (register, list, unregister) and workflows (create, get, cancel), each seen
+ * from the HTTP side as well.
  */
 @QuarkusTest
 class OjsGrpcOperationsTest {
@@ -167,5 +176,41 @@ class OjsGrpcOperationsTest {
         assertEquals(0, ojs.listCron(ListCronRequest.getDefaultInstance()).getEntriesCount());
         assertStatus(Status.Code.NOT_FOUND, "not_found",
                 () -> ojs.unregisterCron(UnregisterCronRequest.newBuilder().setName("grpc-nightly").build()));
+    }
+
+    @Test
+    void aChainOfStepsRunsInOrderAndCanBeCancelled() {
+        String q = queue();
+        var created = ojs.createWorkflow(CreateWorkflowRequest.newBuilder().setName("grpc-chain")
+                .addSteps(WorkflowStep.newBuilder().setId("fetch").setType("etl.fetch")
+                        .setOptions(EnqueueOptions.newBuilder().setQueue(q)))
+                .addSteps(WorkflowStep.newBuilder().setId("load").setType("etl.load").addDependsOn("fetch")
+                        .setOptions(EnqueueOptions.newBuilder().setQueue(q))).build()).getWorkflow();
+        assertEquals("grpc-chain", created.getName());
+        assertEquals(WorkflowState.WORKFLOW_STATE_RUNNING, created.getState());
+        assertEquals(List.of("etl.fetch", "etl.load"),
+                created.getStepsList().stream().map(WorkflowStepStatus::getType).toList());
+        assertEquals(WorkflowStepState.WORKFLOW_STEP_STATE_PENDING, created.getSteps(0).getState());
+        assertEquals(WorkflowStepState.WORKFLOW_STEP_STATE_WAITING, created.getSteps(1).getState());
+        assertEquals(200, Api.request().get("/ojs/v1/workflows/" + created.getId()).statusCode());
+
+        // only the first step can run; acking it (over gRPC) releases the second
+        List<Job> first = ojs.fetch(FetchRequest.newBuilder().addQueues(q).setCount(5).build()).getJobsList();
+        assertEquals(List.of(created.getSteps(0).getJobId()), first.stream().map(Job::getId).toList());
+        ojs.ack(AckRequest.newBuilder().setJobId(first.get(0).getId()).build());
+        var got = ojs.getWorkflow(GetWorkflowRequest.newBuilder().setWorkflowId(created.getId()).build())
+                .getWorkflow();
+        assertEquals(WorkflowStepState.WORKFLOW_STEP_STATE_COMPLETED, got.getSteps(0).getState());
+
+        var cancelled = ojs.cancelWorkflow(CancelWorkflowRequest.newBuilder().setWorkflowId(created.getId()).build())
+                .getWorkflow();
+        assertEquals(WorkflowState.WORKFLOW_STATE_CANCELLED, cancelled.getState());
+
+        assertStatus(Status.Code.NOT_FOUND, "not_found",
+                () -> ojs.getWorkflow(GetWorkflowRequest.newBuilder().setWorkflowId(newUuidV7()).build()));
+        assertStatus(Status.Code.INVALID_ARGUMENT, "invalid_request",
+                () -> ojs.getWorkflow(GetWorkflowRequest.getDefaultInstance()));
+        assertStatus(Status.Code.INVALID_ARGUMENT, "invalid_request", () -> ojs.createWorkflow(
+                CreateWorkflowRequest.newBuilder().addSteps(WorkflowStep.newBuilder().setType("no.id")).build()));
     }
 }
