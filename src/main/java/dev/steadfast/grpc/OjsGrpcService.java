@@ -16,6 +16,7 @@ import dev.steadfast.store.JobRow;
 import dev.steadfast.work.Draining;
 import dev.steadfast.work.WorkerResource;
 import io.quarkus.grpc.GrpcService;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 import java.util.Locale;
@@ -47,6 +48,10 @@ import org.openjobspec.ojs.v1.CreateWorkflowRequest;
 import org.openjobspec.ojs.v1.CreateWorkflowResponse;
 import org.openjobspec.ojs.v1.GetWorkflowRequest;
 import org.openjobspec.ojs.v1.GetWorkflowResponse;
+import org.openjobspec.ojs.v1.Event;
+import org.openjobspec.ojs.v1.Job;
+import org.openjobspec.ojs.v1.StreamJobsRequest;
+import org.openjobspec.ojs.v1.StreamEventsRequest;
 import org.openjobspec.ojs.v1.AckRequest;
 import org.openjobspec.ojs.v1.AckResponse;
 import org.openjobspec.ojs.v1.BatchJobEntry;
@@ -79,7 +84,8 @@ import org.openjobspec.ojs.v1.WorkerState;
  * request ({@link Messages}), hands it to the reader and service the HTTP resource uses, and turns the answer back;
  * failures become statuses in {@link GrpcErrors}. Access, request ids and trace context: {@link GrpcAccess}. Served
  * on the HTTP port (docs/reference/grpc.md). The operator RPCs (queues, dead letters, cron) are in
- * {@link GrpcOperations}, the workflow RPCs in {@link GrpcWorkflows}. StreamJobs and StreamEvents are not served yet. RPCs not overridden here answer UNIMPLEMENTED (the generated base class).
+ * {@link GrpcOperations}, the workflow RPCs in {@link GrpcWorkflows}, StreamEvents in {@link GrpcEvents} and
+ * StreamJobs in {@link GrpcJobStreams}.
  */
 @GrpcService
 public class OjsGrpcService extends MutinyOJSServiceGrpc.OJSServiceImplBase {
@@ -95,12 +101,16 @@ public class OjsGrpcService extends MutinyOJSServiceGrpc.OJSServiceImplBase {
     private final Clock clock;
     private final GrpcOperations operations;
     private final GrpcWorkflows workflows;
+    private final GrpcEvents events;
+    private final GrpcJobStreams streams;
 
     public OjsGrpcService(Manifest manifest, SystemService system, Draining draining, Pushes pushes, JobService jobs,
                           WorkerResource workers, ObjectMapper json, Clock clock, GrpcOperations operations,
-                          GrpcWorkflows workflows) {
+                          GrpcWorkflows workflows, GrpcEvents events, GrpcJobStreams streams) {
+        this.streams = streams;
         this.operations = operations;
         this.workflows = workflows;
+        this.events = events;
         this.manifest = manifest;
         this.system = system;
         this.draining = draining;
@@ -367,5 +377,15 @@ public class OjsGrpcService extends MutinyOJSServiceGrpc.OJSServiceImplBase {
     public Uni<CancelWorkflowResponse> cancelWorkflow(CancelWorkflowRequest r) {
         return call(() -> workflows.cancel(r.getWorkflowId())
                 .map(w -> CancelWorkflowResponse.newBuilder().setWorkflow(w).build()));
+    }
+
+    @Override
+    public Multi<Event> streamEvents(StreamEventsRequest r) {
+        return events.stream(r, GrpcAccess.REQUEST_ID.get());
+    }
+
+    @Override
+    public Multi<Job> streamJobs(StreamJobsRequest r) {
+        return streams.stream(r, GrpcAccess.REQUEST_ID.get());
     }
 }

@@ -5,20 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.rpc.ErrorInfo;
-import io.grpc.CallOptions;
-import io.grpc.Channel;
-import io.grpc.ClientCall;
-import io.grpc.ClientInterceptor;
-import io.grpc.ForwardingClientCall;
-import io.grpc.ForwardingClientCallListener;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
+import io.grpc.stub.MetadataUtils;
 import io.restassured.RestAssured;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -28,14 +22,15 @@ import org.openjobspec.ojs.v1.OJSServiceGrpc;
 
 /**
  * A grpc-java client of the server under test (the stubs generated from src/main/proto), on the HTTP port the test
- * server listens on (gRPC shares it): blocking stubs with chosen request metadata, the response metadata of the
- * last call, and the binding's error checks (status code, ErrorInfo domain and reason).
+ * server listens on (gRPC shares it): blocking and asynchronous stubs with chosen request metadata (grpc-stub's
+ * MetadataUtils), the response metadata of the last blocking call, and the binding's error checks (status code,
+ * ErrorInfo domain and reason).
  */
 public final class GrpcCalls implements AutoCloseable {
 
     private final ManagedChannel channel;
-    /** Headers (or, for an answer with none, trailers) of the last call made through {@link #stub}. */
-    public final AtomicReference<Metadata> lastHeaders = new AtomicReference<>();
+    private final AtomicReference<Metadata> headers = new AtomicReference<>();
+    private final AtomicReference<Metadata> trailers = new AtomicReference<>();
 
     public GrpcCalls() {
         channel = Grpc.newChannelBuilderForAddress("localhost", RestAssured.port, InsecureChannelCredentials.create())
@@ -52,8 +47,23 @@ public final class GrpcCalls implements AutoCloseable {
         for (int i = 0; i < metadata.length; i += 2) {
             m.put(key(metadata[i]), metadata[i + 1]);
         }
-        return OJSServiceGrpc.newBlockingStub(channel).withInterceptors(new Recording(m))
-                .withDeadlineAfter(10, TimeUnit.SECONDS);
+        return OJSServiceGrpc.newBlockingStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(m),
+                MetadataUtils.newCaptureMetadataInterceptor(headers, trailers)).withDeadlineAfter(10, TimeUnit.SECONDS);
+    }
+
+    /** An asynchronous stub (for the streams) sending {@code metadata} (name, value pairs) with every call. */
+    public OJSServiceGrpc.OJSServiceStub async(String... metadata) {
+        Metadata m = new Metadata();
+        for (int i = 0; i < metadata.length; i += 2) {
+            m.put(key(metadata[i]), metadata[i + 1]);
+        }
+        return OJSServiceGrpc.newStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(m));
+    }
+
+    /** The response headers of the last call made through a {@link #stub}, or its trailers when it had none. */
+    public Metadata lastHeaders() {
+        Metadata h = headers.get();
+        return h != null ? h : trailers.get();
     }
 
     /** Runs {@code call}, which must fail with {@code code}; its ErrorInfo must say openjobspec.org and {@code reason}. */
@@ -81,43 +91,5 @@ public final class GrpcCalls implements AutoCloseable {
     @Override
     public void close() throws InterruptedException {
         channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-    }
-
-    /** Sends the chosen metadata and keeps what the server answered in {@link #lastHeaders}. */
-    private final class Recording implements ClientInterceptor {
-
-        private final Metadata extra;
-
-        Recording(Metadata extra) {
-            this.extra = extra;
-        }
-
-        @Override
-        public <Q, A> ClientCall<Q, A> interceptCall(MethodDescriptor<Q, A> method, CallOptions options, Channel next) {
-            return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
-                @Override
-                public void start(Listener<A> listener, Metadata headers) {
-                    headers.merge(extra);
-                    super.start(new ForwardingClientCallListener.SimpleForwardingClientCallListener<>(listener) {
-                        private boolean sawHeaders;
-
-                        @Override
-                        public void onHeaders(Metadata h) {
-                            sawHeaders = true;
-                            lastHeaders.set(h);
-                            super.onHeaders(h);
-                        }
-
-                        @Override
-                        public void onClose(Status status, Metadata trailers) {
-                            if (!sawHeaders) {
-                                lastHeaders.set(trailers);
-                            }
-                            super.onClose(status, trailers);
-                        }
-                    }, headers);
-                }
-            };
-        }
     }
 }
