@@ -102,8 +102,7 @@ public class CronResource {
         return CronView.Answer.of(CronJson.view(json, c));
     }
 
-    /** The schedule a registration body describes: the one reading of it, shared with the gRPC binding. */
-    public CronCommand command(Body b) {
+    private CronCommand command(Body b) {
         String name = b.string("name", true);
         String expression = b.has("cron") || !b.has("expression") ? b.string("cron", true) : b.string("expression", true);
         Body template = b.object("job_template");

@@ -16,13 +16,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Shared by the data-plane and admin dead-letter resources: filters from requests, and the answers. */
-public final class DeadLetterViews {
+final class DeadLetterViews {
 
     private DeadLetterViews() {
     }
 
-    /** A filter from its fields (blank ones left out); the gRPC binding's ListDeadLetter reads its queue with it. */
-    public static DeadLetterFilter filter(String queue, String type, String errorType, String since, String until) {
+    static DeadLetterFilter filter(String queue, String type, String errorType, String since, String until) {
         if (queue != null && !queue.isEmpty()) {
             JobRules.checkQueue(queue);
         }

@@ -105,8 +105,7 @@ public class WorkflowResource {
      */
     static final int MAX_DEPTH = 3;
 
-    /** The workflow a creation body describes: the one reading of it, shared with the gRPC binding. */
-    public WorkflowCommand command(Body b) {
+    private WorkflowCommand command(Body b) {
         Body defaults = b.object("options");
         Instant now = clock.instant();
         if (BindingWorkflow.applies(b)) {
