@@ -111,7 +111,7 @@ public final class ClaimCursors {
         cursors.computeIfAbsent(queue, q -> new Cursor()).fullTook(took);
     }
 
-    /** The interval before the next full read: {@code fullEvery}, or {@code share} times a slow last one. */
+    /** The interval before the next full read: {@code fullEvery}, or {@code share} times a slow last one (never less). */
     static Duration fullInterval(Duration fullEvery, Duration lastFullTook, int share) {
         Duration paced = lastFullTook.multipliedBy(share);
         return paced.compareTo(fullEvery) > 0 ? paced : fullEvery;
@@ -140,7 +140,7 @@ public final class ClaimCursors {
         }
 
         synchronized void fullTook(Duration took) {
-            fullTook = took.isNegative() ? Duration.ZERO : took;
+            fullTook = took;
         }
 
         synchronized void moveTo(Key last, boolean full) {

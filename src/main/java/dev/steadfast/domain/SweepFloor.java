@@ -57,7 +57,7 @@ public final class SweepFloor {
      */
     public synchronized void swept(Instant now, boolean full, Duration took) {
         if (full) {
-            fullTook = took.isNegative() ? Duration.ZERO : took;
+            fullTook = took;
         }
         swept(now);
     }

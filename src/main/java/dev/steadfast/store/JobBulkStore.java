@@ -95,7 +95,7 @@ public class JobBulkStore {
             } else {
                 JobQueryStore.conditions(filter, where, params);
             }
-            return where.stream().map(w -> " AND " + w).reduce("", String::concat);
+            return and(where);
         }
     }
 
@@ -139,7 +139,7 @@ public class JobBulkStore {
         List<String> searching = new ArrayList<>();
         JobQueryStore.conditions(f, filters, range, searching, params);
         String narrow = and(filters) + and(range);
-        String search = searching.stream().map(w -> " AND " + w).reduce("", String::concat);
+        String search = and(searching);
         return pool.withTransaction(conn -> settings(conn)
                 .flatMap(v -> conn.query(SearchIndexes.LEAVES).execute())
                 .flatMap(rows -> {
