@@ -102,7 +102,8 @@ public class CronResource {
         return CronView.Answer.of(CronJson.view(json, c));
     }
 
-    private CronCommand command(Body b) {
+    /** The schedule a registration body describes: the one reading of it, shared with the gRPC binding. */
+    public CronCommand command(Body b) {
         String name = b.string("name", true);
         String expression = b.has("cron") || !b.has("expression") ? b.string("cron", true) : b.string("expression", true);
         Body template = b.object("job_template");

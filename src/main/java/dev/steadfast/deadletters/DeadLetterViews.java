@@ -16,12 +16,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Shared by the data-plane and admin dead-letter resources: filters from requests, and the answers. */
-final class DeadLetterViews {
+public final class DeadLetterViews {
 
     private DeadLetterViews() {
     }
 
-    static DeadLetterFilter filter(String queue, String type, String errorType, String since, String until) {
+    /** A filter from its fields (blank ones left out); the gRPC binding's ListDeadLetter reads its queue with it. */
+    public static DeadLetterFilter filter(String queue, String type, String errorType, String since, String until) {
         if (queue != null && !queue.isEmpty()) {
             JobRules.checkQueue(queue);
         }

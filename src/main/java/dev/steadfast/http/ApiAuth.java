@@ -232,8 +232,11 @@ public class ApiAuth implements HttpAuthenticationMechanism {
         return out;
     }
 
-    /** The token of an {@code Authorization: Bearer <token>} header (scheme case-insensitive), or null. */
-    static String bearer(String header) {
+    /**
+     * The token of an {@code Authorization: Bearer <token>} header (scheme case-insensitive), or null; the gRPC
+     * binding reads its {@code authorization} metadata with it too.
+     */
+    public static String bearer(String header) {
         String h = header.trim();
         if (h.length() < 8 || !h.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return null;

@@ -59,8 +59,11 @@ public class ApiTokenIdentities implements IdentityProvider<TokenAuthenticationR
         return Uni.createFrom().item(identity.build());
     }
 
-    /** The configured token {@code token} is, or null: from the cache when it matched before. */
-    private ApiTokens.Entry identify(String token) {
+    /**
+     * The configured token {@code token} is, or null: from the cache when it matched before. The gRPC binding
+     * (grpc.GrpcAccess) identifies its callers' tokens here too.
+     */
+    public ApiTokens.Entry identify(String token) {
         CompletableFuture<ApiTokens.Entry> seen = known.getIfPresent(token);
         if (seen != null) {
             return seen.join(); // put completed, below

@@ -175,6 +175,11 @@ public final class Body {
         return new Body(o, prefix + ".");
     }
 
+    /** A body already read as a JSON object (the gRPC binding builds one from its request message). */
+    public static Body of(ObjectNode node) {
+        return new Body(node, "");
+    }
+
     /** An empty body reads as an empty object (for POSTs whose body is optional). */
     static Body parseOptional(ObjectMapper m, String text) {
         return text == null || text.isBlank() ? new Body(m.createObjectNode(), "") : parse(m, text);

@@ -97,11 +97,15 @@ public class HttpFrame {
     }
 
     private static String requestId(HttpServerRequest req) {
-        String given = req.getHeader(REQUEST_ID);
-        String id = given != null && SANE_ID.matcher(given).matches() ? given
-                : "req_" + JobIds.next(System.currentTimeMillis());
+        String id = requestId(req.getHeader(REQUEST_ID));
         req.headers().set(REQUEST_ID, id);
         return id;
+    }
+
+    /** The client's request id when it is sane, else a new {@code req_<UUIDv7>} (the gRPC binding's too). */
+    public static String requestId(String given) {
+        return given != null && SANE_ID.matcher(given).matches() ? given
+                : "req_" + JobIds.next(System.currentTimeMillis());
     }
 
     private static boolean isOjs(RoutingContext rc) {

@@ -54,8 +54,12 @@ public final class EnqueueParser {
         return parse(m, b, now, null, null);
     }
 
-    private static EnqueueCommand parse(ObjectMapper m, Body b, Instant now, TraceContext trace,
-                                        String tenantHeader) {
+    /**
+     * As {@link #parse(ObjectMapper, Body, Instant)}, with the request's trace context and tenant given rather than
+     * read from the HTTP request (the gRPC binding reads them from its metadata).
+     */
+    public static EnqueueCommand parse(ObjectMapper m, Body b, Instant now, TraceContext trace,
+                                       String tenantHeader) {
         String id = b.string("id", false);
         VersionedType typed = VersionedType.split(b.string("type", true));
         String type = typed.type();

@@ -18,6 +18,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
+import java.util.List;
 import java.util.Map;
 
 /** PUSH, INFO and CANCEL (ojs-http-binding.md sections 9.1, 9.3, 9.4). */
@@ -30,10 +31,12 @@ public class JobResource {
     private final java.time.Clock clock;
     private final dev.steadfast.queues.RateLimits rateLimits;
     private final ArgsValidation argsValidation;
+    private final Pushes pushes;
 
     public JobResource(JobService jobs, JobsConfig config, ObjectMapper json,
                        java.time.Clock clock, dev.steadfast.queues.RateLimits rateLimits,
-                       ArgsValidation argsValidation) {
+                       ArgsValidation argsValidation, Pushes pushes) {
+        this.pushes = pushes;
         this.rateLimits = rateLimits;
         this.argsValidation = argsValidation;
         this.jobs = jobs;
@@ -53,12 +56,13 @@ public class JobResource {
     @RolesAllowed({Roles.PRODUCER, Roles.ADMIN})
     public Uni<Response> push(String body) {
         return Uni.createFrom().item(() -> EnqueueParser.parse(json, Body.parse(json, body), clock.instant()))
-                .flatMap(c -> argsValidation.check(c).flatMap(warnings -> jobs.enqueue(c).flatMap(outcome -> {
-                    if (outcome instanceof PushOutcome.Deduplicated d) {
+                .flatMap(c -> pushes.push(c).flatMap(pushed -> {
+                    List<String> warnings = pushed.warnings();
+                    if (pushed.outcome() instanceof PushOutcome.Deduplicated d) {
                         return Uni.createFrom().item(Responses.ok(json,
                                 new JobAnswer<>(JobView.of(json, d.existing()), true, warnings)));
                     }
-                    PushOutcome.Created created = (PushOutcome.Created) outcome;
+                    PushOutcome.Created created = (PushOutcome.Created) pushed.outcome();
                     JobRow row = created.job();
                     Response.ResponseBuilder r = withPressure(Response.fromResponse(Responses.json(json, 201,
                             new JobAnswer<>(JobView.of(json, row), null, warnings)))
@@ -68,7 +72,7 @@ public class JobResource {
                                     .map(s -> RateLimitResource.withHeaders(r, s).build())
                                     // the job is in: a failed look at its key only costs the headers
                                     .onFailure().recoverWithItem(e -> r.build());
-                })));
+                }));
     }
 
     /** X-OJS-Queue-Pressure (ojs-backpressure.md 6) when a bounded queue is past its warning threshold. */
@@ -82,40 +86,14 @@ public class JobResource {
     @Path("/batch")
     @RolesAllowed({Roles.PRODUCER, Roles.ADMIN})
     public Uni<Response> pushAll(String body) {
-        return Uni.createFrom().item(() -> {
-            Body b = Body.parse(json, body);
-            com.fasterxml.jackson.databind.JsonNode list = b.array("jobs", true);
-            int max = config.maxBatch();
-            if (list.isEmpty() || list.size() > max) {
-                throw OjsException.invalidField("jobs", "'jobs' must hold 1 to " + max + " jobs.",
-                        "1 to " + max + " jobs", list.size() + " jobs");
-            }
-            java.time.Instant now = clock.instant();
-            java.util.List<dev.steadfast.jobs.EnqueueCommand> commands = new java.util.ArrayList<>(list.size());
-            for (int i = 0; i < list.size(); i++) {
-                try {
-                    commands.add(parseElement(list.get(i), i, now));
-                } catch (OjsException e) {
-                    throw e.atIndex(i);
-                }
-            }
-            return commands;
-        }).flatMap(commands -> argsValidation.checkEach(commands).flatMap(checked -> {
-            java.util.List<String> warnings = new java.util.ArrayList<>();
-            for (int i = 0; i < checked.size(); i++) {
-                if (checked.get(i).refusal() != null) {
-                    throw checked.get(i).refusal().atIndex(i);
-                }
-                for (String w : checked.get(i).warnings()) {
-                    warnings.add("jobs[" + i + "]: " + w);
-                }
-            }
-            return jobs.pushAll(commands).map(rows -> {
-                java.util.List<JobView> views = new java.util.ArrayList<>(rows.size());
-                rows.forEach(r -> views.add(JobView.of(json, r)));
-                return Responses.json(json, 201, new JobBatch(views, views.size(), warnings));
-            });
-        }));
+        return Uni.createFrom().item(() -> Body.parse(json, body).array("jobs", true))
+                .flatMap(list -> pushes.pushAll(list, dev.steadfast.http.RequestContext.trace(),
+                        dev.steadfast.http.RequestContext.tenantHeader()))
+                .map(all -> {
+                    List<JobView> views = new java.util.ArrayList<>(all.jobs().size());
+                    all.jobs().forEach(r -> views.add(JobView.of(json, r)));
+                    return Responses.json(json, 201, new JobBatch(views, views.size(), all.warnings()));
+                });
     }
 
     private dev.steadfast.jobs.EnqueueCommand parseElement(com.fasterxml.jackson.databind.JsonNode node, int i,

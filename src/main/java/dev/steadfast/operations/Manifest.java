@@ -32,7 +32,7 @@ public class Manifest {
                 "/ojs/v1/rate-limits/{key}");
         // Levels are cumulative (ojs-conformance.md 2): levels 0-4 pass.
         this.body = new Body("1.0", "1.0", new Implementation("steadfast", version, "java"), 4, true, "strong",
-                List.of("http"), "postgres", caps, List.of("dead-letter", "snooze", "retry-policy-scopes",
+                List.of("http", "grpc"), "postgres", caps, List.of("dead-letter", "snooze", "retry-policy-scopes",
                 "event-stream", "admin-api", "long-poll", "batch-ack", "bearer-auth", "progress", "graceful-shutdown",
                 "observability", "rate-limiting", "bulk-operations", "schema-registry"), endpoints,
                 authentication(authConfig.enabled()));

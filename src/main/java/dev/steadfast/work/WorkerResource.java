@@ -80,33 +80,39 @@ public class WorkerResource {
     @Produces(ANSWER)
     @RolesAllowed({Roles.WORKER, Roles.ADMIN})
     public Uni<String> fetch(String body) {
-        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
-            List<String> queues = b.strings("queues", true);
-            if (queues.isEmpty()) {
-                throw OjsException.invalidField("queues", "'queues' must name at least one queue.");
-            }
-            queues.forEach(JobRules::checkQueue);
-            Long count = b.integer("count");
-            int max = fetchConfig.maxCount();
-            if (count != null && (count < 1 || count > max)) {
-                throw OjsException.invalidField("count", "'count' must be an integer from 1 to " + max + ".",
-                        "integer in [1, " + max + "]", count.toString());
-            }
-            String worker = workerId(b);
-            Long vis = b.integer("visibility_timeout_ms");
-            if (vis != null) {
-                JobRules.checkPositiveMillis("visibility_timeout_ms", vis, jobsConfig.maxTimeout().toMillis());
-            }
-            String tenant = RequestContext.tenantHeader();
-            return workers.fetch(queues, count == null ? 1 : count.intValue(), worker, vis, waitOf(b),
-                    tenant == null ? null : TenantId.check(TenantId.HEADER, tenant));
-        }).map(jobs -> {
+        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(this::claim).map(jobs -> {
             List<JobView> views = new ArrayList<>(jobs.size());
             for (JobRow j : jobs) {
                 views.add(JobView.claimed(json, j));
             }
             return Json.write(json, FetchAnswer.of(views));
         });
+    }
+
+    /**
+     * FETCH as {@code b} asks ({@code queues}, {@code count}, {@code worker_id}, {@code visibility_timeout_ms},
+     * {@code wait_ms}): the one reading of a FETCH, shared with the gRPC binding (grpc.OjsGrpcService).
+     */
+    public Uni<List<JobRow>> claim(Body b) {
+        List<String> queues = b.strings("queues", true);
+        if (queues.isEmpty()) {
+            throw OjsException.invalidField("queues", "'queues' must name at least one queue.");
+        }
+        queues.forEach(JobRules::checkQueue);
+        Long count = b.integer("count");
+        int max = fetchConfig.maxCount();
+        if (count != null && (count < 1 || count > max)) {
+            throw OjsException.invalidField("count", "'count' must be an integer from 1 to " + max + ".",
+                    "integer in [1, " + max + "]", count.toString());
+        }
+        String worker = workerId(b);
+        Long vis = b.integer("visibility_timeout_ms");
+        if (vis != null) {
+            JobRules.checkPositiveMillis("visibility_timeout_ms", vis, jobsConfig.maxTimeout().toMillis());
+        }
+        String tenant = RequestContext.tenantHeader();
+        return workers.fetch(queues, count == null ? 1 : count.intValue(), worker, vis, waitOf(b),
+                tenant == null ? null : TenantId.check(TenantId.HEADER, tenant));
     }
 
     /**
@@ -227,8 +233,12 @@ public class WorkerResource {
      * the job-path alias ({@link JobAckResource}) shares so that it cannot drift from this route.
      */
     Uni<AckAnswer> acknowledge(UUID id, Body b) {
-        String result = resultOf(b);
-        return workers.ack(id, result, workerId(b)).map(at -> AckAnswer.of(id, at));
+        return ack(id, b).map(at -> AckAnswer.of(id, at));
+    }
+
+    /** ACK of job {@code id} as {@code b} asks: when it completed. Shared with the gRPC binding. */
+    public Uni<java.time.Instant> ack(UUID id, Body b) {
+        return workers.ack(id, resultOf(b), workerId(b));
     }
 
     @POST
@@ -244,11 +254,16 @@ public class WorkerResource {
      * shared with the job-path alias ({@link JobAckResource}).
      */
     Uni<JobOutcome> negativeAck(UUID id, Body b) {
+        return nack(id, b).map(JobOutcome::of);
+    }
+
+    /** FAIL (or requeue) of job {@code id} as {@code b} asks: the job as it left it. Shared with the gRPC binding. */
+    public Uni<JobRow> nack(UUID id, Body b) {
         if (Boolean.TRUE.equals(b.bool("requeue"))) {
             // OJS's requeue: hand the job back without counting a failed attempt (a snooze, optionally delayed)
-            return workers.snooze(id, workerId(b), snoozeDelay(b), b.timestamp("until")).map(JobOutcome::of);
+            return workers.snooze(id, workerId(b), snoozeDelay(b), b.timestamp("until"));
         }
-        return failures.fail(failCommand(id, workerId(b), b.object("error"))).map(JobOutcome::of);
+        return failures.fail(failCommand(id, workerId(b), b.object("error")));
     }
 
     /**
@@ -310,30 +325,36 @@ public class WorkerResource {
     @Path("/heartbeat")
     @RolesAllowed({Roles.WORKER, Roles.ADMIN})
     public Uni<Response> heartbeat(String body) {
-        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
-            String worker = workerId(b);
-            if (worker == null) {
-                throw OjsException.invalidField("worker_id", "The 'worker_id' field is required.", "string", "missing");
-            }
-            List<UUID> ids = heartbeatJobs(b);
-            Long vis = b.integer("visibility_timeout_ms");
-            if (vis != null) {
-                JobRules.checkPositiveMillis("visibility_timeout_ms", vis, jobsConfig.maxTimeout().toMillis());
-            }
-            List<String> queues = b.strings("queues", false);
-            String stateText = b.string("state", false);
-            WorkerState reported = stateText == null ? null : WorkerState.fromWire(stateText).orElseThrow(() ->
-                    OjsException.invalidField("state", "'state' must be running, quiet, drain or terminate.",
-                            "running | quiet | drain | terminate", stateText));
-            return heartbeats.beat(worker, ids, vis, b.string("hostname", false), queues)
-                    .call(() -> draining.heartbeat(worker, reported, clock.instant()));
-        }).map(beat -> {
-            String directive = draining.serverDraining() && workersConfig.quietOnShutdown()
-                    && "running".equals(beat.directive()) ? "quiet" : beat.directive();
-            return Responses.ok(json, new HeartbeatAnswer(directive, "running".equals(directive) ? "" : directive,
-                    true, beat.extended().stream().map(UUID::toString).toList(),
-                    Timestamps.format(beat.serverTime())));
-        });
+        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(this::beat).map(beat ->
+                Responses.ok(json, new HeartbeatAnswer(beat.directive(),
+                        "running".equals(beat.directive()) ? "" : beat.directive(), true,
+                        beat.extended().stream().map(UUID::toString).toList(), Timestamps.format(beat.serverTime()))));
+    }
+
+    /**
+     * BEAT as {@code b} asks, with the directive the worker gets ("quiet" while this server drains, when
+     * steadfast.workers.quiet-on-shutdown is on): the one reading of a BEAT, shared with the gRPC binding.
+     */
+    public Uni<HeartbeatService.Beat> beat(Body b) {
+        String worker = workerId(b);
+        if (worker == null) {
+            throw OjsException.invalidField("worker_id", "The 'worker_id' field is required.", "string", "missing");
+        }
+        List<UUID> ids = heartbeatJobs(b);
+        Long vis = b.integer("visibility_timeout_ms");
+        if (vis != null) {
+            JobRules.checkPositiveMillis("visibility_timeout_ms", vis, jobsConfig.maxTimeout().toMillis());
+        }
+        List<String> queues = b.strings("queues", false);
+        String stateText = b.string("state", false);
+        WorkerState reported = stateText == null ? null : WorkerState.fromWire(stateText).orElseThrow(() ->
+                OjsException.invalidField("state", "'state' must be running, quiet, drain or terminate.",
+                        "running | quiet | drain | terminate", stateText));
+        return heartbeats.beat(worker, ids, vis, b.string("hostname", false), queues)
+                .call(() -> draining.heartbeat(worker, reported, clock.instant()))
+                .map(beat -> draining.serverDraining() && workersConfig.quietOnShutdown()
+                        && "running".equals(beat.directive())
+                        ? new HeartbeatService.Beat("quiet", beat.extended(), beat.serverTime()) : beat);
     }
 
     /** The heartbeat under the name the graceful-shutdown extension uses ({@code POST /ojs/v1/workers/beat}). */
@@ -383,7 +404,8 @@ public class WorkerResource {
         return ids;
     }
 
-    static UUID jobIdField(Body b) {
+    /** The body's {@code job_id}, checked: a 400 naming it when missing or not a UUID. */
+    public static UUID jobIdField(Body b) {
         String id = b.string("job_id", true);
         return Params.uuid(id).orElseThrow(() ->
                 OjsException.invalidField("job_id", "'job_id' must be a job id (a UUID).", "uuid", id));

@@ -105,7 +105,8 @@ public class WorkflowResource {
      */
     static final int MAX_DEPTH = 3;
 
-    private WorkflowCommand command(Body b) {
+    /** The workflow a creation body describes: the one reading of it, shared with the gRPC binding. */
+    public WorkflowCommand command(Body b) {
         Body defaults = b.object("options");
         Instant now = clock.instant();
         if (BindingWorkflow.applies(b)) {

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 @QuarkusTest
 @TestProfile(ApiAuthTest.AuthOn.class)
-class ApiAuthTest {
+public class ApiAuthTest {
 
     static final String PRODUCER = "test-producer-token";
     static final String WORKER = "test-worker-token";

@@ -1,0 +1,184 @@
+package dev.steadfast.grpc;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.domain.ErrorCode;
+import dev.steadfast.domain.TraceContext;
+import dev.steadfast.http.ApiAccess;
+import dev.steadfast.http.ApiAuth;
+import dev.steadfast.http.ApiTokenIdentities;
+import dev.steadfast.http.ApiTokens;
+import dev.steadfast.http.HttpFrame;
+import dev.steadfast.operations.Manifest;
+import io.grpc.Context;
+import io.grpc.Contexts;
+import io.grpc.ForwardingServerCall;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.quarkus.grpc.GlobalInterceptor;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What every gRPC call gets before the service sees it (ojs-grpc-binding.md 9 and 11), as http.HttpFrame and
+ * http.ApiAuth do for HTTP: a request id (the client's {@code x-ojs-request-id} when sane, else a new one) echoed
+ * in the response metadata with {@code x-ojs-server-version} and {@code x-ojs-conformance-level}; the W3C
+ * {@code traceparent}/{@code tracestate} read for PUSH to copy into the job's meta; and the API token, from
+ * {@code authorization: Bearer <token>} (or {@code x-ojs-api-key: <token>}), checked against the same tokens
+ * ({@link ApiTokenIdentities}) and the same role matrix ({@link ApiAccess}) as the HTTP route each RPC stands for
+ * ({@link #ROUTES}). No token, a malformed one or an unknown one: UNAUTHENTICATED; a token without a role the
+ * route allows: PERMISSION_DENIED; both with the binding's ErrorInfo. Manifest and Health are public, as their
+ * HTTP routes are. With {@code steadfast.auth.enabled=false} every call passes.
+ */
+@ApplicationScoped
+@GlobalInterceptor
+public class GrpcAccess implements ServerInterceptor {
+
+    static final Context.Key<String> REQUEST_ID = Context.key("steadfast.request-id");
+    static final Context.Key<TraceContext> TRACE = Context.key("steadfast.trace");
+    static final Metadata.Key<String> REQUEST_ID_KEY = key("x-ojs-request-id");
+    static final Metadata.Key<String> SERVER_VERSION = key("x-ojs-server-version");
+    static final Metadata.Key<String> CONFORMANCE_LEVEL = key("x-ojs-conformance-level");
+    static final Metadata.Key<String> AUTHORIZATION = key("authorization");
+    static final Metadata.Key<String> API_KEY = key("x-ojs-api-key");
+    static final Metadata.Key<String> TRACEPARENT = key("traceparent");
+    static final Metadata.Key<String> TRACESTATE = key("tracestate");
+
+    /** The HTTP route each RPC stands for (ojs-grpc-binding.md 4): its roles are that route's ({@link ApiAccess}). */
+    static final Map<String, String[]> ROUTES = Map.ofEntries(
+            Map.entry("Manifest", route("GET", "/ojs/manifest")),
+            Map.entry("Health", route("GET", "/ojs/v1/health")),
+            Map.entry("Enqueue", route("POST", "/ojs/v1/jobs")),
+            Map.entry("EnqueueBatch", route("POST", "/ojs/v1/jobs/batch")),
+            Map.entry("GetJob", route("GET", "/ojs/v1/jobs/{id}")),
+            Map.entry("CancelJob", route("DELETE", "/ojs/v1/jobs/{id}")),
+            Map.entry("Fetch", route("POST", "/ojs/v1/workers/fetch")),
+            Map.entry("Ack", route("POST", "/ojs/v1/workers/ack")),
+            Map.entry("Nack", route("POST", "/ojs/v1/workers/nack")),
+            Map.entry("Heartbeat", route("POST", "/ojs/v1/workers/heartbeat")),
+            Map.entry("StreamJobs", route("POST", "/ojs/v1/workers/fetch")),
+            Map.entry("StreamEvents", route("GET", "/ojs/v1/events/stream")),
+            Map.entry("ListQueues", route("GET", "/ojs/v1/queues")),
+            Map.entry("QueueStats", route("GET", "/ojs/v1/queues/{name}/stats")),
+            Map.entry("PauseQueue", route("POST", "/ojs/v1/queues/{name}/pause")),
+            Map.entry("ResumeQueue", route("POST", "/ojs/v1/queues/{name}/resume")),
+            Map.entry("ListDeadLetter", route("GET", "/ojs/v1/dead-letter")),
+            Map.entry("RetryDeadLetter", route("POST", "/ojs/v1/dead-letter/{id}/retry")),
+            Map.entry("DeleteDeadLetter", route("DELETE", "/ojs/v1/dead-letter/{id}")),
+            Map.entry("RegisterCron", route("POST", "/ojs/v1/cron")),
+            Map.entry("UnregisterCron", route("DELETE", "/ojs/v1/cron/{name}")),
+            Map.entry("ListCron", route("GET", "/ojs/v1/cron")),
+            Map.entry("CreateWorkflow", route("POST", "/ojs/v1/workflows")),
+            Map.entry("GetWorkflow", route("GET", "/ojs/v1/workflows/{id}")),
+            Map.entry("CancelWorkflow", route("DELETE", "/ojs/v1/workflows/{id}")));
+
+    private final ApiAuth auth;
+    private final ApiTokenIdentities identities;
+    private final ObjectMapper json;
+    private final String version;
+    private final String level;
+
+    public GrpcAccess(ApiAuth auth, ApiTokenIdentities identities, ObjectMapper json, Manifest manifest) {
+        this.auth = auth;
+        this.identities = identities;
+        this.json = json;
+        this.version = manifest.body().implementation().name() + "/" + manifest.body().implementation().version();
+        this.level = Integer.toString(manifest.body().conformanceLevel());
+    }
+
+    private static Metadata.Key<String> key(String name) {
+        return Metadata.Key.of(name, Metadata.ASCII_STRING_MARSHALLER);
+    }
+
+    private static String[] route(String method, String path) {
+        return new String[] {method, path};
+    }
+
+    @Override
+    public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
+                                                       ServerCallHandler<Q, A> next) {
+        String id = HttpFrame.requestId(headers.get(REQUEST_ID_KEY));
+        ServerCall<Q, A> answered = new Answered<>(call, id, version, level);
+        String parent = headers.get(TRACEPARENT);
+        TraceContext trace = parent == null ? null : TraceContext.parse(parent, headers.get(TRACESTATE));
+        Context context = Context.current().withValues(REQUEST_ID, id, TRACE, trace);
+        StatusRuntimeException refused = refusal(call.getMethodDescriptor().getBareMethodName(), headers, id);
+        if (refused != null) {
+            answered.close(refused.getStatus(), refused.getTrailers());
+            return new ServerCall.Listener<>() {
+            };
+        }
+        return Contexts.interceptCall(context, answered, headers, next);
+    }
+
+    /** Why the caller may not make this call, or null when it may. */
+    private StatusRuntimeException refusal(String method, Metadata headers, String requestId) {
+        String[] route = ROUTES.getOrDefault(method, route("POST", "/ojs/v1/admin/grpc/" + method));
+        if (!auth.enabled() || ApiAccess.isPublic(route[0], route[1])) {
+            return null;
+        }
+        String header = headers.get(AUTHORIZATION);
+        String token = header != null && !header.isBlank() ? ApiAuth.bearer(header) : headers.get(API_KEY);
+        if (token == null || token.isBlank()) {
+            return GrpcErrors.of(ErrorCode.UNAUTHENTICATED, header == null || header.isBlank()
+                    ? "This RPC requires a token: send the metadata authorization: Bearer <token>."
+                    : "The authorization metadata must be 'Bearer <token>'.", Map.of("scheme", "Bearer"), requestId,
+                    json);
+        }
+        ApiTokens.Entry who = identities.identify(token.trim());
+        if (who == null) {
+            return GrpcErrors.of(ErrorCode.UNAUTHENTICATED, "The token is not valid.", Map.of("scheme", "Bearer"),
+                    requestId, json);
+        }
+        Set<ApiAccess.Role> allowed = ApiAccess.allowed(route[0], route[1]);
+        for (ApiAccess.Role r : who.roles()) {
+            if (allowed.contains(r)) {
+                return null;
+            }
+        }
+        return GrpcErrors.of(ErrorCode.PERMISSION_DENIED, "The token's roles do not allow " + method + ".",
+                Map.of("required_roles", allowed.stream().map(ApiAccess.Role::wire).sorted().toList()), requestId,
+                json);
+    }
+
+    /** The call, with the request id and server version in its response headers (or trailers, when it has none). */
+    private static final class Answered<Q, A> extends ForwardingServerCall.SimpleForwardingServerCall<Q, A> {
+
+        private final String id;
+        private final String version;
+        private final String level;
+        private boolean headersSent;
+
+        Answered(ServerCall<Q, A> call, String id, String version, String level) {
+            super(call);
+            this.id = id;
+            this.version = version;
+            this.level = level;
+        }
+
+        private void stamp(Metadata m) {
+            m.put(REQUEST_ID_KEY, id);
+            m.put(SERVER_VERSION, version);
+            m.put(CONFORMANCE_LEVEL, level);
+        }
+
+        @Override
+        public void sendHeaders(Metadata headers) {
+            stamp(headers);
+            headersSent = true;
+            super.sendHeaders(headers);
+        }
+
+        @Override
+        public void close(Status status, Metadata trailers) {
+            if (!headersSent) {
+                stamp(trailers);
+            }
+            super.close(status, trailers);
+        }
+    }
+}

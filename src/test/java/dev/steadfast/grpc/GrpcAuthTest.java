@@ -1,0 +1,97 @@
+package dev.steadfast.grpc;
+
+import static dev.steadfast.testsupport.GrpcCalls.assertStatus;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.google.rpc.ErrorInfo;
+import dev.steadfast.http.ApiAuthTest;
+import dev.steadfast.testsupport.GrpcCalls;
+import io.grpc.Status;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openjobspec.ojs.v1.EnqueueOptions;
+import org.openjobspec.ojs.v1.EnqueueRequest;
+import org.openjobspec.ojs.v1.FetchRequest;
+import org.openjobspec.ojs.v1.GetJobRequest;
+import org.openjobspec.ojs.v1.HealthRequest;
+import org.openjobspec.ojs.v1.ManifestRequest;
+
+/**
+ * With authentication on, gRPC calls carry the same bearer tokens as HTTP (the {@code authorization} metadata, or
+ * {@code x-ojs-api-key}) and meet the same role matrix as the HTTP route each RPC stands for: no token or an
+ * unknown one is UNAUTHENTICATED, a token without the role is PERMISSION_DENIED, each with the binding's ErrorInfo;
+ * Manifest and Health stay public. The tokens are ApiAuthTest's.
+ */
+@QuarkusTest
+@TestProfile(ApiAuthTest.AuthOn.class)
+class GrpcAuthTest {
+
+    static final String PRODUCER = "test-producer-token";
+    static final String WORKER = "test-worker-token";
+    static final String READONLY = "test-readonly-token";
+
+    private GrpcCalls grpc;
+    private final String queue = "grpc-auth-" + dev.steadfast.testsupport.Api.newUuidV7().substring(24);
+
+    @BeforeEach
+    void setUp() {
+        grpc = new GrpcCalls();
+    }
+
+    @AfterEach
+    void tearDown() throws InterruptedException {
+        grpc.close();
+    }
+
+    private EnqueueRequest push() {
+        return EnqueueRequest.newBuilder().setType("auth.check")
+                .setOptions(EnqueueOptions.newBuilder().setQueue(queue)).build();
+    }
+
+    @Test
+    void withoutATokenOnlyManifestAndHealthAnswer() {
+        assertEquals(4, grpc.stub().manifest(ManifestRequest.getDefaultInstance()).getConformanceLevel());
+        grpc.stub().health(HealthRequest.getDefaultInstance());
+        ErrorInfo info = assertStatus(Status.Code.UNAUTHENTICATED, "unauthenticated",
+                () -> grpc.stub().enqueue(push()));
+        assertEquals("Bearer", info.getMetadataMap().get("scheme"));
+        assertStatus(Status.Code.UNAUTHENTICATED, "unauthenticated",
+                () -> grpc.stub().fetch(FetchRequest.newBuilder().addQueues(queue).build()));
+    }
+
+    @Test
+    void aMalformedOrUnknownTokenIsUnauthenticated() {
+        assertStatus(Status.Code.UNAUTHENTICATED, "unauthenticated",
+                () -> grpc.stub("authorization", "Basic dXNlcjpwdw==").enqueue(push()));
+        assertStatus(Status.Code.UNAUTHENTICATED, "unauthenticated",
+                () -> grpc.stub("authorization", "Bearer not-a-token").enqueue(push()));
+        assertStatus(Status.Code.UNAUTHENTICATED, "unauthenticated",
+                () -> grpc.stub("x-ojs-api-key", "not-a-token").enqueue(push()));
+    }
+
+    @Test
+    void aTokenWithoutTheRoleIsPermissionDenied() {
+        ErrorInfo info = assertStatus(Status.Code.PERMISSION_DENIED, "permission_denied",
+                () -> grpc.stub("authorization", "Bearer " + WORKER).enqueue(push()));
+        assertTrue(info.getMetadataMap().get("required_roles").contains("producer"), info.getMetadataMap().toString());
+        assertStatus(Status.Code.PERMISSION_DENIED, "permission_denied", () -> grpc.stub("authorization",
+                "Bearer " + PRODUCER).fetch(FetchRequest.newBuilder().addQueues(queue).build()));
+        assertStatus(Status.Code.PERMISSION_DENIED, "permission_denied", () -> grpc.stub("authorization",
+                "Bearer " + READONLY).enqueue(push()));
+    }
+
+    @Test
+    void theRightRolePasses() {
+        String id = grpc.stub("authorization", "Bearer " + PRODUCER).enqueue(push()).getJob().getId();
+        assertEquals(id, grpc.stub("x-ojs-api-key", PRODUCER)
+                .getJob(GetJobRequest.newBuilder().setJobId(id).build()).getJob().getId());
+        assertEquals(id, grpc.stub("authorization", "Bearer " + READONLY)
+                .getJob(GetJobRequest.newBuilder().setJobId(id).build()).getJob().getId());
+        assertEquals(1, grpc.stub("authorization", "bearer " + WORKER)
+                .fetch(FetchRequest.newBuilder().addQueues(queue).setCount(5).build()).getJobsCount());
+    }
+}
