@@ -48,33 +48,44 @@ public class GrpcAccess implements ServerInterceptor {
     static final Metadata.Key<String> TRACEPARENT = key("traceparent");
     static final Metadata.Key<String> TRACESTATE = key("tracestate");
 
-    /** The HTTP route each RPC stands for (ojs-grpc-binding.md 4): its roles are that route's ({@link ApiAccess}). */
+    private static final String OJS = "ojs.v1.OJSService/";
+
+    /**
+     * The HTTP route each RPC stands for (ojs-grpc-binding.md 4), by full method name: its roles are that route's
+     * ({@link ApiAccess}). Any other method is an admin's.
+     */
     static final Map<String, String[]> ROUTES = Map.ofEntries(
-            Map.entry("Manifest", route("GET", "/ojs/manifest")),
-            Map.entry("Health", route("GET", "/ojs/v1/health")),
-            Map.entry("Enqueue", route("POST", "/ojs/v1/jobs")),
-            Map.entry("EnqueueBatch", route("POST", "/ojs/v1/jobs/batch")),
-            Map.entry("GetJob", route("GET", "/ojs/v1/jobs/{id}")),
-            Map.entry("CancelJob", route("DELETE", "/ojs/v1/jobs/{id}")),
-            Map.entry("Fetch", route("POST", "/ojs/v1/workers/fetch")),
-            Map.entry("Ack", route("POST", "/ojs/v1/workers/ack")),
-            Map.entry("Nack", route("POST", "/ojs/v1/workers/nack")),
-            Map.entry("Heartbeat", route("POST", "/ojs/v1/workers/heartbeat")),
-            Map.entry("StreamJobs", route("POST", "/ojs/v1/workers/fetch")),
-            Map.entry("StreamEvents", route("GET", "/ojs/v1/events/stream")),
-            Map.entry("ListQueues", route("GET", "/ojs/v1/queues")),
-            Map.entry("QueueStats", route("GET", "/ojs/v1/queues/{name}/stats")),
-            Map.entry("PauseQueue", route("POST", "/ojs/v1/queues/{name}/pause")),
-            Map.entry("ResumeQueue", route("POST", "/ojs/v1/queues/{name}/resume")),
-            Map.entry("ListDeadLetter", route("GET", "/ojs/v1/dead-letter")),
-            Map.entry("RetryDeadLetter", route("POST", "/ojs/v1/dead-letter/{id}/retry")),
-            Map.entry("DeleteDeadLetter", route("DELETE", "/ojs/v1/dead-letter/{id}")),
-            Map.entry("RegisterCron", route("POST", "/ojs/v1/cron")),
-            Map.entry("UnregisterCron", route("DELETE", "/ojs/v1/cron/{name}")),
-            Map.entry("ListCron", route("GET", "/ojs/v1/cron")),
-            Map.entry("CreateWorkflow", route("POST", "/ojs/v1/workflows")),
-            Map.entry("GetWorkflow", route("GET", "/ojs/v1/workflows/{id}")),
-            Map.entry("CancelWorkflow", route("DELETE", "/ojs/v1/workflows/{id}")));
+            Map.entry(OJS + "Manifest", route("GET", "/ojs/manifest")),
+            Map.entry(OJS + "Health", route("GET", "/ojs/v1/health")),
+            Map.entry(OJS + "Enqueue", route("POST", "/ojs/v1/jobs")),
+            Map.entry(OJS + "EnqueueBatch", route("POST", "/ojs/v1/jobs/batch")),
+            Map.entry(OJS + "GetJob", route("GET", "/ojs/v1/jobs/{id}")),
+            Map.entry(OJS + "CancelJob", route("DELETE", "/ojs/v1/jobs/{id}")),
+            Map.entry(OJS + "Fetch", route("POST", "/ojs/v1/workers/fetch")),
+            Map.entry(OJS + "Ack", route("POST", "/ojs/v1/workers/ack")),
+            Map.entry(OJS + "Nack", route("POST", "/ojs/v1/workers/nack")),
+            Map.entry(OJS + "Heartbeat", route("POST", "/ojs/v1/workers/heartbeat")),
+            Map.entry(OJS + "StreamJobs", route("POST", "/ojs/v1/workers/fetch")),
+            Map.entry(OJS + "StreamEvents", route("GET", "/ojs/v1/events/stream")),
+            Map.entry(OJS + "ListQueues", route("GET", "/ojs/v1/queues")),
+            Map.entry(OJS + "QueueStats", route("GET", "/ojs/v1/queues/{name}/stats")),
+            Map.entry(OJS + "PauseQueue", route("POST", "/ojs/v1/queues/{name}/pause")),
+            Map.entry(OJS + "ResumeQueue", route("POST", "/ojs/v1/queues/{name}/resume")),
+            Map.entry(OJS + "ListDeadLetter", route("GET", "/ojs/v1/dead-letter")),
+            Map.entry(OJS + "RetryDeadLetter", route("POST", "/ojs/v1/dead-letter/{id}/retry")),
+            Map.entry(OJS + "DeleteDeadLetter", route("DELETE", "/ojs/v1/dead-letter/{id}")),
+            Map.entry(OJS + "RegisterCron", route("POST", "/ojs/v1/cron")),
+            Map.entry(OJS + "UnregisterCron", route("DELETE", "/ojs/v1/cron/{name}")),
+            Map.entry(OJS + "ListCron", route("GET", "/ojs/v1/cron")),
+            Map.entry(OJS + "CreateWorkflow", route("POST", "/ojs/v1/workflows")),
+            Map.entry(OJS + "GetWorkflow", route("GET", "/ojs/v1/workflows/{id}")),
+            Map.entry(OJS + "CancelWorkflow", route("DELETE", "/ojs/v1/workflows/{id}")),
+            // the standard gRPC health service answers like GET /ojs/v1/health (public: load balancers probe it)
+            Map.entry("grpc.health.v1.Health/Check", route("GET", "/ojs/v1/health")),
+            Map.entry("grpc.health.v1.Health/Watch", route("GET", "/ojs/v1/health")),
+            // server reflection describes the service as the public manifest does
+            Map.entry("grpc.reflection.v1.ServerReflection/ServerReflectionInfo", route("GET", "/ojs/manifest")),
+            Map.entry("grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo", route("GET", "/ojs/manifest")));
 
     private final ApiAuth auth;
     private final ApiTokenIdentities identities;
@@ -106,7 +117,7 @@ public class GrpcAccess implements ServerInterceptor {
         String parent = headers.get(TRACEPARENT);
         TraceContext trace = parent == null ? null : TraceContext.parse(parent, headers.get(TRACESTATE));
         Context context = Context.current().withValues(REQUEST_ID, id, TRACE, trace);
-        StatusRuntimeException refused = refusal(call.getMethodDescriptor().getBareMethodName(), headers, id);
+        StatusRuntimeException refused = refusal(call.getMethodDescriptor().getFullMethodName(), headers, id);
         if (refused != null) {
             answered.close(refused.getStatus(), refused.getTrailers());
             return new ServerCall.Listener<>() {

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.rpc.ErrorInfo;
+import grpc.health.v1.HealthGrpc;
+import grpc.health.v1.HealthOuterClass;
 import dev.steadfast.http.ApiAuthTest;
 import dev.steadfast.testsupport.GrpcCalls;
 import io.grpc.Status;
@@ -93,5 +95,42 @@ class GrpcAuthTest {
                 .getJob(GetJobRequest.newBuilder().setJobId(id).build()).getJob().getId());
         assertEquals(1, grpc.stub("authorization", "bearer " + WORKER)
                 .fetch(FetchRequest.newBuilder().addQueues(queue).setCount(5).build()).getJobsCount());
+    }
+
+    /**
+     * The standard gRPC health service answers without a token, as GET /ojs/v1/health does (a load balancer probes
+     * it), and so does server reflection, which describes what the public manifest describes; before, both fell to
+     * the admin role of methods the access table does not name.
+     */
+    @Test
+    void theStandardHealthServiceAndReflectionAnswerWithoutAToken() throws Exception {
+        HealthOuterClass.HealthCheckResponse health = HealthGrpc
+                .newBlockingStub(grpc.channel())
+                .check(HealthOuterClass.HealthCheckRequest.getDefaultInstance());
+        assertEquals(HealthOuterClass.HealthCheckResponse.ServingStatus.SERVING, health.getStatus());
+
+        java.util.concurrent.CompletableFuture<java.util.List<String>> services = new java.util.concurrent.CompletableFuture<>();
+        io.grpc.stub.StreamObserver<io.grpc.reflection.v1.ServerReflectionRequest> requests =
+                io.grpc.reflection.v1.ServerReflectionGrpc.newStub(grpc.channel()).serverReflectionInfo(
+                        new io.grpc.stub.StreamObserver<>() {
+                            @Override
+                            public void onNext(io.grpc.reflection.v1.ServerReflectionResponse r) {
+                                services.complete(r.getListServicesResponse().getServiceList().stream()
+                                        .map(io.grpc.reflection.v1.ServiceResponse::getName).toList());
+                            }
+
+                            @Override
+                            public void onError(Throwable t) {
+                                services.completeExceptionally(t);
+                            }
+
+                            @Override
+                            public void onCompleted() {
+                            }
+                        });
+        requests.onNext(io.grpc.reflection.v1.ServerReflectionRequest.newBuilder().setListServices("*").build());
+        java.util.List<String> names = services.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        requests.onCompleted();
+        assertTrue(names.contains("ojs.v1.OJSService"), names.toString());
     }
 }

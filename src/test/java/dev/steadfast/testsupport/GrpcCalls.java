@@ -42,6 +42,11 @@ public final class GrpcCalls implements AutoCloseable {
     }
 
     /** A blocking stub sending {@code metadata} (name, value pairs) with every call, 10 s deadline per call. */
+    /** The channel, for the services other than OJS's (health, reflection). */
+    public io.grpc.Channel channel() {
+        return channel;
+    }
+
     public OJSServiceGrpc.OJSServiceBlockingStub stub(String... metadata) {
         Metadata m = new Metadata();
         for (int i = 0; i < metadata.length; i += 2) {
