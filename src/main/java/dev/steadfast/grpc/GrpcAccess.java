@@ -7,18 +7,20 @@ import dev.steadfast.http.ApiAccess;
 import dev.steadfast.http.ApiAuth;
 import dev.steadfast.http.ApiTokenIdentities;
 import dev.steadfast.http.ApiTokens;
+import dev.steadfast.http.HttpConfig;
 import dev.steadfast.http.HttpFrame;
 import dev.steadfast.operations.Manifest;
 import io.grpc.Context;
 import io.grpc.Contexts;
+import com.google.protobuf.MessageLite;
 import io.grpc.ForwardingServerCall;
+import io.grpc.ForwardingServerCallListener;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.quarkus.grpc.GlobalInterceptor;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
 import java.util.Set;
@@ -35,7 +37,6 @@ import java.util.Set;
  * HTTP routes are. With {@code steadfast.auth.enabled=false} every call passes.
  */
 @ApplicationScoped
-@GlobalInterceptor
 public class GrpcAccess implements ServerInterceptor {
 
     static final Context.Key<String> REQUEST_ID = Context.key("steadfast.request-id");
@@ -92,8 +93,11 @@ public class GrpcAccess implements ServerInterceptor {
     private final ObjectMapper json;
     private final String version;
     private final String level;
+    private final long maxMessageBytes;
 
-    public GrpcAccess(ApiAuth auth, ApiTokenIdentities identities, ObjectMapper json, Manifest manifest) {
+    public GrpcAccess(ApiAuth auth, ApiTokenIdentities identities, ObjectMapper json, Manifest manifest,
+                      HttpConfig http) {
+        this.maxMessageBytes = http.maxBodyBytes();
         this.auth = auth;
         this.identities = identities;
         this.json = json;
@@ -123,7 +127,47 @@ public class GrpcAccess implements ServerInterceptor {
             return new ServerCall.Listener<>() {
             };
         }
-        return Contexts.interceptCall(context, answered, headers, next);
+        return new Limited<>(Contexts.interceptCall(context, answered, headers, next), answered, id);
+    }
+
+    /**
+     * Refuses a request message over the request body limit ({@code steadfast.http.max-body-bytes}) as an HTTP body
+     * over it is refused: {@code payload_too_large} with {@code limit_bytes} and {@code received_bytes}, here
+     * INVALID_ARGUMENT with the binding's ErrorInfo; the service never sees the message.
+     */
+    private final class Limited<Q, A> extends ForwardingServerCallListener.SimpleForwardingServerCallListener<Q> {
+
+        private final ServerCall<Q, A> call;
+        private final String requestId;
+        private boolean refused;
+
+        Limited(ServerCall.Listener<Q> listener, ServerCall<Q, A> call, String requestId) {
+            super(listener);
+            this.call = call;
+            this.requestId = requestId;
+        }
+
+        @Override
+        public void onMessage(Q message) {
+            int size = message instanceof MessageLite m ? m.getSerializedSize() : 0;
+            if (size > maxMessageBytes && !refused) {
+                refused = true;
+                StatusRuntimeException e = GrpcErrors.of(ErrorCode.PAYLOAD_TOO_LARGE, "The request message is "
+                        + size + " bytes; the limit is " + maxMessageBytes + ".",
+                        Map.of("limit_bytes", maxMessageBytes, "received_bytes", size), requestId, json);
+                call.close(e.getStatus(), e.getTrailers());
+            }
+            if (!refused) {
+                super.onMessage(message);
+            }
+        }
+
+        @Override
+        public void onHalfClose() {
+            if (!refused) {
+                super.onHalfClose();
+            }
+        }
     }
 
     /** Why the caller may not make this call, or null when it may. */

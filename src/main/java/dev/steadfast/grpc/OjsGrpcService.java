@@ -15,8 +15,10 @@ import dev.steadfast.operations.SystemService;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.work.Draining;
 import dev.steadfast.work.WorkerResource;
-import io.quarkus.grpc.GrpcService;
+import io.grpc.BindableService;
+import io.grpc.ServerServiceDefinition;
 import io.smallrye.mutiny.Multi;
+import jakarta.enterprise.context.ApplicationScoped;
 import io.smallrye.mutiny.Uni;
 import java.time.Clock;
 import java.util.Locale;
@@ -74,7 +76,7 @@ import org.openjobspec.ojs.v1.HeartbeatResponse;
 import org.openjobspec.ojs.v1.Implementation;
 import org.openjobspec.ojs.v1.ManifestRequest;
 import org.openjobspec.ojs.v1.ManifestResponse;
-import org.openjobspec.ojs.v1.MutinyOJSServiceGrpc;
+import org.openjobspec.ojs.v1.OJSServiceGrpc;
 import org.openjobspec.ojs.v1.NackRequest;
 import org.openjobspec.ojs.v1.NackResponse;
 import org.openjobspec.ojs.v1.WorkerState;
@@ -87,8 +89,8 @@ import org.openjobspec.ojs.v1.WorkerState;
  * {@link GrpcOperations}, the workflow RPCs in {@link GrpcWorkflows}, StreamEvents in {@link GrpcEvents} and
  * StreamJobs in {@link GrpcJobStreams}.
  */
-@GrpcService
-public class OjsGrpcService extends MutinyOJSServiceGrpc.OJSServiceImplBase {
+@ApplicationScoped
+public class OjsGrpcService implements BindableService {
 
     private final Manifest manifest;
     private final SystemService system;
@@ -122,13 +124,44 @@ public class OjsGrpcService extends MutinyOJSServiceGrpc.OJSServiceImplBase {
         this.messages = new Messages(json);
     }
 
+    /** Every RPC of {@code ojs.v1.OJSService}, each answered by the method of the same name below. */
+    @Override
+    public ServerServiceDefinition bindService() {
+        return ServerServiceDefinition.builder(OJSServiceGrpc.getServiceDescriptor())
+                .addMethod(OJSServiceGrpc.getManifestMethod(), MutinyCalls.unary(this::manifest))
+                .addMethod(OJSServiceGrpc.getHealthMethod(), MutinyCalls.unary(this::health))
+                .addMethod(OJSServiceGrpc.getEnqueueMethod(), MutinyCalls.unary(this::enqueue))
+                .addMethod(OJSServiceGrpc.getEnqueueBatchMethod(), MutinyCalls.unary(this::enqueueBatch))
+                .addMethod(OJSServiceGrpc.getGetJobMethod(), MutinyCalls.unary(this::getJob))
+                .addMethod(OJSServiceGrpc.getCancelJobMethod(), MutinyCalls.unary(this::cancelJob))
+                .addMethod(OJSServiceGrpc.getFetchMethod(), MutinyCalls.unary(this::fetch))
+                .addMethod(OJSServiceGrpc.getAckMethod(), MutinyCalls.unary(this::ack))
+                .addMethod(OJSServiceGrpc.getNackMethod(), MutinyCalls.unary(this::nack))
+                .addMethod(OJSServiceGrpc.getHeartbeatMethod(), MutinyCalls.unary(this::heartbeat))
+                .addMethod(OJSServiceGrpc.getListQueuesMethod(), MutinyCalls.unary(this::listQueues))
+                .addMethod(OJSServiceGrpc.getQueueStatsMethod(), MutinyCalls.unary(this::queueStats))
+                .addMethod(OJSServiceGrpc.getPauseQueueMethod(), MutinyCalls.unary(this::pauseQueue))
+                .addMethod(OJSServiceGrpc.getResumeQueueMethod(), MutinyCalls.unary(this::resumeQueue))
+                .addMethod(OJSServiceGrpc.getListDeadLetterMethod(), MutinyCalls.unary(this::listDeadLetter))
+                .addMethod(OJSServiceGrpc.getRetryDeadLetterMethod(), MutinyCalls.unary(this::retryDeadLetter))
+                .addMethod(OJSServiceGrpc.getDeleteDeadLetterMethod(), MutinyCalls.unary(this::deleteDeadLetter))
+                .addMethod(OJSServiceGrpc.getRegisterCronMethod(), MutinyCalls.unary(this::registerCron))
+                .addMethod(OJSServiceGrpc.getUnregisterCronMethod(), MutinyCalls.unary(this::unregisterCron))
+                .addMethod(OJSServiceGrpc.getListCronMethod(), MutinyCalls.unary(this::listCron))
+                .addMethod(OJSServiceGrpc.getCreateWorkflowMethod(), MutinyCalls.unary(this::createWorkflow))
+                .addMethod(OJSServiceGrpc.getGetWorkflowMethod(), MutinyCalls.unary(this::getWorkflow))
+                .addMethod(OJSServiceGrpc.getCancelWorkflowMethod(), MutinyCalls.unary(this::cancelWorkflow))
+                .addMethod(OJSServiceGrpc.getStreamJobsMethod(), MutinyCalls.serverStreaming(this::streamJobs))
+                .addMethod(OJSServiceGrpc.getStreamEventsMethod(), MutinyCalls.serverStreaming(this::streamEvents))
+                .build();
+    }
+
     /** {@code work}, started on the calling context, with any failure (thrown or emitted) as a gRPC status. */
     private <T> Uni<T> call(Supplier<Uni<T>> work) {
         String id = GrpcAccess.REQUEST_ID.get();
         return Uni.createFrom().<T>deferred(work::get).onFailure().transform(f -> GrpcErrors.of(f, id, json));
     }
 
-    @Override
     public Uni<ManifestResponse> manifest(ManifestRequest request) {
         Manifest.Body m = manifest.body();
         return Uni.createFrom().item(ManifestResponse.newBuilder().setOjsVersion(m.ojsVersion())
@@ -139,7 +172,6 @@ public class OjsGrpcService extends MutinyOJSServiceGrpc.OJSServiceImplBase {
     }
 
     /** As GET /ojs/v1/health: degraded while this server drains or when the database does not answer. */
-    @Override
     public Uni<HealthResponse> health(HealthRequest request) {
         if (draining.serverDraining()) {
             return Uni.createFrom().item(health(HealthStatus.HEALTH_STATUS_DEGRADED, "ok", true));
@@ -158,7 +190,6 @@ public class OjsGrpcService extends MutinyOJSServiceGrpc.OJSServiceImplBase {
                 .setDetails(ProtoJson.struct(details)).build();
     }
 
-    @Override
     public Uni<EnqueueResponse> enqueue(EnqueueRequest r) {
         TraceContext trace = GrpcAccess.TRACE.get();
         return call(() -> pushes.push(Body.of(messages.push(r.getType(), r.getArgsList(),
@@ -169,7 +200,6 @@ public class OjsGrpcService extends MutinyOJSServiceGrpc.OJSServiceImplBase {
                 }));
     }
 
-    @Override
     public Uni<EnqueueBatchResponse> enqueueBatch(EnqueueBatchRequest r) {
         TraceContext trace = GrpcAccess.TRACE.get();
         return call(() -> {
@@ -200,13 +230,11 @@ public class OjsGrpcService extends MutinyOJSServiceGrpc.OJSServiceImplBase {
         return merged.build();
     }
 
-    @Override
     public Uni<GetJobResponse> getJob(GetJobRequest r) {
         return call(() -> jobs.info(jobId(r.getJobId()))
                 .map(row -> GetJobResponse.newBuilder().setJob(messages.job(row)).build()));
     }
 
-    @Override
     public Uni<CancelJobResponse> cancelJob(CancelJobRequest r) {
         return call(() -> jobs.cancel(jobId(r.getJobId()))
                 .map(c -> CancelJobResponse.newBuilder().setJob(messages.job(c.job())).build()));
@@ -220,7 +248,6 @@ public class OjsGrpcService extends MutinyOJSServiceGrpc.OJSServiceImplBase {
         return Params.jobId(id);
     }
 
-    @Override
     public Uni<FetchResponse> fetch(FetchRequest r) {
         return call(() -> {
             ObjectNode b = messages.object();
@@ -240,7 +267,6 @@ public class OjsGrpcService extends MutinyOJSServiceGrpc.OJSServiceImplBase {
         });
     }
 
-    @Override
     public Uni<AckResponse> ack(AckRequest r) {
         return call(() -> {
             ObjectNode b = messages.object();
@@ -254,7 +280,6 @@ public class OjsGrpcService extends MutinyOJSServiceGrpc.OJSServiceImplBase {
         });
     }
 
-    @Override
     public Uni<NackResponse> nack(NackRequest r) {
         return call(() -> {
             ObjectNode b = messages.object();
@@ -277,7 +302,6 @@ public class OjsGrpcService extends MutinyOJSServiceGrpc.OJSServiceImplBase {
      * BEAT: {@code id} names the job when {@code worker_id} is given (a per-job heartbeat), else the worker (every
      * lease it holds is extended), as the binding's HeartbeatRequest says.
      */
-    @Override
     public Uni<HeartbeatResponse> heartbeat(HeartbeatRequest r) {
         return call(() -> {
             ObjectNode b = messages.object();
@@ -310,81 +334,66 @@ public class OjsGrpcService extends MutinyOJSServiceGrpc.OJSServiceImplBase {
         };
     }
 
-    @Override
     public Uni<ListQueuesResponse> listQueues(ListQueuesRequest r) {
         return call(operations::listQueues);
     }
 
-    @Override
     public Uni<QueueStatsResponse> queueStats(QueueStatsRequest r) {
         return call(() -> operations.queueStats(r.getQueue()));
     }
 
-    @Override
     public Uni<PauseQueueResponse> pauseQueue(PauseQueueRequest r) {
         return call(() -> operations.pause(r.getQueue()).map(v -> PauseQueueResponse.getDefaultInstance()));
     }
 
-    @Override
     public Uni<ResumeQueueResponse> resumeQueue(ResumeQueueRequest r) {
         return call(() -> operations.resume(r.getQueue()).map(v -> ResumeQueueResponse.getDefaultInstance()));
     }
 
-    @Override
     public Uni<ListDeadLetterResponse> listDeadLetter(ListDeadLetterRequest r) {
         return call(() -> operations.listDeadLetter(r));
     }
 
-    @Override
     public Uni<RetryDeadLetterResponse> retryDeadLetter(RetryDeadLetterRequest r) {
         return call(() -> operations.retryDeadLetter(r.getJobId())
                 .map(j -> RetryDeadLetterResponse.newBuilder().setJob(j).build()));
     }
 
-    @Override
     public Uni<DeleteDeadLetterResponse> deleteDeadLetter(DeleteDeadLetterRequest r) {
         return call(() -> operations.deleteDeadLetter(r.getJobId())
                 .map(v -> DeleteDeadLetterResponse.getDefaultInstance()));
     }
 
-    @Override
     public Uni<RegisterCronResponse> registerCron(RegisterCronRequest r) {
         return call(() -> operations.registerCron(r));
     }
 
-    @Override
     public Uni<UnregisterCronResponse> unregisterCron(UnregisterCronRequest r) {
         return call(() -> operations.unregisterCron(r.getName()).map(v -> UnregisterCronResponse.getDefaultInstance()));
     }
 
-    @Override
     public Uni<ListCronResponse> listCron(ListCronRequest r) {
         return call(operations::listCron);
     }
 
-    @Override
     public Uni<CreateWorkflowResponse> createWorkflow(CreateWorkflowRequest r) {
         return call(() -> workflows.create(r).map(w -> CreateWorkflowResponse.newBuilder().setWorkflow(w).build()));
     }
 
-    @Override
     public Uni<GetWorkflowResponse> getWorkflow(GetWorkflowRequest r) {
         return call(() -> workflows.get(r.getWorkflowId())
                 .map(w -> GetWorkflowResponse.newBuilder().setWorkflow(w).build()));
     }
 
-    @Override
     public Uni<CancelWorkflowResponse> cancelWorkflow(CancelWorkflowRequest r) {
         return call(() -> workflows.cancel(r.getWorkflowId())
                 .map(w -> CancelWorkflowResponse.newBuilder().setWorkflow(w).build()));
     }
 
-    @Override
     public Multi<Event> streamEvents(StreamEventsRequest r) {
         return events.stream(r, GrpcAccess.REQUEST_ID.get());
     }
 
-    @Override
     public Multi<Job> streamJobs(StreamJobsRequest r) {
         return streams.stream(r, GrpcAccess.REQUEST_ID.get());
     }

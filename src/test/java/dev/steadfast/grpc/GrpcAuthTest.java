@@ -5,8 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.rpc.ErrorInfo;
-import grpc.health.v1.HealthGrpc;
-import grpc.health.v1.HealthOuterClass;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse;
+import io.grpc.health.v1.HealthGrpc;
 import dev.steadfast.http.ApiAuthTest;
 import dev.steadfast.testsupport.GrpcCalls;
 import io.grpc.Status;
@@ -104,10 +105,10 @@ class GrpcAuthTest {
      */
     @Test
     void theStandardHealthServiceAndReflectionAnswerWithoutAToken() throws Exception {
-        HealthOuterClass.HealthCheckResponse health = HealthGrpc
+        HealthCheckResponse health = HealthGrpc
                 .newBlockingStub(grpc.channel())
-                .check(HealthOuterClass.HealthCheckRequest.getDefaultInstance());
-        assertEquals(HealthOuterClass.HealthCheckResponse.ServingStatus.SERVING, health.getStatus());
+                .check(HealthCheckRequest.getDefaultInstance());
+        assertEquals(HealthCheckResponse.ServingStatus.SERVING, health.getStatus());
 
         java.util.concurrent.CompletableFuture<java.util.List<String>> services = new java.util.concurrent.CompletableFuture<>();
         io.grpc.stub.StreamObserver<io.grpc.reflection.v1.ServerReflectionRequest> requests =

@@ -12,6 +12,7 @@ import static dev.steadfast.testsupport.Api.state;
 import static dev.steadfast.testsupport.GrpcCalls.assertStatus;
 import static dev.steadfast.testsupport.GrpcCalls.key;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,6 +24,7 @@ import com.google.rpc.ErrorInfo;
 import dev.steadfast.testsupport.Api;
 import dev.steadfast.testsupport.GrpcCalls;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import io.quarkus.test.junit.QuarkusTest;
 import java.util.List;
 import java.util.Map;
@@ -164,6 +166,23 @@ class OjsGrpcServiceTest {
                 .setOptions(EnqueueOptions.newBuilder().setQueue("q").setUnique(UniquePolicy.newBuilder()
                         .addKey("type").setOnConflictValue(42))).build()));
         assertStatus(Status.Code.INVALID_ARGUMENT, "invalid_request", () -> ojs.enqueue(grpcJob("t", "Bad Queue!")));
+    }
+
+    /**
+     * A message over the request limit (steadfast.http.max-body-bytes, 1 MiB) is refused as an HTTP body over it is
+     * (payload_too_large, the limit in the details); one over four times the limit is refused unread by the gRPC
+     * server (RESOURCE_EXHAUSTED); the next call works.
+     */
+    @Test
+    void aMessageOverTheRequestLimitIsRefusedAndHarmsNoOtherCall() {
+        String q = queue();
+        ErrorInfo info = assertStatus(Status.Code.INVALID_ARGUMENT, "payload_too_large",
+                () -> ojs.enqueue(grpcJob("big", q, text("x".repeat(1_100_000)))));
+        assertEquals("1048576", info.getMetadataMap().get("limit_bytes"));
+        StatusRuntimeException e = assertThrows(StatusRuntimeException.class,
+                () -> ojs.enqueue(grpcJob("huge", q, text("x".repeat(4_300_000)))));
+        assertEquals(Status.Code.RESOURCE_EXHAUSTED, e.getStatus().getCode(), e.getStatus().toString());
+        assertEquals(q, ojs.enqueue(grpcJob("small", q, text("x".repeat(900_000)))).getJob().getQueue());
     }
 
     @Test
