@@ -10,6 +10,8 @@ import io.smallrye.mutiny.subscription.BackPressureFailure;
 import io.smallrye.mutiny.subscription.MultiEmitter;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,21 +24,29 @@ import org.openjobspec.ojs.v1.StreamEventsRequest;
  * instance's), as {@link Event} messages, filtered by {@code queues}, {@code event_types}, {@code job_id} and
  * {@code workflow_id}, the filters ANDed (an empty one passes everything). A reader that falls more than
  * {@value #MAX_WAITING} events behind is cut off with UNAVAILABLE ({@code details.reason: "slow_consumer"}) rather
- * than buffered without bound; at shutdown every stream ends with UNAVAILABLE ({@code "shutting_down"}), so clients
+ * than buffered without bound; a {@code stream.keepalive} event goes out every
+ * {@code steadfast.grpc.keepalive-interval} (15 s); at shutdown every stream ends with UNAVAILABLE ({@code "shutting_down"}), so clients
  * reconnect to another instance.
  */
 @ApplicationScoped
 class GrpcEvents {
 
     static final int MAX_WAITING = 1000;
+    /** Sent every {@code steadfast.grpc.keepalive-interval} whatever the filters: it is about the stream, not a job. */
+    static final String KEEPALIVE = "stream.keepalive";
 
     private final EventLog events;
     private final ObjectMapper json;
     private final Set<MultiEmitter<? super Event>> open = ConcurrentHashMap.newKeySet();
 
-    GrpcEvents(EventLog events, ObjectMapper json) {
+    private final Clock clock;
+    private final Duration keepaliveInterval;
+
+    GrpcEvents(EventLog events, ObjectMapper json, Clock clock, GrpcConfig config) {
         this.events = events;
         this.json = json;
+        this.clock = clock;
+        this.keepaliveInterval = config.keepaliveInterval();
     }
 
     Multi<Event> stream(StreamEventsRequest r, String requestId) {
@@ -44,7 +54,7 @@ class GrpcEvents {
         Set<String> types = Set.copyOf(r.getEventTypesList());
         String job = r.getJobId();
         String workflow = r.getWorkflowId();
-        return Multi.createFrom().<Event>emitter(em -> {
+        Multi<Event> live = Multi.createFrom().<Event>emitter(em -> {
             Consumer<JobEvent> sink = e -> {
                 if ((queues.isEmpty() || queues.contains(e.queue())) && (types.isEmpty() || types.contains(e.type()))
                         && (job.isEmpty() || job.equals(e.subject()))
@@ -62,6 +72,10 @@ class GrpcEvents {
                 ? GrpcErrors.of(ErrorCode.SERVER_BUSY, "This stream's reader fell more than " + MAX_WAITING
                         + " events behind; reconnect.", Map.of("reason", "slow_consumer"), requestId, json)
                 : GrpcErrors.of(f, requestId, json));
+        Multi<Event> keepalive = Multi.createFrom().ticks().every(keepaliveInterval)
+                .map(n -> Event.newBuilder().setType(KEEPALIVE).setTimestamp(ProtoJson.timestamp(clock.instant()))
+                        .build());
+        return Multi.createBy().merging().streams(live, keepalive);
     }
 
     void shutdown(@Observes ShutdownEvent e) {

@@ -71,12 +71,13 @@ class GrpcJobStreams {
         this.maxCount = fetch.maxCount();
     }
 
-    Multi<Job> stream(StreamJobsRequest r, String requestId) {
+    /** The stream {@code r} asks for, for a worker naming {@code tenant} (x-ojs-tenant, unchecked; null: none). */
+    Multi<Job> stream(StreamJobsRequest r, String requestId, String tenant) {
         int max = r.getMaxConcurrent() <= 0 ? 1 : Math.min(r.getMaxConcurrent(), maxCount);
         // the call's own Vert.x context: the loop always resumes there, never on the thread of another request
         // whose event freed a slot, nor on a timer's thread
         io.vertx.core.Context context = io.vertx.core.Vertx.currentContext();
-        return Multi.createFrom().<Job>emitter(em -> new Delivery(r, max, em, requestId, context).start());
+        return Multi.createFrom().<Job>emitter(em -> new Delivery(r, max, em, requestId, tenant, context).start());
     }
 
     void shutdown(@Observes ShutdownEvent e) {
@@ -90,18 +91,20 @@ class GrpcJobStreams {
         private final int max;
         private final MultiEmitter<? super Job> em;
         private final String requestId;
+        private final String tenant;
         private final io.vertx.core.Context context;
         private final Set<String> held = ConcurrentHashMap.newKeySet();
         private final Consumer<JobEvent> sink;
         private volatile Runnable wake;
         private volatile boolean recheckDue;
 
-        Delivery(StreamJobsRequest request, int max, MultiEmitter<? super Job> em, String requestId,
+        Delivery(StreamJobsRequest request, int max, MultiEmitter<? super Job> em, String requestId, String tenant,
                  io.vertx.core.Context context) {
             this.request = request;
             this.max = max;
             this.em = em;
             this.requestId = requestId;
+            this.tenant = tenant;
             this.context = context;
             this.sink = e -> {
                 if (e.subject() != null && RELEASING.contains(e.type()) && held.remove(e.subject())) {
@@ -167,7 +170,7 @@ class GrpcJobStreams {
             if (!request.getWorkerId().isEmpty()) {
                 b.put("worker_id", request.getWorkerId());
             }
-            return Uni.createFrom().deferred(() -> workers.claim(Body.of(b))).flatMap(rows -> {
+            return Uni.createFrom().deferred(() -> workers.claim(Body.of(b), tenant)).flatMap(rows -> {
                 if (em.isCancelled()) {
                     return handBack(rows); // cut while the claim waited: nobody would get these
                 }

@@ -12,6 +12,8 @@ import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionService;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.grpc.MetricCollectingServerInterceptor;
 import io.quarkus.runtime.ShutdownEvent;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.Router;
@@ -29,7 +31,9 @@ import org.openjobspec.ojs.v1.OJSServiceGrpc;
  * event loops (docs/decisions/grpc-on-the-http-port.md). A request whose content type is {@code application/grpc...}
  * goes to the gRPC server once {@code http.HttpFrame} has given it its request id; any other goes on to the HTTP
  * resources. Served: {@code ojs.v1.OJSService} ({@link OjsGrpcService}), the standard health service (SERVING until
- * shutdown begins) and server reflection (v1 and v1alpha), each behind {@link GrpcAccess}. A message over the request body
+ * shutdown begins) and server reflection (v1 and v1alpha), each behind {@link GrpcAccess} and Micrometer's gRPC
+ * server metrics ({@code grpc.server.processing.duration} by service, method and status code, and the message
+ * counters). A message over the request body
  * limit ({@code steadfast.http.max-body-bytes}) is refused by {@link GrpcAccess} with the binding's ErrorInfo; one
  * over {@value #TRANSPORT_LIMIT_FACTOR} times that limit is refused unread by the gRPC server itself
  * (RESOURCE_EXHAUSTED, no ErrorInfo), so no client makes the server hold more.
@@ -44,27 +48,30 @@ public class GrpcServing {
     private final HealthStatusManager health = new HealthStatusManager();
     private final List<ServerServiceDefinition> services;
     private final GrpcAccess access;
+    private final MetricCollectingServerInterceptor metrics;
     private final long maxMessageBytes;
 
-    GrpcServing(OjsGrpcService ojs, GrpcAccess access, HttpConfig http) {
+    GrpcServing(OjsGrpcService ojs, GrpcAccess access, HttpConfig http, MeterRegistry registry) {
         this.access = access;
+        this.metrics = new MetricCollectingServerInterceptor(registry);
         this.maxMessageBytes = TRANSPORT_LIMIT_FACTOR * http.maxBodyBytes();
         this.services = List.of(ojs.bindService(), health.getHealthService().bindService());
+        services.forEach(metrics::preregisterService);
         health.setStatus(OJSServiceGrpc.SERVICE_NAME, ServingStatus.SERVING);
     }
 
     void mount(@Observes Router router, Vertx vertx) {
         GrpcServer server = GrpcServer.server(vertx, new GrpcServerOptions().setMaxMessageSize(maxMessageBytes));
         for (ServerServiceDefinition service : services) {
-            bind(server, service, access);
+            bind(server, service, access, metrics);
         }
         // reflection finds what it describes through the serving Server in the call's context, which grpc-java's
         // own server puts there; this one is not that server, so reflection gets a view of the services above
         ServerInterceptor served = new ServedServices(services);
-        bind(server, ProtoReflectionServiceV1.newInstance().bindService(), served, access);
+        bind(server, ProtoReflectionServiceV1.newInstance().bindService(), served, access, metrics);
         @SuppressWarnings("deprecation")
         ServerServiceDefinition v1alpha = ProtoReflectionService.newInstance().bindService();
-        bind(server, v1alpha, served, access);
+        bind(server, v1alpha, served, access, metrics);
         router.route().order(ROUTE_ORDER).handler(rc -> {
             String type = rc.request().getHeader("Content-Type");
             if (type != null && type.startsWith("application/grpc")) {
@@ -81,7 +88,8 @@ public class GrpcServing {
     }
 
     private static void bind(GrpcServer server, ServerServiceDefinition service, ServerInterceptor... interceptors) {
-        // ServerInterceptors.intercept runs the last interceptor first: access (last everywhere) before anything else
+        // ServerInterceptors.intercept runs the last interceptor first: metrics see every call, refused ones too, then
+        // access checks it before anything else
         GrpcServiceBridge.bridge(ServerInterceptors.intercept(service, interceptors)).bind(server);
     }
 

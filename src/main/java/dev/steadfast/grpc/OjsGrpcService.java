@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steadfast.domain.OjsException;
+import dev.steadfast.domain.TenantId;
 import dev.steadfast.domain.TraceContext;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Params;
@@ -193,7 +194,7 @@ public class OjsGrpcService implements BindableService {
     public Uni<EnqueueResponse> enqueue(EnqueueRequest r) {
         TraceContext trace = GrpcAccess.TRACE.get();
         return call(() -> pushes.push(Body.of(messages.push(r.getType(), r.getArgsList(),
-                r.hasOptions() ? r.getOptions() : null)), trace, null).map(p -> {
+                r.hasOptions() ? r.getOptions() : null)), trace, GrpcAccess.TENANT.get()).map(p -> {
                     JobRow row = p.outcome() instanceof PushOutcome.Deduplicated d ? d.existing()
                             : ((PushOutcome.Created) p.outcome()).job();
                     return EnqueueResponse.newBuilder().setJob(messages.job(row)).build();
@@ -202,12 +203,13 @@ public class OjsGrpcService implements BindableService {
 
     public Uni<EnqueueBatchResponse> enqueueBatch(EnqueueBatchRequest r) {
         TraceContext trace = GrpcAccess.TRACE.get();
+        String tenant = GrpcAccess.TENANT.get();
         return call(() -> {
             ArrayNode list = json.createArrayNode();
             for (BatchJobEntry e : r.getJobsList()) {
                 list.add(messages.push(e.getType(), e.getArgsList(), options(r, e)));
             }
-            return pushes.pushAll(list, trace, null).map(all -> {
+            return pushes.pushAll(list, trace, tenant).map(all -> {
                 EnqueueBatchResponse.Builder b = EnqueueBatchResponse.newBuilder().setCount(all.jobs().size());
                 all.jobs().forEach(row -> b.addJobs(messages.job(row)));
                 return b.build();
@@ -231,13 +233,20 @@ public class OjsGrpcService implements BindableService {
     }
 
     public Uni<GetJobResponse> getJob(GetJobRequest r) {
-        return call(() -> jobs.info(jobId(r.getJobId()))
+        String tenant = GrpcAccess.TENANT.get();
+        return call(() -> jobs.infoFor(jobId(r.getJobId()), checkedTenant(tenant))
                 .map(row -> GetJobResponse.newBuilder().setJob(messages.job(row)).build()));
     }
 
     public Uni<CancelJobResponse> cancelJob(CancelJobRequest r) {
-        return call(() -> jobs.cancel(jobId(r.getJobId()))
+        String tenant = GrpcAccess.TENANT.get();
+        return call(() -> jobs.cancelFor(jobId(r.getJobId()), checkedTenant(tenant))
                 .map(c -> CancelJobResponse.newBuilder().setJob(messages.job(c.job())).build()));
+    }
+
+    /** The x-ojs-tenant metadata, checked as the X-OJS-Tenant header is; null when the call names none. */
+    private static String checkedTenant(String tenant) {
+        return tenant == null ? null : TenantId.check(TenantId.HEADER, tenant);
     }
 
     /** A job id field: required; anything that is not a UUID cannot name a job (404, as over HTTP). */
@@ -249,6 +258,7 @@ public class OjsGrpcService implements BindableService {
     }
 
     public Uni<FetchResponse> fetch(FetchRequest r) {
+        String tenant = GrpcAccess.TENANT.get();
         return call(() -> {
             ObjectNode b = messages.object();
             ArrayNode queues = b.putArray("queues");
@@ -259,7 +269,7 @@ public class OjsGrpcService implements BindableService {
             if (!r.getWorkerId().isEmpty()) {
                 b.put("worker_id", r.getWorkerId());
             }
-            return workers.claim(Body.of(b)).map(rows -> {
+            return workers.claim(Body.of(b), tenant).map(rows -> {
                 FetchResponse.Builder f = FetchResponse.newBuilder();
                 rows.forEach(row -> f.addJobs(messages.claimed(row)));
                 return f.build();
@@ -395,6 +405,6 @@ public class OjsGrpcService implements BindableService {
     }
 
     public Multi<Job> streamJobs(StreamJobsRequest r) {
-        return streams.stream(r, GrpcAccess.REQUEST_ID.get());
+        return streams.stream(r, GrpcAccess.REQUEST_ID.get(), GrpcAccess.TENANT.get());
     }
 }

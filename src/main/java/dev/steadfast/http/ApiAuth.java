@@ -199,15 +199,24 @@ public class ApiAuth implements HttpAuthenticationMechanism {
 
     /** Logs a refused request at WARN, unless this window's budget of lines is spent. */
     void logFailure(HttpServerRequest request, String path, ErrorCode code, String reason) {
+        SocketAddress remote = request.remoteAddress();
+        logFailure(request.method().name() + " " + routes.of(path), remote == null ? null : remote.hostAddress(), code,
+                reason);
+    }
+
+    /**
+     * Logs a refused call at WARN, unless this window's budget of lines is spent: {@code what} names the call
+     * ({@code POST /ojs/v1/jobs}, or {@code gRPC ojs.v1.OJSService/Enqueue}), {@code client} its address or null.
+     */
+    public void logFailure(String what, String client, ErrorCode code, String reason) {
         long skipped = failures.admit(clock.millis());
         if (skipped == LogBudget.SKIP) {
             return;
         }
-        SocketAddress remote = request.remoteAddress();
         String more = skipped == 0 ? "" : "; " + skipped + " earlier failed authentication(s) were not logged (at most "
                 + failures.lines() + " lines per " + Duration.ofMillis(failures.windowMillis()) + ")";
-        LOG.warnf("failed authentication: %d %s (%s) on %s %s from %s%s", code.status(), code.wire(), reason,
-                request.method().name(), routes.of(path), remote == null ? "unknown" : remote.hostAddress(), more);
+        LOG.warnf("failed authentication: %d %s (%s) on %s from %s%s", code.status(), code.wire(), reason, what,
+                client == null ? "unknown" : client, more);
     }
 
     /** The {@code @Path} templates of every resource bean (class path, and class path + method path). */

@@ -192,11 +192,8 @@ public class JobResource {
     @Path("/{id}")
     @RolesAllowed({Roles.PRODUCER, Roles.READONLY, Roles.ADMIN})
     public Uni<Response> info(@PathParam("id") String id) {
-        String tenant = tenantHeader();
-        return jobs.info(Params.jobId(id)).map(row -> {
-            ownedBy(row, tenant);
-            return Responses.ok(json, JobAnswer.of(JobView.of(json, row)));
-        });
+        return jobs.infoFor(Params.jobId(id), tenantHeader())
+                .map(row -> Responses.ok(json, JobAnswer.of(JobView.of(json, row))));
     }
 
     /** The request's X-OJS-Tenant, checked; null when it names none. */
@@ -205,38 +202,11 @@ public class JobResource {
         return t == null ? null : dev.steadfast.domain.TenantId.check(dev.steadfast.domain.TenantId.HEADER, t);
     }
 
-    /**
-     * A request naming a tenant sees only that tenant's jobs (ojs-multi-tenancy 6): another tenant's job, or one
-     * without a tenant, answers 404 as if it did not exist. A request naming none sees every job.
-     */
-    private void ownedBy(JobRow row, String tenant) {
-        if (tenant != null && !tenant.equals(tenantOf(row))) {
-            throw OjsException.notFound("job", row.id().toString());
-        }
-    }
-
-    private String tenantOf(JobRow row) {
-        if (row.metaJson() == null || !row.metaJson().contains("\"tenant_id\"")) {
-            return null;
-        }
-        try {
-            com.fasterxml.jackson.databind.JsonNode t = json.readTree(row.metaJson()).get("tenant_id");
-            return t != null && t.isTextual() ? t.textValue() : null;
-        } catch (java.io.IOException e) {
-            return null;
-        }
-    }
-
     @DELETE
     @Path("/{id}")
     @RolesAllowed({Roles.PRODUCER, Roles.ADMIN})
     public Uni<Response> cancel(@PathParam("id") String id) {
-        String tenant = tenantHeader();
-        java.util.UUID jobId = Params.jobId(id);
-        // a tenant's job keeps its tenant for life, so checking it before the cancel cannot race
-        Uni<Void> owned = tenant == null ? Uni.createFrom().voidItem()
-                : jobs.info(jobId).invoke(row -> ownedBy(row, tenant)).replaceWithVoid();
-        return owned.flatMap(v -> jobs.cancel(jobId)).map(c -> {
+        return jobs.cancelFor(Params.jobId(id), tenantHeader()).map(c -> {
             return Responses.ok(json, JobAnswer.of(JobChange.cancelled(JobView.of(json, c.job()),
                     c.previousState().wire())));
         });

@@ -1,5 +1,6 @@
 package dev.steadfast.jobs;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.coalescing.Coalescer;
 import dev.steadfast.coalescing.Coalescers;
@@ -414,6 +415,36 @@ public class JobService {
     /** INFO: the whole job; 404 when unknown. */
     public Uni<JobRow> info(UUID id) {
         return store.find(id).map(o -> o.orElseThrow(() -> OjsException.notFound("job", id.toString())));
+    }
+
+    /**
+     * INFO for a request naming {@code tenant} (null: none): a request naming a tenant sees only that tenant's jobs
+     * (ojs-multi-tenancy 6), so another tenant's job, or one without a tenant, is 404 as if it did not exist.
+     */
+    public Uni<JobRow> infoFor(UUID id, String tenant) {
+        return info(id).invoke(row -> {
+            if (tenant != null && !tenant.equals(tenantOf(row))) {
+                throw OjsException.notFound("job", id.toString());
+            }
+        });
+    }
+
+    /** CANCEL for a request naming {@code tenant} (null: none): another tenant's job is 404, as {@link #infoFor}. */
+    public Uni<JobStore.Cancelled> cancelFor(UUID id, String tenant) {
+        // a tenant's job keeps its tenant for life, so checking it before the cancel cannot race
+        return tenant == null ? cancel(id) : infoFor(id, tenant).flatMap(row -> cancel(id));
+    }
+
+    private String tenantOf(JobRow row) {
+        if (row.metaJson() == null || !row.metaJson().contains("\"tenant_id\"")) {
+            return null;
+        }
+        try {
+            JsonNode t = json.readTree(row.metaJson()).get("tenant_id");
+            return t != null && t.isTextual() ? t.textValue() : null;
+        } catch (java.io.IOException e) {
+            return null;
+        }
     }
 
     /** CANCEL: 404 when unknown, 409 when the job is already terminal. */

@@ -80,7 +80,8 @@ public class WorkerResource {
     @Produces(ANSWER)
     @RolesAllowed({Roles.WORKER, Roles.ADMIN})
     public Uni<String> fetch(String body) {
-        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(this::claim).map(jobs -> {
+        String tenant = RequestContext.tenantHeader();
+        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> claim(b, tenant)).map(jobs -> {
             List<JobView> views = new ArrayList<>(jobs.size());
             for (JobRow j : jobs) {
                 views.add(JobView.claimed(json, j));
@@ -91,9 +92,10 @@ public class WorkerResource {
 
     /**
      * FETCH as {@code b} asks ({@code queues}, {@code count}, {@code worker_id}, {@code visibility_timeout_ms},
-     * {@code wait_ms}): the one reading of a FETCH, shared with the gRPC binding (grpc.OjsGrpcService).
+     * {@code wait_ms}), by a worker naming {@code tenantHeader} (X-OJS-Tenant, or the gRPC x-ojs-tenant; null:
+     * none): the one reading of a FETCH, shared with the gRPC binding (grpc.OjsGrpcService).
      */
-    public Uni<List<JobRow>> claim(Body b) {
+    public Uni<List<JobRow>> claim(Body b, String tenantHeader) {
         List<String> queues = b.strings("queues", true);
         if (queues.isEmpty()) {
             throw OjsException.invalidField("queues", "'queues' must name at least one queue.");
@@ -110,9 +112,8 @@ public class WorkerResource {
         if (vis != null) {
             JobRules.checkPositiveMillis("visibility_timeout_ms", vis, jobsConfig.maxTimeout().toMillis());
         }
-        String tenant = RequestContext.tenantHeader();
         return workers.fetch(queues, count == null ? 1 : count.intValue(), worker, vis, waitOf(b),
-                tenant == null ? null : TenantId.check(TenantId.HEADER, tenant));
+                tenantHeader == null ? null : TenantId.check(TenantId.HEADER, tenantHeader));
     }
 
     /**

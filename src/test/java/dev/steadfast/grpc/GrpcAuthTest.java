@@ -16,12 +16,15 @@ import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.openjobspec.ojs.v1.CancelJobRequest;
 import org.openjobspec.ojs.v1.EnqueueOptions;
 import org.openjobspec.ojs.v1.EnqueueRequest;
 import org.openjobspec.ojs.v1.FetchRequest;
 import org.openjobspec.ojs.v1.GetJobRequest;
 import org.openjobspec.ojs.v1.HealthRequest;
 import org.openjobspec.ojs.v1.ManifestRequest;
+import org.openjobspec.ojs.v1.PauseQueueRequest;
+import org.openjobspec.ojs.v1.ResumeQueueRequest;
 
 /**
  * With authentication on, gRPC calls carry the same bearer tokens as HTTP (the {@code authorization} metadata, or
@@ -133,5 +136,46 @@ class GrpcAuthTest {
         java.util.List<String> names = services.get(10, java.util.concurrent.TimeUnit.SECONDS);
         requests.onCompleted();
         assertTrue(names.contains("ojs.v1.OJSService"), names.toString());
+    }
+
+    private static io.restassured.response.Response newestAudit(String actor) {
+        return io.restassured.RestAssured.given().header("Authorization", "Bearer " + READONLY)
+                .get("/ojs/v1/admin/audit?limit=1&actor=" + actor).then().statusCode(200).extract().response();
+    }
+
+    /**
+     * The audit log records the gRPC changes it records over HTTP, under the HTTP route's action, with the token's
+     * name, the scope the route has and binding grpc; a refused change by a known token as refused; a call
+     * without a token not at all.
+     */
+    @Test
+    void adminChangesAndCancelsOverGrpcAreAudited() {
+        String admin = "Bearer test-admin-token";
+        grpc.stub("authorization", admin).pauseQueue(PauseQueueRequest.newBuilder().setQueue(queue).build());
+        io.restassured.response.Response paused = newestAudit("admin");
+        assertEquals("queues.pause", paused.path("entries[0].action"));
+        assertEquals(queue, paused.path("entries[0].scope.name"));
+        assertEquals("grpc", paused.path("entries[0].scope.binding"));
+        assertEquals("api", paused.path("entries[0].via"));
+        assertEquals("ok", paused.path("entries[0].outcome"));
+
+        assertStatus(Status.Code.PERMISSION_DENIED, "permission_denied", () -> grpc.stub("authorization",
+                "Bearer " + READONLY).resumeQueue(ResumeQueueRequest.newBuilder().setQueue(queue).build()));
+        io.restassured.response.Response refused = newestAudit("dashboard");
+        assertEquals("queues.resume", refused.path("entries[0].action"));
+        assertEquals("refused", refused.path("entries[0].outcome"));
+        assertEquals(403, (int) refused.path("entries[0].status"));
+
+        String id = grpc.stub("authorization", "Bearer " + PRODUCER).enqueue(push()).getJob().getId();
+        grpc.stub("authorization", admin).cancelJob(CancelJobRequest.newBuilder().setJobId(id).build());
+        io.restassured.response.Response cancelled = newestAudit("admin");
+        assertEquals("jobs.cancel", cancelled.path("entries[0].action"));
+        assertEquals(id, cancelled.path("entries[0].scope.id"));
+        assertEquals(1, (int) cancelled.path("entries[0].jobs"));
+
+        String before = newestAudit("admin").path("entries[0].id");
+        assertStatus(Status.Code.UNAUTHENTICATED, "unauthenticated",
+                () -> grpc.stub().resumeQueue(ResumeQueueRequest.newBuilder().setQueue(queue).build()));
+        assertEquals(before, (String) newestAudit("admin").path("entries[0].id"), "recorded without a token");
     }
 }

@@ -48,13 +48,19 @@ class GrpcStreamEventsTest {
         grpc.close();
     }
 
-    /** Opens the stream; what it receives goes to the returned queue. */
+    /** Opens the stream; the lifecycle events it receives (not its keepalives) go to the returned queue. */
     private BlockingQueue<Event> open(StreamEventsRequest r) {
+        return open(r, false);
+    }
+
+    private BlockingQueue<Event> open(StreamEventsRequest r, boolean keepalives) {
         BlockingQueue<Event> got = new LinkedBlockingQueue<>();
         call.run(() -> grpc.async().streamEvents(r, new StreamObserver<>() {
             @Override
             public void onNext(Event e) {
-                got.add(e);
+                if (keepalives || !e.getType().equals(GrpcEvents.KEEPALIVE)) {
+                    got.add(e);
+                }
             }
 
             @Override
@@ -129,5 +135,18 @@ class GrpcStreamEventsTest {
             }
         }
         assertEquals("job.enqueued", types.get(0), types.toString());
+    }
+
+    /** An idle stream, even one whose filters match nothing, hears a keepalive every interval (1 s in tests). */
+    @Test
+    void anIdleStreamHearsKeepalives() throws InterruptedException {
+        BlockingQueue<Event> got = open(StreamEventsRequest.newBuilder().addQueues("grpc-ev-idle")
+                .addEventTypes("job.completed").build(), true);
+        for (int i = 0; i < 2; i++) {
+            Event e = got.poll(10, TimeUnit.SECONDS);
+            assertTrue(e != null, "no keepalive within 10 s");
+            assertEquals(GrpcEvents.KEEPALIVE, e.getType());
+            assertTrue(e.getTimestamp().getSeconds() > 0, e.toString());
+        }
     }
 }

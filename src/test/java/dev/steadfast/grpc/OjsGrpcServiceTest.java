@@ -39,6 +39,7 @@ import org.openjobspec.ojs.v1.EnqueueBatchResponse;
 import org.openjobspec.ojs.v1.EnqueueOptions;
 import org.openjobspec.ojs.v1.EnqueueRequest;
 import org.openjobspec.ojs.v1.FetchRequest;
+import org.openjobspec.ojs.v1.FetchResponse;
 import org.openjobspec.ojs.v1.GetJobRequest;
 import org.openjobspec.ojs.v1.HealthRequest;
 import org.openjobspec.ojs.v1.HealthStatus;
@@ -93,6 +94,21 @@ class OjsGrpcServiceTest {
 
     private static String queue() {
         return "grpc-" + newUuidV7().substring(24);
+    }
+
+    /** Calls are counted and timed by service, method and status code, refusals too (Micrometer's gRPC metrics). */
+    @Test
+    void callsAppearInTheMetricsByMethodAndStatus() {
+        ojs.manifest(ManifestRequest.getDefaultInstance());
+        assertThrows(StatusRuntimeException.class, () -> ojs.getJob(GetJobRequest.newBuilder()
+                .setJobId(newUuidV7()).build()));
+        String metrics = Api.request().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertTrue(metrics.lines().anyMatch(l -> l.startsWith("grpc_server_processing_duration_seconds_count")
+                && l.contains("method=\"Manifest\"") && l.contains("statusCode=\"OK\"") && !l.endsWith(" 0.0")),
+                "no Manifest call counted");
+        assertTrue(metrics.lines().anyMatch(l -> l.startsWith("grpc_server_processing_duration_seconds_count")
+                && l.contains("method=\"GetJob\"") && l.contains("statusCode=\"NOT_FOUND\"")),
+                "no NOT_FOUND GetJob counted");
     }
 
     @Test
@@ -219,6 +235,30 @@ class OjsGrpcServiceTest {
                         .addJobs(BatchJobEntry.newBuilder()).build()));
         assertEquals("1", bad.getMetadataMap().get("index"), bad.getMetadataMap().toString());
         assertEquals(2, Api.request().get(Api.QUEUES + "/" + q + "/stats").<Integer>path("stats.available"));
+    }
+
+    /**
+     * The x-ojs-tenant metadata does what the X-OJS-Tenant header does (docs/concepts/tenants.md): it names the
+     * tenant of an enqueued job, a Fetch naming a tenant gets only that tenant's jobs, and GetJob and CancelJob
+     * naming another tenant answer NOT_FOUND.
+     */
+    @Test
+    void theTenantMetadataNamesTheJobsTenantAndNarrowsFetch() {
+        String q = queue();
+        Job acme = grpc.stub("x-ojs-tenant", "acme").enqueue(grpcJob("t", q)).getJob();
+        assertEquals("acme", ((Map<?, ?>) jobView(acme.getId()).get("meta")).get("tenant_id"));
+        String beta = grpc.stub("x-ojs-tenant", "beta").enqueue(grpcJob("t", q)).getJob().getId();
+        FetchResponse f = grpc.stub("x-ojs-tenant", "beta").fetch(FetchRequest.newBuilder().addQueues(q).setCount(10)
+                .setWorkerId("w-beta").build());
+        assertEquals(List.of(beta), f.getJobsList().stream().map(Job::getId).toList());
+        assertStatus(Status.Code.NOT_FOUND, "not_found", () -> grpc.stub("x-ojs-tenant", "beta")
+                .getJob(GetJobRequest.newBuilder().setJobId(acme.getId()).build()));
+        assertStatus(Status.Code.NOT_FOUND, "not_found", () -> grpc.stub("x-ojs-tenant", "beta")
+                .cancelJob(CancelJobRequest.newBuilder().setJobId(acme.getId()).build()));
+        assertEquals(acme.getId(), grpc.stub("x-ojs-tenant", "acme")
+                .getJob(GetJobRequest.newBuilder().setJobId(acme.getId()).build()).getJob().getId());
+        assertStatus(Status.Code.INVALID_ARGUMENT, "invalid_request",
+                () -> grpc.stub("x-ojs-tenant", "bad tenant!").enqueue(grpcJob("t", q)));
     }
 
     @Test
