@@ -1,7 +1,7 @@
 // The official OJS JavaScript SDK's GrpcTransport against a running server (scripts/sdk-check.sh --js-grpc): a
-// producer (OJSClient) and a worker (OJSWorker) over gRPC complete jobs, retry a job whose handler throws once,
-// and dead-letter a job whose handler always throws (max_attempts 2); outcomes are read over gRPC (GetJob,
-// ListDeadLetter) and over HTTP (the job's result and error history).
+// producer (OJSClient) and a worker (OJSWorker, heartbeats every 0.5 s) over gRPC complete jobs, retry a job whose
+// handler throws once, and dead-letter a job whose handler always throws (max_attempts 2); outcomes are read over
+// gRPC (GetJob, ListDeadLetter) and over HTTP (the job's result and error history).
 // Usage: OJS_JS_SDK=<built SDK dir, @grpc/grpc-js and @grpc/proto-loader installed> node check-grpc.mjs <host:port> <token> <proto dir>
 //
 // Two defects of GrpcTransport 0.4.0 (docs/reference/protocol-notes.md, "The JavaScript SDK's gRPC transport") are
@@ -32,9 +32,11 @@ const mended = {
     if (options.path === '/workers/ack' && body?.result && typeof body.result === 'object' && !Array.isArray(body.result)) {
       body.result = struct(body.result);
     }
-    return raw.request(options);
+    if (options.path !== '/workers/heartbeat') return raw.request(options);
+    return raw.request(options).then(r => { beats.push(r.body.state); return r; }, e => { beats.push(e); throw e; });
   },
 };
+const beats = [];
 const client = new OJSClient({ url: http, transport: mended });
 const results = [];
 const check = (name, ok, extra = '') => { results.push([name, ok]); console.log(`${ok ? 'PASS' : 'FAIL'} ${name} ${extra}`); };
@@ -51,7 +53,7 @@ console.log(`NOTE GrpcTransport: args [0,false,"",1] reached the worker as ${JSO
 await raw.request({ method: 'POST', path: '/workers/ack', body: { job_id: got.body.jobs[0].id, result: { n: 1 } } });
 console.log(`NOTE unmended GrpcTransport: an ACK with result {"n":1} stored result ${JSON.stringify((await httpJob(lost.id)).result)}`);
 
-const worker = new OJSWorker({ url: http, transport: mended, queues: [q], concurrency: 4, pollInterval: 100, handleSignals: false });
+const worker = new OJSWorker({ url: http, transport: mended, queues: [q], concurrency: 4, pollInterval: 100, heartbeatInterval: 500, handleSignals: false });
 const calls = {};
 worker.register('sdk.ok', async (ctx) => ({ doubled: ctx.job.args[0] * 2 }));
 worker.register('sdk.flaky', async (ctx) => {
@@ -77,6 +79,8 @@ for (let i = 0; i < 120; i++) {
   await sleep(250);
 }
 await worker.stop();
+check('the worker\'s heartbeats (Heartbeat, every 0.5 s) answered running', beats.length > 0 && beats.every(b => b === 'running'),
+  `n=${beats.length} ${beats.filter(b => b !== 'running').map(String).join('; ').slice(0, 200)}`);
 for (const j of ok) {
   const v = await client.getJob(j.id), h = await httpJob(j.id);
   check(`job ${j.args?.[0] ?? ''} completed (GetJob), its result stored`, v.state === 'completed' && h.result?.doubled === h.args[0] * 2,
