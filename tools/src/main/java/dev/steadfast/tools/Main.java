@@ -16,7 +16,7 @@ public final class Main {
     static final String USAGE = """
             usage: java -jar tools/target/steadfast-tools.jar COMMAND [options]   (COMMAND --help for its options)
 
-              bench           load test: enqueue, batch-enqueue, fetch+ack, or the peer workloads W1-W4
+              bench           load test: enqueue, batch-enqueue, fetch+ack, or the peer workloads W1-W4 (W2 also over gRPC)
               faults          several packaged instances on one database under load, killed, restarted, fuzzed
               fuzz            malformed requests to every endpoint beside well-formed traffic
               fairness        producers against workers on one queue for a fixed time

@@ -14,7 +14,8 @@ import java.time.Duration;
  * 9.2, 10.1, 10.2). Either the classic phases ({@link Phases}: enqueue, batch-enqueue, process) or the workloads of
  * the peer benchmark ({@link Workloads}: W1-W4, driven side by side by scripts/bench-peers.sh). A warm-up comes
  * first and is not counted. Every line shows the cores this tool and (with --server-pid) the server used, so a
- * client-bound run is visible.
+ * client-bound run is visible. W2's workers can also fetch and ack over the OJS gRPC binding ({@link GrpcWorkers},
+ * {@code --transport grpc|grpc-stream}); pushes stay HTTP.
  *
  * <p>How: the shared {@link OjsClient}, over raw keep-alive sockets by default ({@code --client jdk}: the JDK
  * HttpClient); requests in flight are bounded by semaphores over async requests; worker loops block on FETCH like a

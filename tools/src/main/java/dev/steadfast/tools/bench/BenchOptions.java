@@ -11,7 +11,8 @@ final class BenchOptions {
     static final String USAGE = """
         usage: java -jar tools/target/steadfast-tools.jar bench [options]
 
-        Load-tests an OJS HTTP server (Steadfast): enqueue, batch-enqueue, fetch+ack.
+        Load-tests an OJS HTTP server (Steadfast): enqueue, batch-enqueue, fetch+ack; W2's workers also
+        over the OJS gRPC binding (--transport).
 
           --url URL               server base URL                  (default http://127.0.0.1:8080)
           --client raw|jdk        HTTP client: raw keep-alive sockets (default) or the JDK HttpClient
@@ -34,7 +35,7 @@ final class BenchOptions {
         and expects --jobs jobs in that queue.
 
         Peer-comparable workloads (same measurement as ../shared/peers-bench W1-W4; replace --phases):
-          --workload LIST         comma list of w1-single,w1-bulk,w2,w2-batch,w3,w4,w4-batch
+          --workload LIST         comma list of w1-single,w1-bulk,w2,w2-batch,w3,w4,w4-batch,stream-check
             w1-single  --jobs (20000) single POSTs, --connections (16) in flight; jobs/s = jobs / elapsed
             w1-bulk    POST /jobs/batch, --batch (1000) per call, --batch-in-flight (1) calls in flight
             w2         --jobs (20000) bulk-enqueued first (not timed); then --workers (8) loops: fetch
@@ -49,8 +50,20 @@ final class BenchOptions {
                        (PT0S; PT0.001S if rejected), backoff none, jitter false}; attempt 1 is FAILed
                        (POST /workers/nack), attempt 2 ACKed; elapsed until all are completed
             w4-batch   as w4, FAILs and ACKs of a fetch in one POST /workers/ack/batch
+            stream-check  --jobs (10000) bulk-enqueued, then --workers (1) gRPC StreamJobs with
+                       max_concurrent --fetch-count (10), one unary Ack per job: every job must
+                       arrive and be acked, and no gap between two jobs may reach 5 s (a stream
+                       that stalls); RESULT adds received, acked, longest_gap_ms
           --wait-ms N             w2/w4: send "wait_ms": N with every fetch (default 0: not sent);
                                   w3: the long-poll wait (default 30000; 0 = plain polling)
+          --transport http|grpc|grpc-stream
+                                  w2: how the worker loops fetch and ack (default http). grpc: Fetch
+                                  (--fetch-count) and one Ack per job as unary OJS gRPC calls on one h2c
+                                  channel to the --url's host and port (the token as "authorization:
+                                  Bearer"); grpc-stream: each loop holds one StreamJobs with
+                                  max_concurrent = --fetch-count and ACKs each job with the unary Ack.
+                                  Jobs are pushed over HTTP either way; the RESULT's workload is
+                                  w2-grpc / w2-grpc-stream, with "transport"
           --drain on|off          w1: afterwards (not timed) fetch+ack every accepted job to check that
                                   none is lost or delivered twice (default on)
           Per-workload defaults apply unless the option is given. Each workload uses its own fresh queue
@@ -105,6 +118,7 @@ final class BenchOptions {
     String pgStats;
     int pgSettleMs = 0;
     String token = System.getenv("STEADFAST_TOKEN");
+    String transport = "http";
     final Set<String> given = new HashSet<>();
 
     static BenchOptions parse(String[] args) {
@@ -176,6 +190,12 @@ final class BenchOptions {
             case "--pg-stats" -> pgStats = v;
             case "--pg-stats-settle-ms" -> pgSettleMs = nonNegative(name, v);
             case "--token" -> token = v;
+            case "--transport" -> {
+                if (!List.of("http", "grpc", "grpc-stream").contains(v)) {
+                    throw new IllegalArgumentException("--transport takes http, grpc or grpc-stream");
+                }
+                transport = v;
+            }
             case "--rate-limit-keys" -> rateLimitKeys = positive(name, v);
             case "--unique" -> {
                 if (!v.equals("on") && !v.equals("off")) throw new IllegalArgumentException("--unique takes on|off");
@@ -208,6 +228,10 @@ final class BenchOptions {
         }
         if (duration > 0 && (workloads.isEmpty() || !List.of("w2", "w2-batch").containsAll(workloads))) {
             throw new IllegalArgumentException("--duration works with --workload w2 or w2-batch");
+        }
+        if (!transport.equals("http") && (!workloads.contains("w2")
+                || !List.of("w2", "stream-check").containsAll(workloads) || duration > 0)) {
+            throw new IllegalArgumentException("--transport " + transport + " works with --workload w2 (no --duration)");
         }
         if (serverPid != null && !serverPid.matches("auto|\\d+")) {
             throw new IllegalArgumentException("--server-pid takes a number or 'auto'");

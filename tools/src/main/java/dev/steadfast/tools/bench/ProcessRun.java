@@ -12,7 +12,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * W2 / W4 (and their -batch variants): --jobs jobs bulk-enqueued first (not timed); then --workers loops fetch
  * --fetch-count each and ack (W4: fail attempt 1, ack attempt 2) until all are completed. Elapsed = loops
- * started until the last job's ACK answered.
+ * started until the last job's ACK answered. W2 with {@code --transport grpc|grpc-stream} runs its loops over gRPC
+ * ({@link GrpcWorkers}); {@code stream-check} is W2 through one StreamJobs (10,000 jobs, max_concurrent 10 by
+ * default) that must never stall.
  */
 final class ProcessRun {
 
@@ -25,10 +27,12 @@ final class ProcessRun {
     }
 
     Outcome run(String w, String queue) throws InterruptedException {
+        boolean check = w.equals("stream-check");
         boolean failOnce = w.startsWith("w4");
         boolean batchAck = w.endsWith("-batch");
-        int jobs = opt.pick("--jobs", opt.jobs, failOnce ? 5_000 : 20_000);
-        int workers = opt.pick("--workers", opt.workers, 8);
+        String transport = check ? "grpc-stream" : opt.transport;
+        int jobs = opt.pick("--jobs", opt.jobs, check ? 10_000 : failOnce ? 5_000 : 20_000);
+        int workers = opt.pick("--workers", opt.workers, check ? 1 : 8);
         int fetchCount = opt.pick("--fetch-count", opt.fetchCount, 10);
         int ackConc = opt.pick("--ack-concurrency", opt.ackConcurrency, 1);
         int waitMs = Math.max(0, opt.waitMs);
@@ -53,8 +57,10 @@ final class ProcessRun {
         StatsWindow win = StatsWindow.open(opt);
         PhaseResult r = new PhaseResult(w, jobs, b.serverPid());
         long deadline = r.deadline(opt.timeout);
-        List<Thread> loops = WorkerLoop.start(b.client(), workers, queue, p,
-                new WorkerLoop.Shape(failOnce, batchAck, fetchCount, ackConc, waitMs), deadline);
+        GrpcWorkers grpc = transport.equals("http") ? null : new GrpcWorkers(opt.url, opt.token);
+        List<Thread> loops = grpc == null ? WorkerLoop.start(b.client(), workers, queue, p,
+                new WorkerLoop.Shape(failOnce, batchAck, fetchCount, ackConc, waitMs), deadline)
+                : grpc.start(transport.equals("grpc-stream"), workers, queue, p, fetchCount, ackConc, deadline);
         boolean done = p.awaitSettled(deadline);
         long end = p.doneNanos != 0 ? p.doneNanos : System.nanoTime();
         r.jobsDone.set(p.completedCount());
@@ -62,9 +68,21 @@ final class ProcessRun {
         r.nanos = end - r.t0;
         win.end();
         WorkerLoop.join(loops, 2000);
-        Outcome o = Outcome.of(w, jobs, r, p);
+        if (grpc != null) {
+            grpc.close();
+        }
+        Outcome o = Outcome.of(check || grpc == null ? w : w + "-" + transport, jobs, r, p);
         o.lost = p.jobs.lost();
         o.duplicates = p.jobs.duplicates(failOnce ? 2 : 1);
+        if (grpc != null) {
+            o.extra.put("transport", transport);
+        }
+        if (grpc != null && transport.equals("grpc-stream")) {
+            streamFigures(o, grpc, workers, fetchCount, jobs, check);
+            o.requestLatency(p.ackLatency);
+            win.settleInto(o);
+            return o;
+        }
         if (failOnce) {
             int once = p.jobs.completedAfterDeliveries(1);
             o.extra.put("completed_without_retry", once);
@@ -80,12 +98,37 @@ final class ProcessRun {
         if (!batchAck) {
             o.extra.put("ack_concurrency", ackConc);
         }
-        o.extra.put("wait_ms", waitMs);
+        if (grpc == null) {
+            o.extra.put("wait_ms", waitMs);
+        }
         o.extra.put("fetches", p.fetchRequests.get());
         o.extra.put("empty_fetches", p.emptyFetches.get());
         o.requestLatency(p.ackLatency);
         win.settleInto(o);
         return o;
+    }
+
+    /**
+     * StreamJobs' figures: the streams' shape, jobs received and acked, streams opened (more than one per worker
+     * when the server ended one), and the longest gap between two jobs received; with stream-check a gap of
+     * 5 s or more (the server's own recheck of a full stream) or a job not received marks the run bad.
+     */
+    private static void streamFigures(Outcome o, GrpcWorkers g, int workers, int maxConcurrent, int jobs,
+                                      boolean check) {
+        o.extra.put("streams", workers);
+        o.extra.put("max_concurrent", maxConcurrent);
+        o.extra.put("ack", "per-job (unary Ack)");
+        o.extra.put("received", g.received.get());
+        o.extra.put("acked", g.acked.get());
+        o.extra.put("streams_opened", g.streamsOpened.get());
+        o.extra.put("longest_gap_ms", Bench.round2(g.longestGapMs()));
+        if (check) {
+            boolean stalled = g.acked.get() < jobs || g.longestGapMs() >= 5000;
+            o.bad |= stalled;
+            o.notes.add(String.format(Locale.ROOT, "%d of %d jobs received and acked through %d stream(s) of"
+                    + " max_concurrent %d; longest gap between two jobs %.1f ms%s", g.acked.get(), jobs,
+                    g.streamsOpened.get(), maxConcurrent, g.longestGapMs(), stalled ? ": STALLED" : ": no stall"));
+        }
     }
 
     /**

@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class Workloads {
 
-    static final List<String> NAMES = List.of("w1-single", "w1-bulk", "w2", "w2-batch", "w3", "w4", "w4-batch");
+    static final List<String> NAMES = List.of("w1-single", "w1-bulk", "w2", "w2-batch", "w3", "w4", "w4-batch",
+            "stream-check");
 
     private final Bench b;
     private final BenchOptions opt;
@@ -41,7 +42,7 @@ final class Workloads {
                 case "w1-bulk" -> w1Bulk(queue);
                 case "w2", "w2-batch" -> opt.duration > 0 ? new DurationRun(b).run(w, queue)
                         : new ProcessRun(b).run(w, queue);
-                case "w4", "w4-batch" -> new ProcessRun(b).run(w, queue);
+                case "w4", "w4-batch", "stream-check" -> new ProcessRun(b).run(w, queue);
                 case "w3" -> new LatencyRun(b).run(queue);
                 default -> throw new IllegalStateException(w);
             };
