@@ -83,7 +83,8 @@ public class Pruner {
                 .flatMap(x -> store.dropPartitionsBefore(before))
                 .flatMap(dropped -> Batches.untilShort(() -> store.pruneFinished(before, batch), batch)
                         .map(deleted -> dropped + deleted))
-                .call(x -> Batches.untilShort(() -> store.pruneOrphanProgress(batch), batch));
+                .call(x -> Batches.untilShort(() -> store.pruneOrphanProgress(batch), batch))
+                .call(x -> Batches.untilShort(() -> store.pruneFinishedCheckpoints(batch), batch));
         Uni<Integer> dead = retention.deadLetter()
                 .map(age -> Batches.untilShort(() -> store.pruneDeadLetters(now.minus(age), batch), batch))
                 .orElse(Uni.createFrom().item(0));
