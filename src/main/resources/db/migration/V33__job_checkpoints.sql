@@ -15,9 +15,11 @@ CREATE TABLE job_checkpoints (
     saved_at   timestamptz NOT NULL
 );
 
+-- The progress checkpoints stored so far become the jobs' checkpoints. job_progress.checkpoint itself stays, unused
+-- from this version on, so that an instance of the previous version still running during a rolling upgrade keeps
+-- answering progress reports (what it writes there is not seen by this version); a later migration drops it.
 INSERT INTO job_checkpoints (job_id, state, sequence, saved_at)
     SELECT job_id, checkpoint, 1, updated_at FROM job_progress WHERE checkpoint IS NOT NULL;
-ALTER TABLE job_progress DROP COLUMN checkpoint;
 
 -- The flag FETCH reads in the row it claims anyway: true while the job has a checkpoint, so only such a job costs
 -- FETCH a read of job_checkpoints (one for all of a FETCH's flagged jobs). A column of both tables, as every job
