@@ -1,5 +1,6 @@
 package dev.steadfast.checkpoints;
 
+import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.OperationTime;
 import dev.steadfast.domain.checkpoint.CheckpointRules;
@@ -13,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -80,7 +82,11 @@ public class CheckpointService {
     public Uni<View> get(UUID id) {
         return find(id).map(v -> {
             if (v.checkpoint() == null) {
-                throw OjsException.notFound("checkpoint", id.toString());
+                Map<String, Object> d = new LinkedHashMap<>();
+                d.put("resource_type", "checkpoint");
+                d.put("resource_id", id.toString());
+                throw new OjsException(ErrorCode.NOT_FOUND, "Job '" + id + "' has no checkpoint: none was saved, it"
+                        + " was deleted, or the job finished.", d);
             }
             return v;
         });
