@@ -22,6 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.steadfast.maintenance.Pruner;
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.TestClock;
+import dev.steadfast.work.LeaseReaper;
+import java.time.Duration;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -45,6 +48,12 @@ class CheckpointApiTest {
 
     @Inject
     Pool pool;
+
+    @Inject
+    LeaseReaper reaper;
+
+    @Inject
+    TestClock clock;
 
     @BeforeEach
     void reset() {
@@ -181,6 +190,19 @@ class CheckpointApiTest {
         assertEquals(1, rows(id));
         pruner.runOnce(Instant.now()).await().indefinitely();
         assertEquals(0, rows(id));
+    }
+
+    @Test
+    void aWorkerThatVanishedLeavesItsCheckpointToTheNextAttempt() {
+        String id = enqueue(obj("type", "t.durable", "args", arr(), "options", obj("queue", "cp-crash",
+                "visibility_timeout_ms", 1000, "retry", fixedRetry(3, "PT0.001S"))));
+        assertEquals(id, fetchOne("w-crashed", "cp-crash"));
+        send(obj("state", obj("epoch", 50), "worker_id", "w-crashed")).put(path(id)).then().statusCode(200);
+        // the worker never answers: its lease runs out and the reaper takes the job back
+        reaper.runOnce(clock.instant().plus(Duration.ofSeconds(2))).await().indefinitely();
+        clock.advance(Duration.ofSeconds(3));
+        fetch("w-next", 1, "cp-crash").then().body("jobs[0].id", equalTo(id)).body("jobs[0].attempt", equalTo(2))
+                .body("jobs[0].checkpoint.state.epoch", equalTo(50)).body("jobs[0].checkpoint.sequence", equalTo(1));
     }
 
     @Test
