@@ -6,6 +6,9 @@
 # --js-grpc runs scripts/sdk/check-grpc.mjs: the JavaScript SDK's GrpcTransport (OJS over gRPC on the HTTP port,
 # protos from src/main/proto) under a producer (OJSClient) and a worker (OJSWorker) that complete jobs, retry a job
 # whose handler throws once, and dead-letter one whose handler always throws (max_attempts 2).
+# Both run a durable handler that saves a checkpoint, fails, and resumes from it on the next attempt; the Java SDK's
+# DurableJobHandler sends its checkpoint requests without the worker's token, so that part runs against a second
+# server without authentication (port + 1; docs/reference/protocol-notes.md, "Durable execution").
 # Each prints PASS/FAIL lines and "RESULT passed=N failed=M"; the script then counts ERROR lines in the server log.
 # Not part of the test suite or CI: the SDKs are not published to a registry this build can reach. Build them
 # outside this checkout first:
@@ -39,8 +42,17 @@ QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$hp/sdkcheck" QUARKUS_DATASOURCE_J
 QUARKUS_DATASOURCE_USERNAME=steadfast QUARKUS_DATASOURCE_PASSWORD=steadfast \
   java -jar target/quarkus-app/quarkus-run.jar > "$log" 2>&1 &
 pid=$!
-trap 'kill $pid 2>/dev/null || true' EXIT
+open_pid=''
+trap 'kill $pid $open_pid 2>/dev/null || true' EXIT
+if [ -n "$java_dir" ]; then
+  STEADFAST_AUTH_ENABLED=false QUARKUS_HTTP_HOST=127.0.0.1 QUARKUS_HTTP_PORT=$((port + 1)) \
+  QUARKUS_DATASOURCE_REACTIVE_URL="postgresql://$hp/sdkcheck" QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$hp/sdkcheck" \
+  QUARKUS_DATASOURCE_USERNAME=steadfast QUARKUS_DATASOURCE_PASSWORD=steadfast \
+    java -jar target/quarkus-app/quarkus-run.jar > target/sdk-check-open-server.log 2>&1 &
+  open_pid=$!
+fi
 for _ in $(seq 90); do curl -sf "http://127.0.0.1:$port/health" >/dev/null && break; sleep 1; done
+[ -z "$open_pid" ] || for _ in $(seq 90); do curl -sf "http://127.0.0.1:$((port + 1))/health" >/dev/null && break; sleep 1; done
 rc=0
 if [ -n "$js" ]; then
   echo "sdk-check: JavaScript SDK ($js)"
@@ -57,8 +69,9 @@ if [ -n "$java_dir" ]; then
   out=target/sdk-check-classes
   mkdir -p "$out"
   "${jbin}javac" -d "$out" -cp "$cp" scripts/sdk/SdkCheck.java
-  "${jbin}java" -Djava.util.logging.config.file=/dev/null -cp "$out:$cp" SdkCheck "http://127.0.0.1:$port" "$token" || rc=1
+  "${jbin}java" -Djava.util.logging.config.file=/dev/null -cp "$out:$cp" SdkCheck "http://127.0.0.1:$port" "$token" \
+    "http://127.0.0.1:$((port + 1))" || rc=1
 fi
-kill $pid; wait $pid 2>/dev/null || true
-echo "sdk-check: server ERROR lines: $(grep -c ERROR "$log" || true)"
+kill $pid $open_pid 2>/dev/null; wait $pid $open_pid 2>/dev/null || true
+echo "sdk-check: server ERROR lines: $(cat "$log" target/sdk-check-open-server.log 2>/dev/null | grep -c ERROR || true)"
 exit $rc

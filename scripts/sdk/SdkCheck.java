@@ -4,7 +4,9 @@ import java.util.*;
 
 /**
  * The official OJS Java SDK against a running server (scripts/sdk-check.sh): workflows (chain, group, batch) as the
- * SDK sends them, enqueue, unique jobs (created, then the duplicate refused), a worker. Usage: java -cp <SDK jar and its dependencies>:. SdkCheck <url> <token>
+ * SDK sends them, enqueue, unique jobs (created, then the duplicate refused), a worker, and, against a server without
+ * authentication, a DurableJobHandler resumed from its checkpoint (the SDK's checkpoint requests carry no token).
+ * Usage: java -cp <SDK jar and its dependencies>:. SdkCheck <url> <token> [<url of a server without authentication>]
  */
 public class SdkCheck {
     static int failed = 0, passed = 0;
@@ -12,6 +14,49 @@ public class SdkCheck {
         if (ok) passed++; else failed++;
         System.out.println((ok ? "PASS " : "FAIL ") + name + " " + extra);
     }
+    /** The first attempt saves a checkpoint and fails; the second resumes from it, then deletes it. */
+    static class Resumable extends DurableJobHandler {
+        final List<Integer> resumedFrom = Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public Object handle(JobContext ctx) throws Exception {
+            int from = resumeCheckpoint(ctx, Integer.class).orElse(0);
+            resumedFrom.add(from);
+            saveCheckpoint(ctx, 500);
+            if (ctx.attempt() == 1) {
+                throw new RuntimeException("crash after the checkpoint");
+            }
+            deleteCheckpoint(ctx);
+            return Map.of("from", from);
+        }
+    }
+
+    static void durable(String url) throws Exception {
+        String q = "jdur" + System.currentTimeMillis();
+        var client = OJSClient.builder().url(url).build();
+        var worker = OJSWorker.builder().url(url).queues(List.of(q)).concurrency(1).pollInterval(Duration.ofMillis(100))
+                .build();
+        var handler = new Resumable();
+        worker.register("j.durable", handler);
+        Thread.ofVirtual().start(worker::start);
+        var job = client.enqueue("j.durable", List.of()).queue(q).retry(RetryPolicy.builder().maxAttempts(2)
+                .initialInterval(Duration.ofMillis(100)).jitter(false).build()).send();
+        String state = null;
+        for (int i = 0; i < 120; i++) {
+            state = client.getJob(job.id()).state();
+            if ("completed".equals(state) || "discarded".equals(state)) break;
+            Thread.sleep(250);
+        }
+        check("durable job completed on its second attempt", "completed".equals(state), state);
+        check("the second attempt resumed from the first one's checkpoint", List.of(0, 500).equals(handler.resumedFrom),
+                handler.resumedFrom);
+        var gone = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(url + "/ojs/v1/jobs/" + job.id() + "/checkpoint")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        check("no checkpoint once the job completed", gone.statusCode() == 404, gone.statusCode());
+        worker.stop();
+    }
+
     public static void main(String[] a) throws Exception {
         String url = a[0], token = a[1];
         String q = "jsdk" + System.currentTimeMillis();
@@ -75,6 +120,9 @@ public class SdkCheck {
         check("single job completed", "completed".equals(client.getJob(single.id()).state()), client.getJob(single.id()).state());
         check("default-queue job enqueued", job.id() != null, job.queue());
         worker.stop();
+        if (a.length > 2) {
+            durable(a[2]);
+        }
         System.out.println("RESULT passed=" + passed + " failed=" + failed);
         System.exit(failed == 0 ? 0 : 1);
     }

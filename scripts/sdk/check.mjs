@@ -1,7 +1,8 @@
 // The official OJS JavaScript SDK against a running server (scripts/sdk-check.sh): workflows, a worker,
-// progress reports, event subscriptions, unique jobs and the type of a FAIL without one. Usage: OJS_JS_SDK=<built SDK dir> node check.mjs <url> <token>
+// progress reports, event subscriptions, unique jobs, the type of a FAIL without one, and a durable handler resumed
+// from its checkpoint. Usage: OJS_JS_SDK=<built SDK dir> node check.mjs <url> <token>
 const sdk = process.env.OJS_JS_SDK;
-const { OJSClient, OJSWorker, chain, group, batch, reportProgress, HttpTransport } = await import(`${sdk}/dist/esm/index.js`);
+const { OJSClient, OJSWorker, chain, group, batch, reportProgress, HttpTransport, DurableContext } = await import(`${sdk}/dist/esm/index.js`);
 const { subscribeQueue, subscribeJob } = await import(`${sdk}/dist/esm/subscribe.js`);
 const url = process.argv[2], auth = process.argv[3];
 const bearer = `Bearer ${auth}`;
@@ -19,6 +20,24 @@ const seen = [];
 w.register('sdk.step', async (ctx) => { seen.push(ctx.job.id); await reportProgress(transport, ctx.job.id, 50, 'half'); return { n: ctx.job.args?.[0] ?? null }; });
 w.register('sdk.fail', async () => { throw new Error('boom'); });
 w.register('sdk.cb', async () => ({ cb: true }));
+// durable execution (DurableContext): the first attempt records a side effect, saves a checkpoint through the SDK's
+// route and fails; the second gets the checkpoint from FETCH and replays the side effect from it, then deletes it.
+// The SDK's registerDurable() hands DurableContext the worker's transport, which puts /ojs/v1 before paths that
+// already start with it (/ojs/v1/ojs/v1/checkpoints/...: no server serves that); this is registerDurable() with a
+// transport that sends DurableContext's paths as written (docs/reference/protocol-notes.md, "Durable execution").
+const asWritten = { request: (o) => transport.request({ ...o, rawPath: true }) };
+const durable = { calls: 0, attempts: [], replaying: [], fetched: [] };
+w.register('sdk.durable', async (ctx) => {
+  const dc = await DurableContext.create(asWritten, ctx.job.id, ctx.attempt);
+  durable.attempts.push(ctx.attempt);
+  durable.fetched.push(ctx.job.checkpoint?.sequence ?? null);
+  durable.replaying.push(dc.isReplaying());
+  const v = await dc.sideEffect('pick', async () => { durable.calls++; return 41; });
+  await dc.checkpoint(1, { value: v });
+  if (ctx.attempt === 1) throw new Error('crash after the checkpoint');
+  await dc.complete();
+  return { value: v + 1 };
+});
 await w.start();
 const opts = { queue: q, retry: { max_attempts: 1 } };
 let s;
@@ -60,6 +79,13 @@ check('single job completed', job.state === 'completed', job.state);
 for (let i = 0; i < 40 && !['discarded', 'completed'].includes((await client.getJob(failing.id)).state); i++) await sleep(250);
 const failedView = JSON.stringify(await client.getJob(failing.id));
 check('a thrown handler error (no type, its stack in details) is recorded as HandlerError', failedView.includes('"HandlerError"') && !failedView.includes('InternalServerError'), failedView.slice(0, 300));
+const dj = await client.enqueue('sdk.durable', [], { queue: q, retry: { maxAttempts: 2, initialInterval: 'PT0.1S', jitter: false } });
+for (let i = 0; i < 60 && !['discarded', 'completed'].includes((await client.getJob(dj.id)).state); i++) await sleep(250);
+check('durable job completed on its second attempt', (await client.getJob(dj.id)).state === 'completed' && durable.attempts.join() === '1,2', `attempts=${durable.attempts}`);
+check('FETCH handed the checkpoint to the second attempt only', durable.fetched[0] === null && durable.fetched[1] === 1, `sequences=${durable.fetched}`);
+check('the second attempt replayed the side effect from the checkpoint', durable.calls === 1 && durable.replaying[1] === true, `calls=${durable.calls} replaying=${durable.replaying}`);
+const resume = await fetch(`${url}/ojs/v1/checkpoints/${dj.id}/resume`, { headers: { Authorization: `Bearer ${auth}` } }).then(r => r.json());
+check('no checkpoint once the job completed', resume.has_checkpoint === false, JSON.stringify(resume));
 const p = await fetch(`${url}/ojs/v1/jobs/${single.id}/progress`, { headers: { Authorization: `Bearer ${auth}` } }).then(r => r.json());
 check('progress recorded through the SDK route', JSON.stringify(p).includes('"progress"'), JSON.stringify(p).slice(0, 200));
 await sleep(16000); // past one keep-alive (every 15 s), which must not reach the handlers

@@ -16,7 +16,9 @@ import java.util.regex.Pattern;
  *       workflow's create, get and cancel;</li>
  *   <li>{@code worker}: every {@code POST /ojs/v1/workers/...} (fetch, ack, ack/batch, nack, heartbeat, beat,
  *       snooze, progress), {@code PUT /ojs/v1/jobs/{id}/progress} and the job-path ACK and NACK
- *       ({@code POST /ojs/v1/jobs/{id}/ack}, {@code .../nack});</li>
+ *       ({@code POST /ojs/v1/jobs/{id}/ack}, {@code .../nack}); a job's checkpoint, to save, read and delete it
+ *       ({@code /ojs/v1/jobs/{id}/checkpoint}, the JavaScript SDK's {@code /ojs/v1/checkpoints/{id}} and
+ *       {@code .../resume}: a handler reads its job's checkpoint when it starts);</li>
  *   <li>{@code readonly}: every GET (jobs, queues, stats, dead letters, events, retry policies, admin views);</li>
  *   <li>{@code admin}: everything, including every change under /ojs/v1/admin, queue pause and resume, the
  *       dead-letter actions and every change to cron schedules (a schedule enqueues jobs for ever).</li>
@@ -53,12 +55,16 @@ public final class ApiAccess {
     private static final Pattern WORKFLOW = Pattern.compile("^/ojs/v1/workflows/[^/]+$");
     private static final Pattern ACTIVATE = Pattern.compile("^/ojs/v1/jobs/[^/]+/activate$");
     private static final Pattern JOB_ANSWER = Pattern.compile("^/ojs/v1/jobs/[^/]+/(ack|nack)$");
+    private static final Pattern JOB_CHECKPOINT = Pattern.compile("^/ojs/v1/jobs/[^/]+/checkpoint$");
+    private static final Pattern SDK_CHECKPOINT = Pattern.compile("^/ojs/v1/checkpoints/[^/]+$");
+    private static final Pattern SDK_RESUME = Pattern.compile("^/ojs/v1/checkpoints/[^/]+/resume$");
     private static final Pattern WORKER_OP = Pattern.compile("^/ojs/v1/workers/(fetch|ack|ack/batch|nack|heartbeat|beat|snooze|progress)$");
 
     private static final Set<Role> PRODUCER_READ = roles(Role.PRODUCER, Role.READONLY, Role.ADMIN);
     private static final Set<Role> READ = roles(Role.READONLY, Role.ADMIN);
     private static final Set<Role> PRODUCE = roles(Role.PRODUCER, Role.ADMIN);
     private static final Set<Role> WORK = roles(Role.WORKER, Role.ADMIN);
+    private static final Set<Role> WORK_READ = roles(Role.WORKER, Role.READONLY, Role.ADMIN);
     private static final Set<Role> ADMIN = roles(Role.ADMIN);
 
     private ApiAccess() {
@@ -76,6 +82,13 @@ public final class ApiAccess {
     /** The roles allowed to call {@code method path}; never empty ({@code admin} is always among them). */
     public static Set<Role> allowed(String method, String path) {
         String m = method.toUpperCase(Locale.ROOT);
+        if (read(m) && (JOB_CHECKPOINT.matcher(path).matches() || SDK_RESUME.matcher(path).matches())) {
+            return WORK_READ;
+        }
+        if (!read(m) && (JOB_CHECKPOINT.matcher(path).matches()
+                || SDK_CHECKPOINT.matcher(path).matches() && (m.equals("POST") || m.equals("DELETE")))) {
+            return WORK;
+        }
         if (read(m)) {
             return JOB.matcher(path).matches() || JOB_PROGRESS.matcher(path).matches()
                     || WORKFLOW.matcher(path).matches() ? PRODUCER_READ : READ;

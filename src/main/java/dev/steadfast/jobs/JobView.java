@@ -32,7 +32,7 @@ public record JobView(String specversion, String id, String type, String queue, 
                       String expiresAt, String startedAt, String completedAt, String cancelledAt, String discardedAt,
                       String nextRetryAt, Long retryDelayMs, String workerId, String leaseExpiresAt,
                       Boolean deadLetter, Integer snoozes, Integer run, @JsonRawValue String error,
-                      @JsonRawValue String errors, @JsonRawValue String result,
+                      @JsonRawValue String errors, @JsonRawValue String result, @JsonRawValue String checkpoint,
                       @JsonAnyGetter Map<String, JsonNode> extensions) {
 
     /** The envelope's own names: an extension never shadows them (the parser keeps them out of extensions). */
@@ -69,8 +69,24 @@ public record JobView(String specversion, String id, String type, String queue, 
                 s == JobState.ACTIVE ? j.leaseOwner() : null,
                 s == JobState.ACTIVE ? Timestamps.format(j.leaseExpiresAt()) : null,
                 s == JobState.DISCARDED ? j.deadLetter() : null, j.snoozes() > 0 ? j.snoozes() : null,
-                j.run() > 1 ? j.run() : null, j.errorJson(), whole ? j.errorsJson() : null, j.resultJson(),
+                j.run() > 1 ? j.run() : null, j.errorJson(), whole ? j.errorsJson() : null, j.resultJson(), null,
                 extensions(m, j.extensionsJson()));
+    }
+
+    /**
+     * This envelope with the job's checkpoint ({@code {"state": ..., "sequence": n}} as JSON text), as FETCH hands
+     * it to the attempt it starts (ojs-durable-execution.md 6.1); an extension attribute of the same name gives way.
+     */
+    public JobView withCheckpoint(String checkpointJson) {
+        Map<String, JsonNode> ext = extensions;
+        if (ext != null && ext.containsKey("checkpoint")) {
+            ext = new LinkedHashMap<>(ext);
+            ext.remove("checkpoint");
+        }
+        return new JobView(specversion, id, type, queue, args, meta, priority, state, attempt, maxAttempts, timeoutMs,
+                visibilityTimeoutMs, tags, retry, createdAt, enqueuedAt, scheduledAt, expiresAt, startedAt,
+                completedAt, cancelledAt, discardedAt, nextRetryAt, retryDelayMs, workerId, leaseExpiresAt,
+                deadLetter, snoozes, run, error, errors, result, checkpointJson, ext);
     }
 
     private static Map<String, JsonNode> extensions(ObjectMapper m, String json) {

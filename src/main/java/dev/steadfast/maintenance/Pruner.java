@@ -16,7 +16,7 @@ import org.jboss.logging.Logger;
  * steadfast.retention.finished: whole day partitions of the history (V18__live_jobs_and_history.sql) once their UTC
  * day ended before the cut-off, so a finished job is kept for the retention and at most one day more; rows that
  * landed in the default partition are deleted row by row. It also creates the history's partitions for today and the
- * next {@link #DAYS_AHEAD} days, removes progress rows whose job is gone, drops finished workflows once older than steadfast.retention.workflows (default: the
+ * next {@link #DAYS_AHEAD} days, removes progress rows whose job is gone and the checkpoints of jobs that completed, were cancelled or are gone (a dead letter's stays for a retry), drops finished workflows once older than steadfast.retention.workflows (default: the
  * same), forgets workers not heard from for ten heartbeat timeouts, drops error groups' hourly counts older than
  * {@link #ERROR_HOURS_KEPT} and forgets an error group once it failed last before steadfast.retention.finished and
  * no job carries it any more, and deletes audit entries older than steadfast.audit.retention (default 90
@@ -83,7 +83,8 @@ public class Pruner {
                 .flatMap(x -> store.dropPartitionsBefore(before))
                 .flatMap(dropped -> Batches.untilShort(() -> store.pruneFinished(before, batch), batch)
                         .map(deleted -> dropped + deleted))
-                .call(x -> Batches.untilShort(() -> store.pruneOrphanProgress(batch), batch));
+                .call(x -> Batches.untilShort(() -> store.pruneOrphanProgress(batch), batch))
+                .call(x -> Batches.untilShort(() -> store.pruneFinishedCheckpoints(batch), batch));
         Uni<Integer> dead = retention.deadLetter()
                 .map(age -> Batches.untilShort(() -> store.pruneDeadLetters(now.minus(age), batch), batch))
                 .orElse(Uni.createFrom().item(0));

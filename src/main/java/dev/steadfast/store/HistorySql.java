@@ -17,13 +17,13 @@ public final class HistorySql {
     private HistorySql() {
     }
 
-    /** The columns of jobs and job_history, in the live table's order (V18 creates job_history LIKE jobs; V21 adds rate_limit_key, V23 tenant_id, V25 error_group). */
+    /** The columns of jobs and job_history, in the live table's order (V18 creates job_history LIKE jobs; V21 adds rate_limit_key, V23 tenant_id, V25 error_group, V33 checkpointed). */
     static final List<String> COLUMNS = List.of("id", "type", "queue", "args", "meta", "extensions", "priority",
             "tags", "state", "attempt", "snoozes", "max_attempts", "retry_policy", "error", "errors", "run", "result",
             "timeout_ms", "visibility_timeout_ms", "run_at", "scheduled_at", "expires_at", "retry_delay_ms",
             "dead_letter", "created_at", "enqueued_at", "started_at", "completed_at", "cancelled_at", "discarded_at",
             "lease_owner", "lease_expires_at", "execution_deadline", "lease_renewed_at", "unique_key", "workflow_id",
-            "rate_limit_key", "tenant_id", "error_group");
+            "rate_limit_key", "tenant_id", "error_group", "checkpointed");
 
     /**
      * {@code fin AS (DELETE FROM jobs j <using> WHERE <where> RETURNING j.*<extra>), ins AS (INSERT INTO job_history

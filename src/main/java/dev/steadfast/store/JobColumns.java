@@ -106,6 +106,9 @@ public abstract class JobColumns extends PanacheEntityBase {
     /** The workflow the job is a step of (null: a plain job); set when the workflow creates it, never changed. */
     @Column(name = "workflow_id")
     public UUID workflowId;
+    /** True while the job has a checkpoint (V33): FETCH then hands it to the attempt it starts. */
+    @Column(name = "checkpointed")
+    public boolean checkpointed;
 
     public JobState jobState() {
         return JobState.fromWire(state).orElseThrow();
@@ -116,6 +119,6 @@ public abstract class JobColumns extends PanacheEntityBase {
                 tags == null ? List.of() : Arrays.asList(tags), jobState(), attempt, snoozes, maxAttempts,
                 retryPolicy, error, errors, run, result, timeoutMs, visibilityTimeoutMs, runAt, scheduledAt,
                 expiresAt, retryDelayMs, deadLetter, createdAt, enqueuedAt, startedAt, completedAt, cancelledAt,
-                discardedAt, leaseOwner, leaseExpiresAt, executionDeadline, leaseRenewedAt, workflowId);
+                discardedAt, leaseOwner, leaseExpiresAt, executionDeadline, leaseRenewedAt, workflowId, checkpointed);
     }
 }

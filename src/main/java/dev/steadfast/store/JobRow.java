@@ -19,12 +19,13 @@ public record JobRow(UUID id, String type, String queue, String argsJson, String
                      Instant expiresAt, Long retryDelayMs, boolean deadLetter, Instant createdAt,
                      Instant enqueuedAt, Instant startedAt, Instant completedAt, Instant cancelledAt,
                      Instant discardedAt, String leaseOwner, Instant leaseExpiresAt, Instant executionDeadline,
-                     Instant leaseRenewedAt, UUID workflowId) {
+                     Instant leaseRenewedAt, UUID workflowId, boolean checkpointed) {
 
     private static final String[] PLAIN = {"id", "type", "queue", "priority", "tags", "state", "attempt",
         "snoozes", "max_attempts", "run", "timeout_ms", "visibility_timeout_ms", "run_at", "scheduled_at", "expires_at",
         "retry_delay_ms", "dead_letter", "created_at", "enqueued_at", "started_at", "completed_at", "cancelled_at",
-        "discarded_at", "lease_owner", "lease_expires_at", "execution_deadline", "lease_renewed_at", "workflow_id"};
+        "discarded_at", "lease_owner", "lease_expires_at", "execution_deadline", "lease_renewed_at", "workflow_id",
+        "checkpointed"};
     private static final String[] JSON = {"args", "meta", "extensions", "retry_policy", "error", "errors", "result"};
 
     /** What a worker's transitions never need: the error history, the last error and the result. */
@@ -67,7 +68,7 @@ public record JobRow(UUID id, String type, String queue, String argsJson, String
         return new JobRow(j.id(), j.type(), j.queue(), j.argsJson(), j.metaJson(), j.extensionsJson(), j.priority(),
                 j.tags(), j.state(), 0, 0, j.maxAttempts(), j.retryPolicyJson(), null, "[]", 1, null, j.timeoutMs(),
                 j.visibilityTimeoutMs(), j.runAt(), j.scheduledAt(), j.expiresAt(), null, false, j.createdAt(),
-                j.enqueuedAt(), null, null, null, null, null, null, null, null, null);
+                j.enqueuedAt(), null, null, null, null, null, null, null, null, null, false);
     }
 
     public static JobRow from(Row r) {
@@ -83,7 +84,8 @@ public record JobRow(UUID id, String type, String queue, String argsJson, String
                 instant(r, "created_at"), instant(r, "enqueued_at"), instant(r, "started_at"),
                 instant(r, "completed_at"), instant(r, "cancelled_at"), instant(r, "discarded_at"),
                 r.getString("lease_owner"), instant(r, "lease_expires_at"), instant(r, "execution_deadline"),
-                instant(r, "lease_renewed_at"), r.getUUID("workflow_id"));
+                instant(r, "lease_renewed_at"), r.getUUID("workflow_id"),
+                Boolean.TRUE.equals(r.getBoolean("checkpointed")));
     }
 
     public static Instant instant(Row r, String column) {

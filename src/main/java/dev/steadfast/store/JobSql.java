@@ -410,7 +410,7 @@ public final class JobSql {
     static final String LIST_QUEUES = "SELECT name, paused, paused_at, created_at FROM queues ORDER BY name";
 
     /** Empties every table: the conformance suite's reset hook. */
-    static final String RESET = "TRUNCATE jobs, job_history, job_progress, queues, workers, cron_jobs, cron_runs, schemas,"
+    static final String RESET = "TRUNCATE jobs, job_history, job_progress, job_checkpoints, queues, workers, cron_jobs, cron_runs, schemas,"
             + " schema_types, workflows, workflow_jobs, rate_limits, tenants, scheduling_pools,"
             + " error_groups, error_group_hours, queue_minutes, queue_minute_rollup";
 

@@ -2,6 +2,7 @@ package dev.steadfast.work;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.checkpoints.CheckpointService;
 import dev.steadfast.jobs.JobsConfig;
 import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobRules;
@@ -59,10 +60,12 @@ public class WorkerResource {
     private final Draining draining;
     private final WorkerStateStore states;
     private final Clock clock;
+    private final CheckpointService checkpoints;
 
     public WorkerResource(WorkerService workers, FailureService failures, HeartbeatService heartbeats,
                           FetchConfig fetchConfig, JobsConfig jobsConfig, WorkersConfig workersConfig, ObjectMapper json,
-                          Draining draining, WorkerStateStore states, Clock clock) {
+                          Draining draining, WorkerStateStore states, Clock clock, CheckpointService checkpoints) {
+        this.checkpoints = checkpoints;
         this.draining = draining;
         this.states = states;
         this.clock = clock;
@@ -81,13 +84,24 @@ public class WorkerResource {
     @RolesAllowed({Roles.WORKER, Roles.ADMIN})
     public Uni<String> fetch(String body) {
         String tenant = RequestContext.tenantHeader();
-        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> claim(b, tenant)).map(jobs -> {
-            List<JobView> views = new ArrayList<>(jobs.size());
-            for (JobRow j : jobs) {
-                views.add(JobView.claimed(json, j));
-            }
-            return Json.write(json, FetchAnswer.of(views));
-        });
+        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> claim(b, tenant))
+                .flatMap(jobs -> jobs.stream().noneMatch(JobRow::checkpointed)
+                ? Uni.createFrom().item(answer(jobs, Map.of()))
+                : checkpoints.resumePoints(jobs).map(points -> answer(jobs, points)));
+    }
+
+    /**
+     * FETCH's answer; a job that has a checkpoint carries it (ojs-durable-execution.md 6.1). The flag comes with the
+     * claimed row, so a FETCH of jobs without one reads nothing more.
+     */
+    private String answer(List<JobRow> jobs, Map<UUID, String> checkpointsById) {
+        List<JobView> views = new ArrayList<>(jobs.size());
+        for (JobRow j : jobs) {
+            JobView v = JobView.claimed(json, j);
+            String checkpoint = checkpointsById.get(j.id());
+            views.add(checkpoint == null ? v : v.withCheckpoint(checkpoint));
+        }
+        return Json.write(json, FetchAnswer.of(views));
     }
 
     /**

@@ -211,6 +211,50 @@ class OpenApiContractTest {
         expect(200, good("PUT /ojs/v1/jobs/{id}/progress", "/ojs/v1/jobs/" + pending + "/progress",
                 obj("progress", 0.1)));
         expect(404, bad("GET /ojs/v1/jobs/{id}/progress", "/ojs/v1/jobs/" + newUuidV7() + "/progress", null));
+        checkpoints(pending);
+    }
+
+    /** The checkpoint routes, both SDKs' ({@code pending} is a job that is not active). */
+    private void checkpoints(String pending) {
+        String q = "oa-checkpoint";
+        String id = Api.enqueue("oa.checkpoint", q);
+        Api.fetchOne("w-checkpoint", q);
+        String cp = "/ojs/v1/jobs/" + id + "/checkpoint";
+        String js = "/ojs/v1/checkpoints/" + id;
+        String unknown = newUuidV7();
+        expect(404, bad("GET /ojs/v1/jobs/{id}/checkpoint", cp, null));
+        expect(200, good("GET /ojs/v1/checkpoints/{id}/resume", js + "/resume", null));
+        expect(200, good("POST /ojs/v1/jobs/{id}/checkpoint", cp, obj("state", obj("rows", 5), "worker_id", "w-checkpoint")));
+        expect(200, good("PUT /ojs/v1/jobs/{id}/checkpoint", cp, obj("state", 6)));
+        expect(200, good("POST /ojs/v1/checkpoints/{id}", js, obj("state", obj("fetched", true), "step_index", 1,
+                "metadata", obj("_replay_log", "[]", "attempt", "1"))));
+        expect(200, good("GET /ojs/v1/jobs/{id}/checkpoint", cp, null));
+        expect(200, good("GET /ojs/v1/checkpoints/{id}/resume", js + "/resume", null));
+        expect(400, bad("POST /ojs/v1/jobs/{id}/checkpoint", cp, obj()));
+        expect(400, bad("PUT /ojs/v1/jobs/{id}/checkpoint", cp, obj("worker_id", "w-checkpoint")));
+        expect(400, bad("POST /ojs/v1/checkpoints/{id}", js, obj("state", 1, "metadata", arr())));
+        String other = "/ojs/v1/jobs/" + pending + "/checkpoint";
+        expect(409, bad("POST /ojs/v1/jobs/{id}/checkpoint", other, obj("state", 1)));
+        expect(409, bad("PUT /ojs/v1/jobs/{id}/checkpoint", other, obj("state", 1)));
+        expect(409, bad("POST /ojs/v1/checkpoints/{id}", "/ojs/v1/checkpoints/" + pending, obj("state", 1)));
+        expect(404, bad("POST /ojs/v1/jobs/{id}/checkpoint", "/ojs/v1/jobs/" + unknown + "/checkpoint", obj("state", 1)));
+        expect(404, bad("PUT /ojs/v1/jobs/{id}/checkpoint", "/ojs/v1/jobs/" + unknown + "/checkpoint", obj("state", 1)));
+        expect(404, bad("POST /ojs/v1/checkpoints/{id}", "/ojs/v1/checkpoints/" + unknown, obj("state", 1)));
+        expect(404, bad("GET /ojs/v1/checkpoints/{id}/resume", "/ojs/v1/checkpoints/" + unknown + "/resume", null));
+        expect(200, good("DELETE /ojs/v1/jobs/{id}/checkpoint", cp, null));
+        expect(200, good("DELETE /ojs/v1/checkpoints/{id}", js, null));
+        expect(404, bad("DELETE /ojs/v1/jobs/{id}/checkpoint", "/ojs/v1/jobs/" + unknown + "/checkpoint", null));
+        expect(404, bad("DELETE /ojs/v1/checkpoints/{id}", "/ojs/v1/checkpoints/" + unknown, null));
+        // FETCH answers the job with its checkpoint (the Job schema's checkpoint)
+        String resumed = Api.enqueue(obj("type", "oa.checkpoint", "args", arr(), "options", obj("queue", q + "-2",
+                "retry", Api.fixedRetry(2, "PT0.000001S"))));
+        Api.fetchOne("w-checkpoint", q + "-2");
+        expect(200, good("PUT /ojs/v1/jobs/{id}/checkpoint", "/ojs/v1/jobs/" + resumed + "/checkpoint",
+                obj("state", obj("rows", 1))));
+        Api.nack(resumed, Api.error("E", "boom")).then().statusCode(200);
+        Response again = expect(200, good("POST /ojs/v1/workers/fetch", "/ojs/v1/workers/fetch",
+                obj("queues", arr(q + "-2"), "worker_id", "w-checkpoint")));
+        assertEquals(1, (Integer) again.path("jobs[0].checkpoint.sequence"));
     }
 
     private void backpressure() {

@@ -104,6 +104,19 @@ public final class MaintenanceSql {
                 SELECT q.job_id FROM job_progress q
                 WHERE NOT EXISTS (SELECT 1 FROM all_jobs j WHERE j.id = q.job_id) LIMIT $1)""";
 
+    /**
+     * Checkpoints nobody can see any more, a bounded batch: their job finished (completed or cancelled: ojs-durable-
+     * execution 5.2) or is gone. A discarded job keeps its checkpoint (hidden) for a dead-letter retry, which shows it
+     * again (6.3); it goes once the job is pruned. Reads only job_checkpoints, which holds the jobs that checkpointed,
+     * with a primary-key probe of jobs and of the history per row.
+     */
+    static final String PRUNE_FINISHED_CHECKPOINTS = """
+            DELETE FROM job_checkpoints c WHERE c.job_id IN (
+                SELECT q.job_id FROM job_checkpoints q
+                WHERE NOT EXISTS (SELECT 1 FROM jobs j WHERE j.id = q.job_id)
+                  AND NOT EXISTS (SELECT 1 FROM job_history h WHERE h.id = q.job_id AND h.state = 'discarded')
+                LIMIT $1)""";
+
     /** Workers not heard from since the cut-off are forgotten (their jobs' leases still govern the jobs). */
     static final String FORGET_WORKERS = "DELETE FROM workers WHERE last_seen < $1";
 }

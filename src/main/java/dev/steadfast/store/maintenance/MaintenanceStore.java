@@ -178,6 +178,12 @@ public class MaintenanceStore {
                 .map(rows -> rows.rowCount());
     }
 
+    /** Deletes up to {@code limit} checkpoints of finished or gone jobs (a dead letter's stays); returns how many. */
+    public Uni<Integer> pruneFinishedCheckpoints(int limit) {
+        return pool.preparedQuery(MaintenanceSql.PRUNE_FINISHED_CHECKPOINTS).execute(Tuple.of(limit))
+                .map(rows -> rows.rowCount());
+    }
+
     public Uni<Integer> pruneDeadLetters(Instant before, int limit) {
         return pool.preparedQuery(MaintenanceSql.PRUNE_DEAD_LETTERS).execute(Tuple.of(JobStore.odt(before), limit))
                 .map(rows -> rows.rowCount());

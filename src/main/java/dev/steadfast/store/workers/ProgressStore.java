@@ -2,6 +2,7 @@ package dev.steadfast.store.workers;
 
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.Progress;
+import dev.steadfast.domain.checkpoint.CheckpointRules;
 import dev.steadfast.store.JobRow;
 import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
@@ -19,7 +20,8 @@ import java.util.UUID;
 /**
  * Job progress in {@code job_progress} (V11__job_progress.sql). A report is one transaction: extend the lease of
  * the active job (a progress report is a heartbeat), read the stored report under that row lock, store the merged
- * one ({@link Progress#merged}). Nothing of it touches the hot path's statements.
+ * one ({@link Progress#merged}), and, when the report carries a checkpoint, save it as the job's checkpoint
+ * ({@link CheckpointStore}, since V33 its one home). Nothing of it touches the hot path's statements.
  */
 @ApplicationScoped
 public class ProgressStore {
@@ -35,19 +37,22 @@ public class ProgressStore {
             RETURNING attempt, run""";
 
     static final String STORED = """
-            SELECT attempt, run, progress, message, data::text AS data, checkpoint::text AS checkpoint, updated_at
+            SELECT attempt, run, progress, message, data::text AS data, updated_at
             FROM job_progress WHERE job_id = $1""";
 
     static final String STORE = """
-            INSERT INTO job_progress (job_id, attempt, run, progress, message, data, checkpoint, updated_at)
-            VALUES ($1, $2, $3, $4, $5, $6::text::jsonb, $7::text::jsonb, $8)
+            INSERT INTO job_progress (job_id, attempt, run, progress, message, data, updated_at)
+            VALUES ($1, $2, $3, $4, $5, $6::text::jsonb, $7)
             ON CONFLICT (job_id) DO UPDATE SET attempt = $2, run = $3, progress = $4, message = $5, data = $6::text::jsonb,
-                   checkpoint = coalesce($7::text::jsonb, job_progress.checkpoint), updated_at = $8""";
+                   updated_at = $7""";
 
+    /** The job with its progress and its checkpoint (job_checkpoints, CheckpointStore: the one home of both routes'). */
     static final String READ = """
             SELECT j.state, j.attempt, j.run, p.attempt AS p_attempt, p.run AS p_run, p.progress, p.message,
-                   p.data::text AS data, p.checkpoint::text AS checkpoint, p.updated_at
-            FROM all_jobs j LEFT JOIN job_progress p ON p.job_id = j.id WHERE j.id = $1""";
+                   p.data::text AS data, c.state::text AS checkpoint, p.updated_at
+            FROM all_jobs j LEFT JOIN job_progress p ON p.job_id = j.id
+                 LEFT JOIN job_checkpoints c ON c.job_id = j.id AND c.state IS NOT NULL
+            WHERE j.id = $1""";
 
     private final Pool pool;
 
@@ -72,11 +77,11 @@ public class ProgressStore {
                 return Optional.empty();
             }
             Row r = rows.iterator().next();
+            JobState state = JobState.fromWire(r.getString("state")).orElseThrow();
             Progress stored = r.getInteger("p_attempt") == null ? null : new Progress(r.getInteger("p_attempt"),
                     r.getInteger("p_run"), r.getDouble("progress"), r.getString("message"), r.getString("data"),
-                    r.getString("checkpoint"), JobRow.instant(r, "updated_at"));
-            return Optional.of(new JobProgress(JobState.fromWire(r.getString("state")).orElseThrow(),
-                    r.getInteger("attempt"), r.getInteger("run"), stored));
+                    CheckpointRules.shown(state) ? r.getString("checkpoint") : null, JobRow.instant(r, "updated_at"));
+            return Optional.of(new JobProgress(state, r.getInteger("attempt"), r.getInteger("run"), stored));
         });
     }
 
@@ -96,9 +101,10 @@ public class ProgressStore {
                     int run = job.getInteger("run");
                     return stored(conn, id).flatMap(previous -> {
                         Progress p = merge.apply(previous, attempt, run);
-                        return conn.preparedQuery(STORE).execute(Tuple.tuple(Arrays.asList(id, attempt, run,
-                                p.value(), p.message(), p.dataJson(),
-                                p.checkpointJson(), JobStore.odt(now)))).replaceWith(true);
+                        Uni<Void> written = conn.preparedQuery(STORE).execute(Tuple.tuple(Arrays.asList(id, attempt,
+                                run, p.value(), p.message(), p.dataJson(), JobStore.odt(now)))).replaceWithVoid();
+                        return p.checkpointJson() == null ? written.replaceWith(true) : written.flatMap(x ->
+                                CheckpointStore.storeFromProgress(conn, id, p.checkpointJson(), now)).replaceWith(true);
                     });
                 }));
     }
@@ -114,7 +120,6 @@ public class ProgressStore {
         }
         Row r = rows.iterator().next();
         return new Progress(r.getInteger("attempt"), r.getInteger("run"), r.getDouble("progress"),
-                r.getString("message"), r.getString("data"), r.getString("checkpoint"),
-                JobRow.instant(r, "updated_at"));
+                r.getString("message"), r.getString("data"), null, JobRow.instant(r, "updated_at"));
     }
 }

@@ -1,0 +1,55 @@
+package dev.steadfast.checkpoints;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.http.Body;
+import dev.steadfast.http.Params;
+import dev.steadfast.http.Responses;
+import dev.steadfast.http.Roles;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.Response;
+
+/**
+ * The JavaScript SDK's checkpoint routes ({@code DurableContext}): {@code POST /ojs/v1/checkpoints/{id}} with
+ * {@code {"state", "step_index", "metadata"}} saves, {@code DELETE} removes, {@code GET .../resume} answers
+ * {@code {"has_checkpoint", "checkpoint"}}. The same checkpoint as {@link CheckpointResource}'s.
+ */
+@Path("/ojs/v1/checkpoints/{id}")
+public class CheckpointSdkResource {
+
+    private final CheckpointService checkpoints;
+    private final ObjectMapper json;
+
+    public CheckpointSdkResource(CheckpointService checkpoints, ObjectMapper json) {
+        this.checkpoints = checkpoints;
+        this.json = json;
+    }
+
+    @POST
+    @RolesAllowed({Roles.WORKER, Roles.ADMIN})
+    public Uni<Response> save(@PathParam("id") String id, String body) {
+        return Uni.createFrom().item(() -> CheckpointRequest.from(Body.parse(json, body)))
+                .flatMap(s -> checkpoints.save(Params.jobId(id), s))
+                .map(s -> Responses.ok(json, CheckpointViews.Saved.of(s)));
+    }
+
+    @DELETE
+    @RolesAllowed({Roles.WORKER, Roles.ADMIN})
+    public Uni<Response> delete(@PathParam("id") String id) {
+        return Uni.createFrom().item(() -> Params.jobId(id)).flatMap(checkpoints::delete)
+                .map(d -> Responses.ok(json, new CheckpointViews.Deleted(d, id)));
+    }
+
+    @GET
+    @Path("/resume")
+    @RolesAllowed({Roles.WORKER, Roles.READONLY, Roles.ADMIN})
+    public Uni<Response> resume(@PathParam("id") String id) {
+        return Uni.createFrom().item(() -> Params.jobId(id)).flatMap(checkpoints::find)
+                .map(v -> Responses.ok(json, CheckpointViews.Resume.of(v)));
+    }
+}
