@@ -35,6 +35,14 @@ public class JobBulkStore {
     private static final String LIVE_BATCH = "SELECT id FROM jobs WHERE " + JobQueryStore.WAITING
             + " AND state = ANY($1) %s LIMIT $2 FOR UPDATE SKIP LOCKED";
 
+    /**
+     * The batch, taken once. Written inline ({@code WHERE id IN (SELECT ... LIMIT $2 FOR UPDATE SKIP LOCKED)}) the
+     * planner may make the batch the inner side of a semi join and run it again for each outer row; a rerun skips
+     * the rows this statement has already changed and locks the next ones, so one statement took 7 jobs for a batch
+     * of 3 (ConsoleJobsListTest). A materialized CTE is run once.
+     */
+    private static final String LIVE_BATCH_CTE = "batch AS MATERIALIZED (" + LIVE_BATCH + ")";
+
     /** A confirmation counts at most this many jobs per table: a count reads every matching row, an action does not. */
     public static final int COUNT_CAP = 10_000;
 
@@ -47,12 +55,13 @@ public class JobBulkStore {
             + " job_history WHERE state = ANY($2) %1$s LIMIT " + COUNT_CAP + ") h) AS finished";
 
     /** CANCEL_BATCH: CANCEL (as JobSql.CANCEL) for a batch of live jobs; they move to the history as cancelled. */
-    static final String CANCEL_BATCH = "WITH " + HistorySql.finish("", "j.id IN (" + LIVE_BATCH + ") AND j.state = ANY($1)",
+    static final String CANCEL_BATCH = "WITH " + LIVE_BATCH_CTE + ",\n"
+            + HistorySql.finish("", "j.id IN (SELECT id FROM batch) AND j.state = ANY($1)",
             "", Map.of("state", "'cancelled'", "cancelled_at", "$3::timestamptz")) + "\nSELECT count(*) AS n FROM ins";
 
     /** RETRY_NOW_BATCH: RETRY_NOW (as JobEntity.makeAvailable) for a batch of scheduled and retryable live jobs. */
-    static final String RETRY_NOW_BATCH = "UPDATE jobs SET state = 'available', run_at = $3, enqueued_at = $3"
-            + " WHERE id IN (" + LIVE_BATCH + ") AND state = ANY($1) RETURNING id";
+    static final String RETRY_NOW_BATCH = "WITH " + LIVE_BATCH_CTE + " UPDATE jobs SET state = 'available',"
+            + " run_at = $3, enqueued_at = $3 WHERE id IN (SELECT id FROM batch) AND state = ANY($1) RETURNING id";
 
     /**
      * A batch of finished jobs to start a new run of ($3: dead letters or not), not locked: HistorySql.START_NEW_RUNS
@@ -62,12 +71,13 @@ public class JobBulkStore {
             + " LIMIT $2";
 
     /** DELETE_LIVE_BATCH: a batch of live jobs, never active, gone for good (as OperatorStore.delete). */
-    static final String DELETE_LIVE_BATCH = "DELETE FROM jobs WHERE id IN (" + LIVE_BATCH + ") AND state = ANY($1)"
-            + " RETURNING id";
+    static final String DELETE_LIVE_BATCH = "WITH " + LIVE_BATCH_CTE + " DELETE FROM jobs WHERE id IN (SELECT id FROM"
+            + " batch) AND state = ANY($1) RETURNING id";
 
     /** DELETE_FINISHED_BATCH: a batch of finished jobs gone for good. */
-    static final String DELETE_FINISHED_BATCH = "DELETE FROM job_history WHERE id IN (SELECT id FROM job_history"
-            + " WHERE state = ANY($1) %s LIMIT $2 FOR UPDATE SKIP LOCKED) AND state = ANY($1) RETURNING id";
+    static final String DELETE_FINISHED_BATCH = "WITH batch AS MATERIALIZED (SELECT id FROM job_history"
+            + " WHERE state = ANY($1) %s LIMIT $2 FOR UPDATE SKIP LOCKED) DELETE FROM job_history WHERE id IN"
+            + " (SELECT id FROM batch) AND state = ANY($1) RETURNING id";
 
     private final Pool pool;
 

@@ -37,6 +37,6 @@ final class AuditSql {
             + PAGE_REST;
 
     /** Retention: a batch of the oldest entries written before $1 (SKIP LOCKED: several instances at once). */
-    static final String PRUNE_BEFORE = "DELETE FROM audit_log WHERE id IN (SELECT id FROM audit_log WHERE at < $1"
-            + " ORDER BY at, id LIMIT $2 FOR UPDATE SKIP LOCKED)";
+    static final String PRUNE_BEFORE = "WITH batch AS MATERIALIZED (SELECT id FROM audit_log WHERE at < $1"
+            + " ORDER BY at, id LIMIT $2 FOR UPDATE SKIP LOCKED) DELETE FROM audit_log WHERE id IN (SELECT id FROM batch)";
 }

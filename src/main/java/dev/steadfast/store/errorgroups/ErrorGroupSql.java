@@ -7,7 +7,9 @@ import dev.steadfast.store.JobQueryStore;
  * The named statements of error groups (V25). The groups themselves are written by the FAIL statement
  * (store.JobSql.RECORD_FAILURES); these read them, list a group's jobs through the partial (error_group, id)
  * indexes of both tables, and act on a group in bounded batches (the caller loops until a batch comes back short),
- * each batch chosen {@code FOR UPDATE SKIP LOCKED} so it never waits on a worker or another operator.
+ * each batch chosen {@code FOR UPDATE SKIP LOCKED} so it never waits on a worker or another operator, and taken once
+ * in a materialized CTE (not inline in {@code IN (...)}, which the planner may rerun per row: see
+ * store.JobBulkStore's LIVE_BATCH_CTE).
  */
 final class ErrorGroupSql {
 
@@ -63,22 +65,24 @@ final class ErrorGroupSql {
      * move to the history as discarded at $3 (not dead letters). Workflow steps are left alone: a step finishes
      * through its workflow's transaction, which the advancer accounts for.
      */
-    static final String DISCARD_BATCH = "WITH " + HistorySql.finish("",
-            "j.id IN (SELECT id FROM jobs WHERE error_group = $1 AND state = ANY($2) AND workflow_id IS NULL LIMIT $4"
-                    + " FOR UPDATE SKIP LOCKED) AND j.state = ANY($2)", "",
+    static final String DISCARD_BATCH = "WITH batch AS MATERIALIZED (SELECT id FROM jobs WHERE error_group = $1"
+            + " AND state = ANY($2) AND workflow_id IS NULL LIMIT $4 FOR UPDATE SKIP LOCKED),\n"
+            + HistorySql.finish("", "j.id IN (SELECT id FROM batch) AND j.state = ANY($2)", "",
             java.util.Map.of("state", "'discarded'", "discarded_at", "$3::timestamptz", "dead_letter", "false"))
             + "\nSELECT id FROM ins";
 
     /** Deletes a batch of the group's finished jobs that failed for good (discarded, dead letters included). */
     static final String DELETE_DISCARDED_BATCH = """
-            DELETE FROM job_history WHERE id IN (SELECT id FROM job_history WHERE error_group = $1
-                AND state = 'discarded' LIMIT $2 FOR UPDATE SKIP LOCKED) AND state = 'discarded'
+            WITH batch AS MATERIALIZED (SELECT id FROM job_history WHERE error_group = $1
+                AND state = 'discarded' LIMIT $2 FOR UPDATE SKIP LOCKED)
+            DELETE FROM job_history WHERE id IN (SELECT id FROM batch) AND state = 'discarded'
             RETURNING id""";
 
     /** Deletes a batch of the group's live jobs waiting for their next attempt (retryable). */
     static final String DELETE_RETRYABLE_BATCH = """
-            DELETE FROM jobs WHERE id IN (SELECT id FROM jobs WHERE error_group = $1 AND state = 'retryable'
-                LIMIT $2 FOR UPDATE SKIP LOCKED) AND state = 'retryable'
+            WITH batch AS MATERIALIZED (SELECT id FROM jobs WHERE error_group = $1 AND state = 'retryable'
+                LIMIT $2 FOR UPDATE SKIP LOCKED)
+            DELETE FROM jobs WHERE id IN (SELECT id FROM batch) AND state = 'retryable'
             RETURNING id""";
 
     /** Forgets a group: its row and its hourly counts (after its jobs were deleted). */
