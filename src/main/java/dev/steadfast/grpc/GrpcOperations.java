@@ -12,6 +12,7 @@ import dev.steadfast.domain.OjsException;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Params;
 import dev.steadfast.queues.QueueService;
+import dev.steadfast.stats.DepthCounts;
 import dev.steadfast.store.cron.CronRow;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -47,8 +48,11 @@ class GrpcOperations {
     private final ObjectMapper json;
     private final Messages messages;
 
+    private final DepthCounts depths;
+
     GrpcOperations(QueueService queues, DeadLetterService deadLetters, CronService crons, CronResource cronReader,
-                   ObjectMapper json) {
+                   ObjectMapper json, DepthCounts depths) {
+        this.depths = depths;
         this.queues = queues;
         this.deadLetters = deadLetters;
         this.crons = crons;
@@ -57,12 +61,19 @@ class GrpcOperations {
         this.messages = new Messages(json);
     }
 
-    /** Every queue, as GET /ojs/v1/queues lists them (which has no pagination: {@code limit} and {@code cursor} are not read). */
+    /**
+     * Every queue, as GET /ojs/v1/queues lists them (which has no pagination: {@code limit} and {@code cursor} are not
+     * read), with {@code available_count} from the depth counts the console and the queue pages read
+     * (stats.DepthCounts: at most {@code steadfast.console.counts-max-age} old, one count of the table for all
+     * readers), not counted per call.
+     */
     Uni<ListQueuesResponse> listQueues() {
-        return queues.list().map(rows -> {
+        return Uni.combine().all().unis(queues.list(), depths.get()).asTuple().map(t -> {
             ListQueuesResponse.Builder b = ListQueuesResponse.newBuilder();
-            rows.forEach(q -> {
-                QueueInfo.Builder i = QueueInfo.newBuilder().setName(q.name()).setPaused(q.paused());
+            Map<String, Map<JobState, Long>> byQueue = t.getItem2().byQueue();
+            t.getItem1().forEach(q -> {
+                QueueInfo.Builder i = QueueInfo.newBuilder().setName(q.name()).setPaused(q.paused())
+                        .setAvailableCount(byQueue.getOrDefault(q.name(), Map.of()).getOrDefault(JobState.AVAILABLE, 0L));
                 if (q.createdAt() != null) {
                     i.setCreatedAt(ProtoJson.timestamp(q.createdAt()));
                 }

@@ -12,11 +12,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.testsupport.Api;
 import dev.steadfast.testsupport.GrpcCalls;
+import dev.steadfast.testsupport.TestClock;
+import dev.steadfast.work.LeaseReaper;
 import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -148,5 +154,62 @@ class GrpcStreamJobsTest {
         CompletableFuture<Status> ended = new CompletableFuture<>();
         open(StreamJobsRequest.newBuilder().setMaxConcurrent(1).build(), ended);
         assertEquals(Status.Code.INVALID_ARGUMENT, ended.get(10, TimeUnit.SECONDS).getCode());
+    }
+
+    @Inject
+    TestClock clock;
+
+    @Inject
+    LeaseReaper reaper;
+
+    /**
+     * A worker killed while it holds streamed jobs (its connection gone without a word): the jobs keep their leases,
+     * the lease expiry takes them back as failed attempts, and another worker runs each once; none is lost.
+     */
+    @Test
+    void aWorkerKilledHoldingStreamedJobsLosesNone() throws Exception {
+        String q = queue();
+        Set<String> pushed = new HashSet<>();
+        for (int i = 0; i < 3; i++) {
+            pushed.add(enqueue(Api.obj("type", "stream.killed", "args", Api.arr(i), "options", Api.obj("queue", q,
+                    "visibility_timeout_ms", 60_000, "retry", Api.fixedRetry(3, "PT0.001S")))));
+        }
+        GrpcCalls doomed = new GrpcCalls();
+        BlockingQueue<Job> got = new LinkedBlockingQueue<>();
+        doomed.async().streamJobs(StreamJobsRequest.newBuilder().addQueues(q).setWorkerId("w-killed")
+                .setMaxConcurrent(3).build(), new StreamObserver<>() {
+                    @Override
+                    public void onNext(Job j) {
+                        got.add(j);
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                    }
+                });
+        Set<String> held = new HashSet<>();
+        for (int i = 0; i < 3; i++) {
+            Job j = got.poll(10, TimeUnit.SECONDS);
+            assertNotNull(j, "the stream delivered " + held.size() + " of 3");
+            held.add(j.getId());
+        }
+        assertEquals(pushed, held);
+        doomed.close(); // the worker is gone: its channel shut down at once, no answer for any job
+        pushed.forEach(id -> assertEquals("active", Api.state(id)));
+
+        assertEquals(3, (int) reaper.runOnce(clock.instant().plus(Duration.ofSeconds(61))).await().indefinitely());
+        List<String> again = Api.fetchIds("w-after", 10, q);
+        assertEquals(pushed, Set.copyOf(again));
+        for (String id : again) {
+            assertEquals(200, ack(id, "w-after", null).statusCode());
+            Map<String, Object> view = jobView(id);
+            assertEquals("completed", view.get("state"));
+            assertEquals(2, view.get("attempt"));
+            assertEquals("visibility_timeout", ((Map<?, ?>) ((List<?>) view.get("errors")).get(0)).get("type"));
+        }
     }
 }

@@ -99,6 +99,8 @@ class OjsGrpcOperationsTest {
         push(q, 3);
         List<QueueInfo> all = ojs.listQueues(ListQueuesRequest.getDefaultInstance()).getQueuesList();
         assertTrue(all.stream().anyMatch(i -> i.getName().equals(q) && !i.getPaused()), all.toString());
+        // the depth counts (counted at every read in tests: steadfast.console.counts-max-age=PT0S)
+        assertEquals(2, all.stream().filter(i -> i.getName().equals(q)).findFirst().orElseThrow().getAvailableCount());
 
         QueueStatsResponse stats = ojs.queueStats(QueueStatsRequest.newBuilder().setQueue(q).build());
         assertEquals(q, stats.getQueue());
