@@ -63,6 +63,16 @@ final class MalformedRequests {
         e.add(new Endpoint("GET", "/ojs/v1/jobs/{id}", null));
         e.add(new Endpoint("DELETE", "/ojs/v1/jobs/{id}", null));
         e.add(new Endpoint("POST", "/ojs/v1/jobs/{id}/activate", null));
+        // durable execution: both official SDKs' checkpoint routes
+        e.add(new Endpoint("POST", "/ojs/v1/jobs/{id}/checkpoint", map("state", map("step", 2, "done", List.of("a")),
+                "worker_id", "w")));
+        e.add(new Endpoint("PUT", "/ojs/v1/jobs/{id}/checkpoint", map("state", List.of(1, 2, 3))));
+        e.add(new Endpoint("GET", "/ojs/v1/jobs/{id}/checkpoint", null));
+        e.add(new Endpoint("DELETE", "/ojs/v1/jobs/{id}/checkpoint", null));
+        e.add(new Endpoint("POST", "/ojs/v1/checkpoints/{id}", map("state", map("k", "v"), "step_index", 1,
+                "metadata", map("replay", List.of()))));
+        e.add(new Endpoint("DELETE", "/ojs/v1/checkpoints/{id}", null));
+        e.add(new Endpoint("GET", "/ojs/v1/checkpoints/{id}/resume", null));
         e.add(new Endpoint("POST", "/ojs/v1/workers/fetch", map("queues", List.of("fuzz-bad", "q2"), "count", 2,
                 "worker_id", "w", "visibility_timeout_ms", 1000)));
         e.add(new Endpoint("POST", "/ojs/v1/workers/ack", map("job_id", ID, "worker_id", "w",
