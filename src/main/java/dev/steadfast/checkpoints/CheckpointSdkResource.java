@@ -1,7 +1,6 @@
 package dev.steadfast.checkpoints;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.steadfast.http.Body;
 import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
 import dev.steadfast.http.Roles;
@@ -23,26 +22,27 @@ import jakarta.ws.rs.core.Response;
 public class CheckpointSdkResource {
 
     private final CheckpointService checkpoints;
+    private final CheckpointResource spec;
     private final ObjectMapper json;
 
-    public CheckpointSdkResource(CheckpointService checkpoints, ObjectMapper json) {
+    public CheckpointSdkResource(CheckpointService checkpoints, CheckpointResource spec, ObjectMapper json) {
         this.checkpoints = checkpoints;
+        this.spec = spec;
         this.json = json;
     }
 
+    /** As {@code POST /ojs/v1/jobs/{id}/checkpoint}: the same request, answer and refusals. */
     @POST
     @RolesAllowed({Roles.WORKER, Roles.ADMIN})
     public Uni<Response> save(@PathParam("id") String id, String body) {
-        return Uni.createFrom().item(() -> CheckpointRequest.from(Body.parse(json, body)))
-                .flatMap(s -> checkpoints.save(Params.jobId(id), s))
-                .map(s -> Responses.ok(json, CheckpointViews.Saved.of(s)));
+        return spec.save(id, body);
     }
 
+    /** As {@code DELETE /ojs/v1/jobs/{id}/checkpoint}. */
     @DELETE
     @RolesAllowed({Roles.WORKER, Roles.ADMIN})
     public Uni<Response> delete(@PathParam("id") String id) {
-        return Uni.createFrom().item(() -> Params.jobId(id)).flatMap(checkpoints::delete)
-                .map(d -> Responses.ok(json, new CheckpointViews.Deleted(d, id)));
+        return spec.delete(id);
     }
 
     @GET

@@ -29,6 +29,11 @@ public final class TenantId {
         return id;
     }
 
+    /** The tenant a request's X-OJS-Tenant header (or gRPC x-ojs-tenant) names, checked; null when it sent none. */
+    public static String header(String value) {
+        return value == null ? null : check(HEADER, value);
+    }
+
     /**
      * The tenant of a job: the body's meta.tenant_id and the header's value, each checked; the header fills in a
      * missing body value, and a body value that differs from the header is refused with 400 (ojs-multi-tenancy 5.3).
@@ -36,7 +41,7 @@ public final class TenantId {
      */
     public static String resolve(String fromBody, String fromHeader) {
         String body = fromBody == null ? null : check("meta.tenant_id", fromBody);
-        String header = fromHeader == null ? null : check(HEADER, fromHeader);
+        String header = header(fromHeader);
         if (body != null && header != null && !body.equals(header)) {
             throw OjsException.invalidField("meta.tenant_id", "meta.tenant_id '" + body + "' differs from the "
                     + HEADER + " header '" + header + "'; send one tenant.", header, body);

@@ -156,10 +156,11 @@ public class GrpcAccess implements ServerInterceptor {
         TraceContext trace = parent == null ? null : TraceContext.parse(parent, headers.get(TRACESTATE));
         Context context = Context.current().withValues(REQUEST_ID, id, TRACE, trace, TENANT, headers.get(TENANT_KEY));
         String method = call.getMethodDescriptor().getFullMethodName();
-        Verdict verdict = verdict(method, headers, id, client(call));
+        String client = client(call);
+        Verdict verdict = verdict(method, headers, id, client);
         Audited audited = verdict.actor() == null ? null : AUDITED.get(method);
         ServerCall<Q, A> recorded = audited == null ? answered : new Recorded<>(answered, audited, verdict.actor(),
-                client(call));
+                client);
         if (verdict.refused() != null) {
             recorded.close(verdict.refused().getStatus(), verdict.refused().getTrailers());
             return new ServerCall.Listener<>() {

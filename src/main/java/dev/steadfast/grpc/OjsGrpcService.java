@@ -234,19 +234,14 @@ public class OjsGrpcService implements BindableService {
 
     public Uni<GetJobResponse> getJob(GetJobRequest r) {
         String tenant = GrpcAccess.TENANT.get();
-        return call(() -> jobs.infoFor(jobId(r.getJobId()), checkedTenant(tenant))
+        return call(() -> jobs.infoFor(jobId(r.getJobId()), TenantId.header(tenant))
                 .map(row -> GetJobResponse.newBuilder().setJob(messages.job(row)).build()));
     }
 
     public Uni<CancelJobResponse> cancelJob(CancelJobRequest r) {
         String tenant = GrpcAccess.TENANT.get();
-        return call(() -> jobs.cancelFor(jobId(r.getJobId()), checkedTenant(tenant))
+        return call(() -> jobs.cancelFor(jobId(r.getJobId()), TenantId.header(tenant))
                 .map(c -> CancelJobResponse.newBuilder().setJob(messages.job(c.job())).build()));
-    }
-
-    /** The x-ojs-tenant metadata, checked as the X-OJS-Tenant header is; null when the call names none. */
-    private static String checkedTenant(String tenant) {
-        return tenant == null ? null : TenantId.check(TenantId.HEADER, tenant);
     }
 
     /** A job id field: required; anything that is not a UUID cannot name a job (404, as over HTTP). */

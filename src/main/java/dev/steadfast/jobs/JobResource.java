@@ -198,8 +198,7 @@ public class JobResource {
 
     /** The request's X-OJS-Tenant, checked; null when it names none. */
     private static String tenantHeader() {
-        String t = dev.steadfast.http.RequestContext.tenantHeader();
-        return t == null ? null : dev.steadfast.domain.TenantId.check(dev.steadfast.domain.TenantId.HEADER, t);
+        return dev.steadfast.domain.TenantId.header(dev.steadfast.http.RequestContext.tenantHeader());
     }
 
     @DELETE

@@ -85,9 +85,7 @@ public class WorkerResource {
     public Uni<String> fetch(String body) {
         String tenant = RequestContext.tenantHeader();
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> claim(b, tenant))
-                .flatMap(jobs -> jobs.stream().noneMatch(JobRow::checkpointed)
-                ? Uni.createFrom().item(answer(jobs, Map.of()))
-                : checkpoints.resumePoints(jobs).map(points -> answer(jobs, points)));
+                .flatMap(jobs -> checkpoints.resumePoints(jobs).map(points -> answer(jobs, points)));
     }
 
     /**
@@ -127,7 +125,7 @@ public class WorkerResource {
             JobRules.checkPositiveMillis("visibility_timeout_ms", vis, jobsConfig.maxTimeout().toMillis());
         }
         return workers.fetch(queues, count == null ? 1 : count.intValue(), worker, vis, waitOf(b),
-                tenantHeader == null ? null : TenantId.check(TenantId.HEADER, tenantHeader));
+                TenantId.header(tenantHeader));
     }
 
     /**
