@@ -29,28 +29,51 @@ public final class Refusals {
      */
     public static Uni<OjsException> refusal(JobStore store, UUID id, Operation op, Instant now) {
         return store.stateOf(id).map(o -> {
-            if (o.isEmpty()) {
-                return OjsException.notFound("job", id.toString());
-            }
-            JobStore.StateAndOwner s = o.get();
-            try {
-                JobStateMachine.check(op, s.state(), id.toString());
-            } catch (OjsException e) {
-                return e;
-            }
-            Map<String, Object> d = new LinkedHashMap<>();
-            d.put("job_id", id.toString());
-            d.put("current_state", s.state().wire());
-            d.put("lease_owner", s.leaseOwner());
-            if (s.leaseExpiresAt() != null && !s.leaseExpiresAt().isAfter(now)) {
-                d.put("lease_expires_at", Timestamps.format(s.leaseExpiresAt()));
-                return new OjsException(ErrorCode.CONFLICT, "The job's lease ran out at "
-                        + Timestamps.format(s.leaseExpiresAt()) + "; the attempt counts as failed and the job will "
-                        + "be retried according to its policy.", d);
-            }
-            return new OjsException(ErrorCode.CONFLICT,
-                    "The job's lease is held by worker '" + s.leaseOwner() + "', not by the worker in the request.", d);
+            OjsException e = of(id, op, o.orElse(null), null, now);
+            return e != null ? e : heldBy(id, o.get());
         });
+    }
+
+    /**
+     * Why the operation of {@code worker} (null: whoever holds the lease) on job {@code id} was refused, from the job
+     * as the refusing statement saw it ({@code job} null: no such job), by the guard's own rules: the state
+     * machine, the lease's end at {@code now} and its holder. Null when those facts allow the operation: the job
+     * changed after the statement's snapshot, and only a fresh read ({@link #refusal}) can say why.
+     */
+    public static OjsException of(UUID id, Operation op, JobStore.StateAndOwner job, String worker, Instant now) {
+        if (job == null) {
+            return OjsException.notFound("job", id.toString());
+        }
+        try {
+            JobStateMachine.check(op, job.state(), id.toString());
+        } catch (OjsException e) {
+            return e;
+        }
+        if (job.leaseExpiresAt() != null && !job.leaseExpiresAt().isAfter(now)) {
+            Map<String, Object> d = details(id, job);
+            d.put("lease_expires_at", Timestamps.format(job.leaseExpiresAt()));
+            return new OjsException(ErrorCode.CONFLICT, "The job's lease ran out at "
+                    + Timestamps.format(job.leaseExpiresAt()) + "; the attempt counts as failed and the job will "
+                    + "be retried according to its policy.", d);
+        }
+        if (worker != null && job.leaseOwner() != null && !job.leaseOwner().equals(worker)) {
+            return heldBy(id, job);
+        }
+        return null;
+    }
+
+    private static OjsException heldBy(UUID id, JobStore.StateAndOwner job) {
+        return new OjsException(ErrorCode.CONFLICT,
+                "The job's lease is held by worker '" + job.leaseOwner() + "', not by the worker in the request.",
+                details(id, job));
+    }
+
+    private static Map<String, Object> details(UUID id, JobStore.StateAndOwner job) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("job_id", id.toString());
+        d.put("current_state", job.state().wire());
+        d.put("lease_owner", job.leaseOwner());
+        return d;
     }
 
     /** {@link #refusal} as a failure. */

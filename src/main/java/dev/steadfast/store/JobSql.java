@@ -271,21 +271,47 @@ public final class JobSql {
      * held horizon (auto_explain). The index's predicate cannot be proven from a comparison under another collation,
      * so no plan, custom or generic, can take it, and each id is one probe of jobs_pkey whatever the number of jobs
      * in flight (FinishPlanTest).
+     *
+     * <p>An acknowledgement the guard refused is answered from the same statement: {@code refused} (materialized, so
+     * a batch that completed every job reads nothing more) names the ids {@code ins} did not write, and each is read
+     * once from all_jobs as the statement's snapshot saw it (state, lease, workflow), so the refusal is explained
+     * (404, 409 naming the state or the lease) and a workflow step goes to its workflow's transaction without a
+     * second read (jobs.Refusals.of; a row changed by another transaction since the snapshot, which the facts then do
+     * not explain, is read again).
      */
-    static final String COMPLETE = completeWhere("j.workflow_id IS NULL");
+    static final String COMPLETE = "WITH " + finishAcks("j.workflow_id IS NULL") + """
+            ,
+            refused AS MATERIALIZED (
+                SELECT a.id FROM unnest($1::uuid[]) AS a(id) WHERE NOT EXISTS (SELECT 1 FROM ins WHERE ins.id = a.id))
+            SELECT true AS done, id, type, queue, attempt, started_at, meta->>'traceparent' AS traceparent,
+                   NULL::text AS state, NULL::text AS lease_owner, NULL::timestamptz AS lease_expires_at,
+                   NULL::uuid AS workflow_id
+            FROM ins
+            UNION ALL
+            SELECT false, r.id, NULL, NULL, NULL, NULL, NULL, j.state, j.lease_owner, j.lease_expires_at, j.workflow_id
+            FROM refused r LEFT JOIN all_jobs j ON j.id = r.id""";
 
-    /** COMPLETE for a workflow step, inside the workflow's transaction (WorkflowStore). */
-    public static final String COMPLETE_STEP = completeWhere("j.workflow_id IS NOT NULL");
+    /**
+     * COMPLETE for a workflow step, inside the workflow's transaction (WorkflowStore), which has locked the tree's
+     * root. {@code noted} records the step's start as its workflow's when it is the earliest (what
+     * WorkflowSql.NOTE_STARTED does for a FAIL), in the same round trip.
+     */
+    public static final String COMPLETE_STEP = "WITH " + finishAcks("j.workflow_id IS NOT NULL") + """
+            ,
+            noted AS (
+                UPDATE workflows w SET started_at = ins.started_at FROM ins
+                WHERE w.id = ins.workflow_id AND ins.started_at IS NOT NULL
+                  AND (w.started_at IS NULL OR ins.started_at < w.started_at))
+            SELECT id, type, queue, attempt, started_at, meta->>'traceparent' AS traceparent FROM ins""";
 
-    private static String completeWhere(String which) {
-        return "WITH " + HistorySql.finish("USING unnest($1::uuid[], $2::text[], $3::text[]) AS a(id, result, worker)",
+    private static String finishAcks(String which) {
+        return HistorySql.finish("USING unnest($1::uuid[], $2::text[], $3::text[]) AS a(id, result, worker)",
                 """
                 j.id = a.id AND j.state = ANY($5::text[] COLLATE "C") AND j.lease_expires_at > $4::timestamptz
                   AND (a.worker IS NULL OR j.lease_owner IS NULL OR j.lease_owner = a.worker) AND\s""" + which,
                 ", a.result AS x_result",
                 java.util.Map.of("state", "'completed'", "completed_at", "$4::timestamptz",
-                        "result", "fin.x_result::jsonb", "error", "NULL", "error_group", "NULL"))
-                + "\nSELECT id, type, queue, attempt, started_at, meta->>'traceparent' AS traceparent FROM ins";
+                        "result", "fin.x_result::jsonb", "error", "NULL", "error_group", "NULL"));
     }
 
     /**

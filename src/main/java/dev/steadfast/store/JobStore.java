@@ -181,13 +181,51 @@ public class JobStore {
     private static final String[] ACK_SOURCES = JobStateMachine.sourceNames(JobStateMachine.Operation.ACK);
     private static final String[] FAIL_SOURCES = JobStateMachine.sourceNames(JobStateMachine.Operation.FAIL);
 
-    /** Completes the jobs whose lease allows it; the others are left out of the answer. */
-    public Uni<List<Completion.Done>> complete(List<Completion> acks, Instant now) {
-        return complete(pool, JobSql.COMPLETE, acks, now);
+    /**
+     * Completes the jobs whose lease allows it (jobs outside workflows); answers each acknowledgement's outcome: done,
+     * or refused with the job as the statement saw it (JobSql.COMPLETE).
+     */
+    public Uni<List<Completion.Result>> complete(List<Completion> acks, Instant now) {
+        return complete(pool, acks, now);
     }
 
-    public static Uni<List<Completion.Done>> complete(io.vertx.mutiny.sqlclient.SqlClient client, String sql,
-                                               List<Completion> acks, Instant now) {
+    /** {@link #complete(List, Instant)} on {@code client}. */
+    public static Uni<List<Completion.Result>> complete(io.vertx.mutiny.sqlclient.SqlClient client,
+                                                        List<Completion> acks, Instant now) {
+        return client.preparedQuery(JobSql.COMPLETE).execute(completions(acks, now)).map(rows -> {
+            List<Completion.Result> out = new ArrayList<>(rows.rowCount());
+            for (Row r : rows) {
+                if (r.getBoolean("done")) {
+                    out.add(done(r, now));
+                } else {
+                    String state = r.getString("state");
+                    out.add(new Completion.Refused(r.getUUID("id"), state == null ? null
+                            : new StateAndOwner(JobState.fromWire(state).orElseThrow(), r.getString("lease_owner"),
+                                    JobRow.instant(r, "lease_expires_at")), r.getUUID("workflow_id")));
+                }
+            }
+            return out;
+        });
+    }
+
+    /** Completes the given workflow steps whose lease allows it (JobSql.COMPLETE_STEP); the others are left out. */
+    public static Uni<List<Completion.Done>> completeSteps(io.vertx.mutiny.sqlclient.SqlClient client,
+                                                           List<Completion> acks, Instant now) {
+        return client.preparedQuery(JobSql.COMPLETE_STEP).execute(completions(acks, now)).map(rows -> {
+            List<Completion.Done> done = new ArrayList<>(rows.rowCount());
+            for (Row r : rows) {
+                done.add(done(r, now));
+            }
+            return done;
+        });
+    }
+
+    private static Completion.Done done(Row r, Instant now) {
+        return new Completion.Done(r.getUUID("id"), r.getString("type"), r.getString("queue"), r.getInteger("attempt"),
+                JobRow.instant(r, "started_at"), now, r.getString("traceparent"));
+    }
+
+    private static Tuple completions(List<Completion> acks, Instant now) {
         int n = acks.size();
         UUID[] ids = new UUID[n];
         String[] results = new String[n], workers = new String[n];
@@ -196,15 +234,7 @@ public class JobStore {
             results[i] = acks.get(i).resultJson();
             workers[i] = acks.get(i).workerId();
         }
-        Tuple t = Tuple.of(ids, results, workers, odt(now), ACK_SOURCES);
-        return client.preparedQuery(sql).execute(t).map(rows -> {
-            List<Completion.Done> done = new ArrayList<>(rows.rowCount());
-            for (Row r : rows) {
-                done.add(new Completion.Done(r.getUUID("id"), r.getString("type"), r.getString("queue"),
-                        r.getInteger("attempt"), JobRow.instant(r, "started_at"), now, r.getString("traceparent")));
-            }
-            return done;
-        });
+        return Tuple.of(ids, results, workers, odt(now), ACK_SOURCES);
     }
 
     /** The attempt facts of the given jobs, for FAIL decisions; unknown ids are left out. */

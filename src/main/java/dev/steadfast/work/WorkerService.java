@@ -32,7 +32,7 @@ public class WorkerService {
     private final Clock clock;
     private final Telemetry telemetry;
 
-    private final Coalescer<Completion, Completion.Done> acks;
+    private final Coalescer<Completion, Completion.Result> acks;
 
     private final HeldAttempts held;
     private final WorkSignal signal;
@@ -68,9 +68,9 @@ public class WorkerService {
      * Completes a batch of acks in one statement. Only the first ack of a job in the batch can succeed: a second
      * one for the same job answers as if it came after (the job is no longer active).
      */
-    private Uni<List<Completion.Done>> completeAll(List<Completion> batch) {
+    private Uni<List<Completion.Result>> completeAll(List<Completion> batch) {
         Instant now = OperationTime.of(clock);
-        return Coalescer.firstOfEachKey(batch, Completion::jobId, Completion.Done::jobId,
+        return Coalescer.firstOfEachKey(batch, Completion::jobId, Completion.Result::jobId,
                 unique -> store.complete(unique, now));
     }
 
@@ -159,6 +159,11 @@ public class WorkerService {
         return workflows.completeStep(c, workflow).map(o -> o.orElse(null));
     }
 
+    /** Why the shared statement refused {@code c}, from the job as it saw it; null when that does not explain it. */
+    private OjsException why(Completion c, Completion.Refused f) {
+        return Refusals.of(c.jobId(), Operation.ACK, f.job(), c.workerId(), OperationTime.of(clock));
+    }
+
     /** One ACK's outcome: when the job completed, or why it was refused (for the batch extension). */
     public record AckOutcome(UUID jobId, Instant completedAt, OjsException error) {
     }
@@ -168,23 +173,23 @@ public class WorkerService {
      * workflow step is completed in its workflow's transaction, which advances the workflow. Where it goes is
      * decided up front from the attempt this instance handed out ({@link HeldAttempts}: the claim returns the job's
      * workflow); a job this instance did not hand out (another instance did, or this one forgot it) goes to the
-     * shared statement, which skips steps, and one it did not complete is tried once more as a step. Only then is
-     * a refusal explained. Refused unapplied when too many ACKs already wait ({@link Coalescer}: 503, retryable).
+     * shared statement, which skips steps and answers a refusal with the job as it saw it: that explains the
+     * refusal, or names the workflow the step goes to. Only a job that changed since (or the repeat of an ACK in
+     * the same batch) is read again. Refused unapplied when too many ACKs already wait ({@link Coalescer}: 503,
+     * retryable).
      */
     public Uni<AckOutcome> complete(Completion c) {
         Attempt known = held.get(c.jobId());
-        Uni<Completion.Done> done;
-        if (known == null) {
-            done = acks.submit(c).flatMap(d -> d != null ? Uni.createFrom().item(d) : completeStep(c, null));
-        } else if (known.workflowStep()) {
-            done = completeStep(c, known.workflowId());
-        } else {
-            done = acks.submit(c);
-        }
-        return done.flatMap(d -> {
-            if (d == null) {
-                return Refusals.refusal(store, c.jobId(), Operation.ACK, OperationTime.of(clock))
-                        .map(e -> new AckOutcome(c.jobId(), null, e));
+        Uni<Completion.Result> done = known != null && known.workflowStep()
+                ? completeStep(c, known.workflowId()).map(d -> d)
+                : acks.submit(c).flatMap(r -> r instanceof Completion.Refused f && f.workflowId() != null
+                        && why(c, f) == null ? completeStep(c, f.workflowId()).map(d -> d) : Uni.createFrom().item(r));
+        return done.flatMap(r -> {
+            if (!(r instanceof Completion.Done d)) {
+                OjsException why = r instanceof Completion.Refused f ? why(c, f) : null;
+                return why != null ? Uni.createFrom().item(new AckOutcome(c.jobId(), null, why))
+                        : Refusals.refusal(store, c.jobId(), Operation.ACK, OperationTime.of(clock))
+                                .map(e -> new AckOutcome(c.jobId(), null, e));
             }
             held.forget(c.jobId());
             // A limited tenant's job finished: a FETCH waiting for the tenant's next job may start it now.

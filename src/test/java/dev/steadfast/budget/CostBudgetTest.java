@@ -159,6 +159,34 @@ class CostBudgetTest {
         });
     }
 
+    /**
+     * A late answer: every job ACKed, then ACKed again (409, the job is completed). The refusal is explained by the
+     * completing statement itself, from the job as it saw it: no read of its own.
+     */
+    @Test
+    void refusedAck() throws Exception {
+        check("refused-ack", q -> {
+            pushBulk(q, JOBS, null);
+            return () -> {
+                int requests = 0;
+                while (true) {
+                    JsonNode jobs = fetch(q, 10);
+                    requests++;
+                    if (jobs.isEmpty()) {
+                        return requests;
+                    }
+                    for (JsonNode j : jobs) {
+                        ack(j.get("id").asText());
+                        JsonNode again = post("/ojs/v1/workers/ack", obj("job_id", j.get("id").asText(),
+                                "worker_id", "budget"), 409);
+                        assertEquals("completed", again.at("/error/details/current_state").asText(), again::toString);
+                        requests += 2;
+                    }
+                }
+            };
+        });
+    }
+
     @Test
     void w1Bulk() throws Exception {
         check("w1-bulk", q -> () -> {

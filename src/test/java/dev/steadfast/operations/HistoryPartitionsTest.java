@@ -172,9 +172,10 @@ class HistoryPartitionsTest {
     private String complete(String queue, Instant at) {
         String id = enqueue(obj("type", "p.t", "args", arr(), "options", obj("queue", queue)));
         assertEquals(id, fetchOne("w", queue));
-        List<Completion.Done> done = jobs.complete(List.of(new Completion(UUID.fromString(id), null, null)), at)
+        List<Completion.Result> done = jobs.complete(List.of(new Completion(UUID.fromString(id), null, null)), at)
                 .await().indefinitely();
         assertEquals(1, done.size());
+        assertTrue(done.get(0) instanceof Completion.Done, () -> "refused: " + done);
         return id;
     }
 

@@ -61,11 +61,15 @@ class FinishPlanTest {
             for (int i = 0; i < 8; i++) { // past the five custom plans after which the generic one may be cached
                 c.query("BEGIN").execute().await().indefinitely();
                 long lease = read(c, "jobs_lease_idx");
-                List<Completion.Done> done = JobStore.complete(c, JobSql.COMPLETE,
+                long history = historyScans(c);
+                List<Completion.Result> done = JobStore.complete(c,
                         List.of(new Completion(UUID.fromString(active.get(i)), null, "w")), Instant.now())
                         .await().indefinitely();
                 assertEquals(1, done.size());
+                assertTrue(done.get(0) instanceof Completion.Done, () -> "refused: " + done);
                 assertEquals(0, read(c, "jobs_lease_idx") - lease, "execution " + (i + 1) + " read the lease index");
+                // what explains a refusal is read only for the refused: an ACK that completes looks up no history
+                assertEquals(0, historyScans(c) - history, "execution " + (i + 1) + " scanned the history");
                 c.query("ROLLBACK").execute().await().indefinitely();
             }
             // a heartbeat naming its job: one probe by id too
@@ -97,6 +101,15 @@ class FinishPlanTest {
         } finally {
             c.close().await().indefinitely();
         }
+    }
+
+    /** Scans of the history partitions' indexes by this session not reported yet (this transaction's among them). */
+    private static long historyScans(SqlConnection c) {
+        return c.query("""
+                SELECT coalesce(sum(pg_stat_get_xact_numscans(i.indexrelid)), 0)::int8
+                FROM pg_inherits h JOIN pg_index i ON i.indrelid = h.inhrelid
+                WHERE h.inhparent = 'job_history'::regclass""").execute()
+                .await().indefinitely().iterator().next().getLong(0);
     }
 
     /** Entries of the index read by this session and not reported yet (this transaction's among them). */

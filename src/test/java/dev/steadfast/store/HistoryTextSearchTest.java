@@ -252,8 +252,8 @@ class HistoryTextSearchTest {
         pool.preparedQuery("UPDATE jobs SET lease_expires_at = $2 WHERE id = $1")
                 .execute(Tuple.of(UUID.fromString(id), at.plusSeconds(60).atOffset(ZoneOffset.UTC)))
                 .await().indefinitely();
-        assertEquals(1, jobs.complete(List.of(new Completion(UUID.fromString(id), null, null)), at)
-                .await().indefinitely().size());
+        assertTrue(jobs.complete(List.of(new Completion(UUID.fromString(id), null, null)), at)
+                .await().indefinitely().get(0) instanceof Completion.Done);
         // created a minute before it finished, as a real job of that day would be
         pool.preparedQuery("UPDATE job_history SET created_at = $2 WHERE id = $1")
                 .execute(Tuple.of(UUID.fromString(id), at.minusSeconds(60).atOffset(ZoneOffset.UTC)))

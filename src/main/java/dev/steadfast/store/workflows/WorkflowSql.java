@@ -40,11 +40,14 @@ final class WorkflowSql {
     static final String WORKFLOW_OF = "SELECT workflow_id FROM jobs WHERE id = $1";
 
     /**
-     * Locks the root of the tree workflow $1 belongs to. Nothing else is read here: in READ COMMITTED the other
-     * columns of a joined row may predate the wait for the lock, so READ follows.
+     * Locks the root of the tree workflow $1 belongs to, and reads the root as READ does. In READ COMMITTED a row
+     * locked after a wait is returned as its latest version, but the joined row {@code w} may predate the wait: when
+     * $1 is the root (a workflow not nested, the common case) what READ would read comes with the lock, one round
+     * trip less; for a nested workflow READ follows.
      */
     static final String LOCK_ROOT = """
-            SELECT r.id FROM workflows w JOIN workflows r ON r.id = coalesce(w.root_id, w.id) WHERE w.id = $1
+            SELECT r.id, r.type, r.state, r.parent_id
+            FROM workflows w JOIN workflows r ON r.id = coalesce(w.root_id, w.id) WHERE w.id = $1
             FOR UPDATE OF r""";
 
     /** The advancer's lock: a tree another transaction is advancing is skipped (that one accounts for it). */
@@ -88,10 +91,18 @@ final class WorkflowSql {
             WHERE workflow_id IN (SELECT id FROM sub) AND outcome IS NULL
               AND (job_id IN (SELECT id FROM ins) OR (child AND job_id IN (SELECT id FROM wf)))""";
 
-    /** Records outcomes; a member's outcome is written once (the guard makes a repeat a no-op). */
-    static final String RECORD_OUTCOMES = """
-            UPDATE workflow_jobs w SET outcome = o.outcome FROM unnest($1::uuid[], $2::text[]) AS o(id, outcome)
-            WHERE w.job_id = o.id AND w.outcome IS NULL""";
+    /**
+     * One decision's writes in one statement (one round trip): the members' outcomes $4/$5, each written once (the
+     * guard makes a repeat a no-op), and workflow $1's new state $2 at $3 ($2 null: the state stays).
+     */
+    static final String RECORD_DECISION = """
+            WITH o AS (
+                UPDATE workflow_jobs w SET outcome = o.outcome FROM unnest($4::uuid[], $5::text[]) AS o(id, outcome)
+                WHERE w.job_id = o.id AND w.outcome IS NULL)
+            UPDATE workflows SET state = $2,
+                   completed_at = CASE WHEN $2 IN ('completed', 'failed') THEN $3::timestamptz END,
+                   cancelled_at = CASE WHEN $2 = 'cancelled' THEN $3::timestamptz END
+            WHERE id = $1 AND $2::text IS NOT NULL""";
 
     /**
      * Enqueues a waiting member (the ACTIVATE transition) with the results of the jobs $2, in that order, as
@@ -125,19 +136,14 @@ final class WorkflowSql {
     static final String CANCEL_WAITING = "WITH " + HistorySql.finish("", "j.id = ANY($1::uuid[]) AND j.state = 'pending'",
             "", java.util.Map.of("state", "'cancelled'", "cancelled_at", "$2::timestamptz")) + "\nSELECT count(*) FROM ins";
 
-    static final String SET_STATE = """
-            UPDATE workflows SET state = $2,
-                   completed_at = CASE WHEN $2 IN ('completed', 'failed') THEN $3::timestamptz END,
-                   cancelled_at = CASE WHEN $2 = 'cancelled' THEN $3::timestamptz END
-            WHERE id = $1""";
-
     static final String FIND = """
             SELECT id, type, name, state, created_at, completed_at, cancelled_at, parent_id
             FROM workflows WHERE id = $1""";
 
     /**
      * Records when a workflow's first job began executing (ojs-workflows.md 3.3 started_at), in the transaction of
-     * each ACK and FAIL of a member ($2) of $1: the earliest start seen. A job's started_at is its latest attempt's,
+     * each FAIL of a member ($2) of $1 (an ACK's statement does it itself: JobSql.COMPLETE_STEP): the earliest start
+     * seen. A job's started_at is its latest attempt's,
      * so recording it at every ACK and FAIL (a retryable failure included) keeps a first attempt's start.
      */
     static final String NOTE_STARTED = """

@@ -144,15 +144,15 @@ public class WorkflowStore {
      */
     public Uni<Optional<Finished<Completion.Done>>> completeStep(Completion c, UUID workflow, Instant now,
                                                                  Decide decide) {
-        return step(c.jobId(), workflow, now, decide,
-                conn -> JobStore.complete(conn, JobSql.COMPLETE_STEP, List.of(c), now)
+        return step(c.jobId(), workflow, now, decide, true,
+                conn -> JobStore.completeSteps(conn, List.of(c), now)
                         .map(done -> done.isEmpty() ? null : done.get(0)));
     }
 
     /** A worker's FAIL of a workflow step, written as decided for its attempt; empty as for completeStep. */
     public Uni<Optional<Finished<JobRow>>> failStep(FailureWrite w, UUID workflow, int keep, Instant fence,
                                                      Instant now, Decide decide) {
-        return step(w.jobId(), workflow, now, decide,
+        return step(w.jobId(), workflow, now, decide, false,
                 conn -> JobStore.recordFailures(conn, List.of(w), keep, fence, true)
                         .map(rows -> rows.isEmpty() ? null : rows.get(0)));
     }
@@ -164,9 +164,10 @@ public class WorkflowStore {
     /**
      * A step's write in its workflow's transaction: the tree's root locked, the write, then the workflow decided on.
      * A job's workflow never changes, so one known from the claim ({@code known}) is not read again; a job that is no
-     * longer live then simply writes nothing (its guard), as it would have found no workflow.
+     * longer live then simply writes nothing (its guard), as it would have found no workflow. {@code noted}: the
+     * write records the step's start on its workflow itself (COMPLETE_STEP); otherwise NOTE_STARTED follows it.
      */
-    private <T> Uni<Optional<Finished<T>>> step(UUID jobId, UUID known, Instant now, Decide decide,
+    private <T> Uni<Optional<Finished<T>>> step(UUID jobId, UUID known, Instant now, Decide decide, boolean noted,
                                                 java.util.function.Function<SqlConnection, Uni<T>> write) {
         return pool.withTransaction(conn -> (known != null ? Uni.createFrom().item(known)
                 : conn.preparedQuery(WorkflowSql.WORKFLOW_OF).execute(Tuple.of(jobId))
@@ -182,8 +183,9 @@ public class WorkflowStore {
                                     ? Uni.createFrom().item(Optional.<Finished<T>>empty())
                                     : locked.rowCount() == 0
                                     ? Uni.createFrom().item(Optional.of(new Finished<>(written, Advanced.NOTHING)))
-                                    : conn.preparedQuery(WorkflowSql.NOTE_STARTED).execute(Tuple.of(wf, jobId))
-                                            .flatMap(x -> decided(conn, wf, now, decide))
+                                    : (noted ? Uni.createFrom().voidItem() : conn.preparedQuery(
+                                            WorkflowSql.NOTE_STARTED).execute(Tuple.of(wf, jobId)).replaceWithVoid())
+                                            .flatMap(x -> decided(conn, wf, root(locked, wf), now, decide))
                                             .map(a -> Optional.of(new Finished<>(written, a)))));
                 }));
     }
@@ -195,13 +197,25 @@ public class WorkflowStore {
     public Uni<Advanced> advance(UUID workflowId, Instant now, Decide decide) {
         return pool.withTransaction(conn -> conn.preparedQuery(WorkflowSql.LOCK_ROOT_SKIP).execute(Tuple.of(workflowId))
                 .flatMap(rows -> rows.rowCount() == 0 ? Uni.createFrom().item(Advanced.NOTHING)
-                        : decided(conn, workflowId, now, decide)));
+                        : decided(conn, workflowId, root(rows, workflowId), now, decide)));
     }
 
-    /** Decides on {@code wf} (its tree's root locked) and on every outer workflow its finishing finishes. */
-    private Uni<Advanced> decided(SqlConnection conn, UUID wf, Instant now, Decide decide) {
+    /** The row LOCK_ROOT locked, when it is workflow {@code wf} itself (its READ); null for a nested workflow. */
+    private static Row root(io.vertx.mutiny.sqlclient.RowSet<Row> locked, UUID wf) {
+        if (locked.rowCount() == 0) {
+            return null;
+        }
+        Row r = locked.iterator().next();
+        return wf.equals(r.getUUID("id")) ? r : null;
+    }
+
+    /**
+     * Decides on {@code wf} (its tree's root locked; {@code read}: its row as READ reads it, null to read it) and on
+     * every outer workflow its finishing finishes.
+     */
+    private Uni<Advanced> decided(SqlConnection conn, UUID wf, Row read, Instant now, Decide decide) {
         Enqueued e = new Enqueued();
-        return decideAndApply(conn, wf, now, decide, e).map(x -> e.advanced());
+        return decideAndApply(conn, wf, read, now, decide, e).map(x -> e.advanced());
     }
 
     /** What the decisions of one transaction enqueued. */
@@ -258,12 +272,14 @@ public class WorkflowStore {
      * Reads workflow {@code wf} (its root locked), decides on its members and applies the decision; when that
      * finishes a nested workflow, its parent is decided on next, in the same transaction.
      */
-    private Uni<Void> decideAndApply(SqlConnection conn, UUID wf, Instant now, Decide decide, Enqueued e) {
-        return conn.preparedQuery(WorkflowSql.READ).execute(Tuple.of(wf)).flatMap(read -> {
-            if (read.rowCount() == 0) {
+    private Uni<Void> decideAndApply(SqlConnection conn, UUID wf, Row known, Instant now, Decide decide, Enqueued e) {
+        Uni<Row> read = known != null ? Uni.createFrom().item(known)
+                : conn.preparedQuery(WorkflowSql.READ).execute(Tuple.of(wf))
+                        .map(rows -> rows.rowCount() == 0 ? null : rows.iterator().next());
+        return read.flatMap(w -> {
+            if (w == null) {
                 return Uni.createFrom().voidItem();
             }
-            Row w = read.iterator().next();
             WorkflowType type = WorkflowType.fromWire(w.getString("type")).orElseThrow();
             WorkflowState state = WorkflowState.fromWire(w.getString("state")).orElseThrow();
             UUID parent = w.getUUID("parent_id");
@@ -273,7 +289,7 @@ public class WorkflowStore {
                 Uni<Void> applied = apply(conn, wf, state, a, children, now, e);
                 boolean finished = a.state().terminal() && !state.terminal();
                 return parent == null || !finished ? applied
-                        : applied.flatMap(x -> decideAndApply(conn, parent, now, decide, e));
+                        : applied.flatMap(x -> decideAndApply(conn, parent, null, now, decide, e));
             });
         });
     }
@@ -325,14 +341,12 @@ public class WorkflowStore {
             chain = chain.flatMap(x -> conn.preparedQuery(WorkflowSql.CANCEL_TREES).execute(Tuple.of(
                     cancelNested.toArray(UUID[]::new), JobStore.odt(now), new String[] {JobState.PENDING.wire()})));
         }
-        if (!a.outcomes().isEmpty()) {
+        if (!a.outcomes().isEmpty() || a.state() != before) {
             UUID[] ids = a.outcomes().keySet().toArray(UUID[]::new);
             String[] os = a.outcomes().values().stream().map(Outcome::wire).toArray(String[]::new);
-            chain = chain.flatMap(x -> conn.preparedQuery(WorkflowSql.RECORD_OUTCOMES).execute(Tuple.of(ids, os)));
-        }
-        if (a.state() != before) {
-            chain = chain.flatMap(x -> conn.preparedQuery(WorkflowSql.SET_STATE)
-                    .execute(Tuple.of(wf, a.state().wire(), JobStore.odt(now))));
+            String state = a.state() != before ? a.state().wire() : null;
+            chain = chain.flatMap(x -> conn.preparedQuery(WorkflowSql.RECORD_DECISION)
+                    .execute(Tuple.of(wf, state, JobStore.odt(now), ids, os)));
         }
         for (Advance.Activation act : a.activate()) {
             chain = chain.flatMap(x -> children.contains(act.jobId()) ? start(conn, act.jobId(), act.parents(), now, e)
@@ -362,7 +376,8 @@ public class WorkflowStore {
                     Uni<?> cancelled = conn.preparedQuery(WorkflowSql.CANCEL_TREES)
                             .execute(Tuple.of(new UUID[] {id}, JobStore.odt(now), fromStates));
                     if (parent != null) {
-                        cancelled = cancelled.flatMap(x -> decideAndApply(conn, parent, now, decide, new Enqueued()));
+                        cancelled = cancelled.flatMap(x -> decideAndApply(conn, parent, null, now, decide,
+                                new Enqueued()));
                     }
                     return cancelled.flatMap(x -> find(conn, id).map(v -> v.map(x2 -> new Cancelled(x2.workflow(), true))));
                 })));
