@@ -1,0 +1,14 @@
+-- The statements of store SearchIndexes, rendered by RenderedSqlTest from the code: do not edit by hand.
+
+-- SearchIndexes.LEAVES
+SELECT t.relid::regclass::text AS leaf,
+       (SELECT count(*) FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+        WHERE x.indrelid = t.relid AND i.relname = ANY(s.names) AND x.indisvalid AND x.indisready)
+         = cardinality(s.names) AS indexed,
+       ARRAY(SELECT i.relname::text FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+             WHERE x.indrelid = t.relid AND i.relname = ANY(s.names)
+               AND NOT (x.indisvalid AND x.indisready) ORDER BY 1) AS invalid,
+       EXISTS (SELECT 1 FROM pg_stat_progress_create_index p WHERE p.relid = t.relid) AS building
+FROM pg_partition_tree('job_history') t JOIN pg_class c ON c.oid = t.relid,
+     LATERAL (SELECT ARRAY(SELECT c.relname || x FROM unnest(ARRAY['_search_idx', '_state_created_idx', '_queue_created_idx', '_type_created_idx', '_tags_idx']) x)::name[] AS names) s
+WHERE t.isleaf ORDER BY 1;
