@@ -29,11 +29,13 @@ public class ApiAuthTest {
     static final String ADMIN = "test-admin-token";
     static final String READONLY = "test-readonly-token";
 
+    /** Authentication on, and TLS on beside plain HTTP (dev.steadfast.grpc.GrpcTlsTest), as a deployment runs. */
     public static class AuthOn implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
+            Map<String, String> config = new java.util.HashMap<>(dev.steadfast.testsupport.TestTls.serverConfig());
             // the SHA-256 of each token above
-            return Map.of("steadfast.auth.enabled", "true",
+            config.putAll(Map.of("steadfast.auth.enabled", "true",
                     "steadfast.auth.tokens.\"producer\"",
                     "producer:sha256:063bc8f3c9eb95c6c96fc198bd0b7fd76f1010e7d8a9a51817ac0536508ecc86",
                     "steadfast.auth.tokens.\"worker\"",
@@ -41,7 +43,8 @@ public class ApiAuthTest {
                     "steadfast.auth.tokens.\"admin\"",
                     "admin:sha256:17d6bfe05d1b1fb7bc499f8e3f639c7b3eda4c40f321eef8887a0c04c89a99c5",
                     "steadfast.auth.tokens.\"dashboard\"",
-                    "readonly:sha256:dd0d343c4c653512298dbbd6fe781aeb2faf35de119c891ed8f14ae2333196f1");
+                    "readonly:sha256:dd0d343c4c653512298dbbd6fe781aeb2faf35de119c891ed8f14ae2333196f1"));
+            return config;
         }
     }
 

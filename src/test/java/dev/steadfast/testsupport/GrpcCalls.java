@@ -33,8 +33,12 @@ public final class GrpcCalls implements AutoCloseable {
     private final AtomicReference<Metadata> trailers = new AtomicReference<>();
 
     public GrpcCalls() {
-        channel = Grpc.newChannelBuilderForAddress("localhost", RestAssured.port, InsecureChannelCredentials.create())
-                .build();
+        this(RestAssured.port, InsecureChannelCredentials.create());
+    }
+
+    /** A client of port {@code port} of localhost with {@code credentials} (TLS, or plaintext h2c). */
+    public GrpcCalls(int port, io.grpc.ChannelCredentials credentials) {
+        channel = Grpc.newChannelBuilderForAddress("localhost", port, credentials).build();
     }
 
     public static Metadata.Key<String> key(String name) {
