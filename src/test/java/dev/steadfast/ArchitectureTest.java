@@ -78,6 +78,63 @@ class ArchitectureTest {
         assertEquals(List.of(), cycles, "package graph: " + g);
     }
 
+    static final Path ARCHITECTURE_PAGE = Path.of("docs/internals/architecture.md");
+
+    /**
+     * The source layout of docs/internals/architecture.md, in its order: each top-level package of the code, and each
+     * package inside one, as the page lists them ({@code name/} at the start of an entry, {@code (+ a, b)} for the
+     * packages inside).
+     */
+    static Map<String, List<String>> layoutOnThePage() throws IOException {
+        String page = Files.readString(ARCHITECTURE_PAGE);
+        String block = page.substring(page.indexOf("src/main/java/dev/steadfast/"));
+        block = block.substring(0, block.indexOf("\nsrc/main/proto"));
+        Map<String, List<String>> out = new java.util.LinkedHashMap<>();
+        Matcher m = Pattern.compile("(?m)^  ([a-z]\\w*)/(?: \\(\\+ ([a-z, ]+)\\))?").matcher(block);
+        while (m.find()) {
+            out.put(m.group(1), m.group(2) == null ? List.of() : List.of(m.group(2).split(",\\s*")));
+        }
+        return out;
+    }
+
+    /**
+     * The page names every package of the code, and the order it gives is the dependency order the code keeps: a
+     * top-level package uses only those listed before it (the console, listed last, may use any).
+     */
+    @Test
+    void theArchitecturePageListsEveryPackageInTheOrderTheCodeKeeps() throws IOException {
+        Map<String, List<String>> page = layoutOnThePage();
+        Map<String, Set<String>> code = new TreeMap<>();
+        for (Path f : files(MAIN, ".java")) {
+            Path rel = MAIN.relativize(f);
+            if (rel.getNameCount() >= 2) {
+                Set<String> inside = code.computeIfAbsent(rel.getName(0).toString(), k -> new TreeSet<>());
+                if (rel.getNameCount() >= 3) {
+                    inside.add(rel.getName(1).toString());
+                }
+            }
+        }
+        assertEquals(code.keySet(), new TreeSet<>(page.keySet()), "the top-level packages on " + ARCHITECTURE_PAGE);
+        for (var e : code.entrySet()) {
+            assertEquals(e.getValue(), new TreeSet<>(page.get(e.getKey())),
+                    "the packages inside " + e.getKey() + "/ on " + ARCHITECTURE_PAGE);
+        }
+        List<String> order = new ArrayList<>(page.keySet());
+        Map<String, Set<String>> g = packageGraph();
+        List<String> backwards = new ArrayList<>();
+        for (String from : order) {
+            if (from.equals("console")) {
+                continue;
+            }
+            for (String to : g.getOrDefault(from, Set.of())) {
+                if (order.indexOf(to) > order.indexOf(from)) {
+                    backwards.add(from + " -> " + to);
+                }
+            }
+        }
+        assertEquals(List.of(), backwards, "uses of a package listed later on " + ARCHITECTURE_PAGE);
+    }
+
     @Test
     void theCoreDependsOnNoFeature() throws IOException {
         Map<String, Set<String>> g = packageGraph();
