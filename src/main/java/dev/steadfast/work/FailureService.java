@@ -110,8 +110,13 @@ public class FailureService {
                     return record(c, reads.submit(c.jobId()), false);
                 }
                 if (row == null) {
-                    return Refusals.refusal(store, c.jobId(), Operation.FAIL, now)
-                            .map(e -> (FailOutcome) new FailOutcome.Refused(c.jobId(), e));
+                    // the attempt was read for this decision: its facts explain a refusal by the lease's end or
+                    // holder without a read of their own; only a job changed since is read again
+                    OjsException why = Refusals.of(c.jobId(), Operation.FAIL, new JobStore.StateAndOwner(a.state(),
+                            a.leaseOwner(), a.leaseExpiresAt()), c.workerId(), now);
+                    return why != null ? Uni.createFrom().item((FailOutcome) new FailOutcome.Refused(c.jobId(), why))
+                            : Refusals.refusal(store, c.jobId(), Operation.FAIL, now)
+                                    .map(e -> (FailOutcome) new FailOutcome.Refused(c.jobId(), e));
                 }
                 held.forget(row.id());
                 // A limited tenant's job stopped running: a FETCH waiting for the tenant's next job may start it.
