@@ -114,6 +114,17 @@ public class Telemetry {
         }
     }
 
+    /**
+     * The jobs a plain claim started; the ones it discarded instead because their expires_at had passed are
+     * announced as the expiry reaper's are ({@link #expired}).
+     */
+    public java.util.List<JobRow> startedBy(dev.steadfast.store.JobStore.Claimed claimed, Instant now) {
+        for (JobRow r : claimed.expired()) {
+            expired(r, now);
+        }
+        return claimed.started();
+    }
+
     /** A job discarded unstarted because its expires_at passed: job.discarded with reason "expired". */
     public void expired(JobRow row, Instant now) {
         Map<String, Object> d = new LinkedHashMap<>();

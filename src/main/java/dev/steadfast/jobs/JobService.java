@@ -7,6 +7,7 @@ import dev.steadfast.coalescing.Coalescers;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.JobIds;
 import dev.steadfast.domain.JobRules;
+import dev.steadfast.domain.JobExpiry;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.JobStateMachine;
@@ -59,11 +60,13 @@ public class JobService {
     private final Backpressure backpressure;
     private final RateLimits rateLimits;
     private final TenantService tenants;
+    private final ExpiredOnRead expiredOnRead;
 
     public JobService(JobStore store, Clock clock, JobsConfig config, RetryPolicies policies,
                       QueueRegistry queues, Telemetry telemetry, ObjectMapper json, WorkSignal signal,
                       UniqueEnqueue unique, QueueLimiter limiter, Coalescers coalescers, Backpressure backpressure,
-                      RateLimits rateLimits, TenantService tenants) {
+                      RateLimits rateLimits, TenantService tenants, ExpiredOnRead expiredOnRead) {
+        this.expiredOnRead = expiredOnRead;
         this.tenants = tenants;
         this.rateLimits = rateLimits;
         this.backpressure = backpressure;
@@ -412,9 +415,20 @@ public class JobService {
         });
     }
 
-    /** INFO: the whole job; 404 when unknown. */
+    /**
+     * INFO: the whole job; 404 when unknown. A job read waiting past its expires_at (JobExpiry.due: the claim passes
+     * it over, the reaper has not come by yet) is discarded first, as the reaper would, and answered as it is then.
+     */
     public Uni<JobRow> info(UUID id) {
-        return store.find(id).map(o -> o.orElseThrow(() -> OjsException.notFound("job", id.toString())));
+        return store.find(id).flatMap(o -> {
+            JobRow row = o.orElseThrow(() -> OjsException.notFound("job", id.toString()));
+            Instant now = OperationTime.of(clock);
+            if (!JobExpiry.due(row.state(), row.expiresAt(), now)) {
+                return Uni.createFrom().item(row);
+            }
+            return expiredOnRead.discard(id, now).flatMap(v -> store.find(id))
+                    .map(again -> again.orElseThrow(() -> OjsException.notFound("job", id.toString())));
+        });
     }
 
     /**
