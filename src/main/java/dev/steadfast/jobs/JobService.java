@@ -232,7 +232,9 @@ public class JobService {
      */
     private Uni<Void> admitTenants(List<EnqueueCommand> commands) {
         Map<String, Integer> byTenant = null;
+        Map<String, Integer> scheduled = null;
         List<Map.Entry<String, String>> tenantQueues = null;
+        Instant now = OperationTime.of(clock);
         for (EnqueueCommand c : commands) {
             if (c == null || c.metaJson() == null || !c.metaJson().contains("\"tenant_id\"")) {
                 continue;
@@ -246,13 +248,17 @@ public class JobService {
             if (t != null && t.isTextual()) {
                 if (byTenant == null) {
                     byTenant = new LinkedHashMap<>();
+                    scheduled = new java.util.HashMap<>();
                     tenantQueues = new ArrayList<>();
                 }
                 byTenant.merge(t.textValue(), 1, Integer::sum);
+                if (!c.pending() && c.scheduledAt() != null && c.scheduledAt().isAfter(now)) {
+                    scheduled.merge(t.textValue(), 1, Integer::sum); // becomes scheduled (prepare)
+                }
                 tenantQueues.add(Map.entry(queueOf(c), t.textValue()));
             }
         }
-        return byTenant == null ? Uni.createFrom().voidItem() : tenants.admit(byTenant, tenantQueues);
+        return byTenant == null ? Uni.createFrom().voidItem() : tenants.admit(byTenant, scheduled, tenantQueues);
     }
 
     private Uni<List<JobRow>> pushAllAdmitted(List<EnqueueCommand> commands) {
