@@ -17,3 +17,14 @@ ALTER TABLE tenants ADD CONSTRAINT tenants_enqueue_rate_whole
     CHECK ((max_enqueue_rate_limit IS NULL) = (max_enqueue_rate_period_ms IS NULL));
 ALTER TABLE tenants ADD COLUMN enqueue_tokens double precision;
 ALTER TABLE tenants ADD COLUMN enqueue_tokens_at timestamptz;
+
+-- The default tenant (ojs-multi-tenancy 15.3): the row '_default' holds the limits of jobs without a tenant, which
+-- are its max_enqueue_rate alone (its other limits would count jobs without a tenant, which no index holds; the
+-- server refuses them with 400, and this keeps them out whatever writes the row). No job can name it: a job's
+-- tenant_id still matches the form below without it.
+ALTER TABLE tenants DROP CONSTRAINT tenants_id_check;
+ALTER TABLE tenants ADD CONSTRAINT tenants_id_check
+    CHECK (id = '_default' OR (id ~ '^[a-zA-Z0-9][a-zA-Z0-9._:-]*$' AND length(id) <= 128));
+ALTER TABLE tenants ADD CONSTRAINT tenants_default_rate_only
+    CHECK (id <> '_default' OR (fairness_weight = 1 AND max_queue_depth IS NULL AND max_concurrency IS NULL
+                                AND max_scheduled IS NULL));

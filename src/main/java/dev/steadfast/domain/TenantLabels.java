@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class TenantLabels {
 
     /** The label of jobs without a tenant. */
-    public static final String DEFAULT = "_default";
+    public static final String DEFAULT = TenantId.DEFAULT;
     /** The label of the tenants seen after the first {@code max}. */
     public static final String OTHER = "_other";
 

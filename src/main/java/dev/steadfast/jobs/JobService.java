@@ -235,7 +235,11 @@ public class JobService {
         Map<String, Integer> scheduled = null;
         List<Map.Entry<String, String>> tenantQueues = null;
         Instant now = OperationTime.of(clock);
+        int untenanted = 0;
         for (EnqueueCommand c : commands) {
+            if (c != null && (c.metaJson() == null || !c.metaJson().contains("\"tenant_id\""))) {
+                untenanted++; // the default tenant's (ojs-multi-tenancy 15.3)
+            }
             if (c == null || c.metaJson() == null || !c.metaJson().contains("\"tenant_id\"")) {
                 continue;
             }
@@ -258,7 +262,13 @@ public class JobService {
                 tenantQueues.add(Map.entry(queueOf(c), t.textValue()));
             }
         }
-        return byTenant == null ? Uni.createFrom().voidItem() : tenants.admit(byTenant, scheduled, tenantQueues);
+        if (byTenant == null) {
+            return untenanted == 0 ? Uni.createFrom().voidItem() : tenants.admitUntenanted(untenanted);
+        }
+        if (untenanted > 0) {
+            byTenant.put(dev.steadfast.domain.TenantId.DEFAULT, untenanted);
+        }
+        return tenants.admit(byTenant, scheduled, tenantQueues);
     }
 
     private Uni<List<JobRow>> pushAllAdmitted(List<EnqueueCommand> commands) {

@@ -54,7 +54,7 @@ public class TenantResource {
     @Path("/{id}")
     @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> get(@PathParam("id") String id) {
-        return Uni.createFrom().item(() -> TenantId.check("tenant_id", id)).flatMap(tenants::get)
+        return Uni.createFrom().item(() -> TenantId.checkConfigured("tenant_id", id)).flatMap(tenants::get)
                 .map(c -> Responses.ok(json, new TenantViews.One(TenantViews.Config.of(c))));
     }
 
@@ -68,7 +68,7 @@ public class TenantResource {
     @RolesAllowed(Roles.ADMIN)
     public Uni<Response> put(@PathParam("id") String id, String body) {
         return Uni.createFrom().item(() -> {
-            TenantId.check("tenant_id", id);
+            TenantId.checkConfigured("tenant_id", id);
             Body b = Body.parse(json, body);
             TenantService.RequestedLimits limits = limits(b.object("limits"));
             return new Object[] {b.integer("fairness_weight"), limits};
@@ -85,7 +85,7 @@ public class TenantResource {
     @RolesAllowed(Roles.ADMIN)
     public Uni<Response> putLimits(@PathParam("id") String id, String body) {
         return Uni.createFrom().item(() -> {
-            TenantId.check("tenant_id", id);
+            TenantId.checkConfigured("tenant_id", id);
             return limits(Body.parse(json, body));
         }).flatMap(l -> tenants.find(id).flatMap(o -> tenants.configure(id,
                         o.map(c -> (long) c.weight()).orElse(null), l)))

@@ -70,11 +70,11 @@ public class TenantService {
     }
 
     public Uni<Optional<TenantStore.Config>> find(String tenant) {
-        return store.find(TenantId.check("tenant_id", tenant));
+        return store.find(TenantId.checkConfigured("tenant_id", tenant));
     }
 
     public Uni<TenantStore.Config> get(String tenant) {
-        TenantId.check("tenant_id", tenant);
+        TenantId.checkConfigured("tenant_id", tenant);
         return store.find(tenant).map(o -> o.orElseThrow(() -> OjsException.notFound("tenant", tenant)));
     }
 
@@ -91,7 +91,10 @@ public class TenantService {
      * limit). A bad value is refused before anything is written.
      */
     public Uni<TenantStore.Config> configure(String tenant, Long weight, RequestedLimits l) {
-        TenantId.check("tenant_id", tenant);
+        TenantId.checkConfigured("tenant_id", tenant);
+        if (TenantId.DEFAULT.equals(tenant)) {
+            defaultTenantTakes(weight, l);
+        }
         if (weight != null && (weight < 1 || weight > MAX_WEIGHT)) {
             throw OjsException.invalidField("fairness_weight", "'fairness_weight' must be an integer from 1 to "
                     + MAX_WEIGHT + ".", "1 to " + MAX_WEIGHT, weight.toString());
@@ -119,6 +122,24 @@ public class TenantService {
                     }
                     return Map.copyOf(next);
                 }));
+    }
+
+    /**
+     * The default tenant (jobs without a tenant, ojs-multi-tenancy 15.3) takes max_enqueue_rate only: its other limits
+     * would have to count jobs without a tenant, which no index holds (an index of them would be written by every
+     * plain PUSH and claim), and its weight has no turn to apply to; each is refused with 400 naming it.
+     */
+    private static void defaultTenantTakes(Long weight, RequestedLimits l) {
+        Object[][] refused = {{"fairness_weight", weight != null && weight != 1 ? weight : null},
+            {"limits.max_queue_depth", l.maxQueueDepth()}, {"limits.max_concurrency", l.maxConcurrency()},
+            {"limits.max_scheduled", l.maxScheduled()}};
+        for (Object[] r : refused) {
+            if (r[1] != null) {
+                throw OjsException.invalidField((String) r[0], "'" + r[0] + "' cannot be set for " + TenantId.DEFAULT
+                        + " (jobs without a tenant): only limits.max_enqueue_rate can; bound their queues'"
+                        + " depth instead (ojs-backpressure).", "null", r[1].toString());
+            }
+        }
     }
 
     /** A count limit (max_queue_depth, max_scheduled): 0 to Integer.MAX_VALUE, or null. */
@@ -153,7 +174,7 @@ public class TenantService {
     }
 
     public Uni<Void> remove(String tenant) {
-        TenantId.check("tenant_id", tenant);
+        TenantId.checkConfigured("tenant_id", tenant);
         return store.delete(tenant).map(found -> {
             if (!found) {
                 throw OjsException.notFound("tenant", tenant);
@@ -185,6 +206,18 @@ public class TenantService {
                         e.getValue(), scheduled.getOrDefault(e.getKey(), 0), now))
                 .collect().last().replaceWithVoid())
                 .invoke(() -> queueTenants.forEach(e -> fairness.pushed(e.getKey(), e.getValue())));
+    }
+
+    /**
+     * Admits a PUSH of {@code jobs} jobs without a tenant: the default tenant's max_enqueue_rate when it has one
+     * (known from the limits reread once a second; nothing else is read).
+     */
+    public Uni<Void> admitUntenanted(int jobs) {
+        Instant now = OperationTime.of(clock);
+        return admissionLimits.get(now).flatMap(limits -> {
+            TenantStore.Limits l = limits.get(TenantId.DEFAULT);
+            return l == null ? Uni.createFrom().voidItem() : admission.admit(TenantId.DEFAULT, l, jobs, 0, now);
+        });
     }
 
     /** Forgets what this instance remembers (the reset hook empties the tables). */

@@ -132,4 +132,45 @@ class TenantAdmissionTest {
             assertEquals(201, pushAs("kept", TenantsTest.job("t-kept", i)).statusCode(), "no limit is left");
         }
     }
+
+    @Test
+    void theDefaultTenantsEnqueueRateLimitsJobsWithoutATenant() {
+        clock.freeze();
+        configure("_default", obj("max_enqueue_rate", obj("limit", 2, "period", "PT10S")));
+        assertEquals(2, (int) Api.request().get(TENANTS + "_default").path("tenant.limits.max_enqueue_rate.limit"));
+        assertEquals(201, Api.push(TenantsTest.job("t-default", 1)).statusCode());
+        assertEquals(201, Api.push(TenantsTest.job("t-default", 2)).statusCode());
+        Response over = Api.push(TenantsTest.job("t-default", 3));
+        assertEquals(429, over.statusCode(), over::asString);
+        assertEquals("_default", over.path("error.details.tenant_id"));
+        assertEquals("max_enqueue_rate", over.path("error.details.limit"));
+        assertEquals("5", over.header("Retry-After"));
+        Response mixed = send(obj("jobs", arr(TenantsTest.job("t-default", 4), TenantsTest.job("t-default", 5))))
+                .post(Api.JOBS + "/batch");
+        assertEquals(429, mixed.statusCode(), "a batch without tenants counts against _default too");
+        assertEquals(201, pushAs("acme", TenantsTest.job("t-default", 6)).statusCode(), "a tenant's job is its own");
+        clock.advance(Duration.ofSeconds(5));
+        assertEquals(201, Api.push(TenantsTest.job("t-default", 7)).statusCode());
+        assertEquals(4, Api.fetchIds("w", 10, "t-default").size(), "the refused pushes created nothing");
+        assertEquals(204, Api.request().delete(TENANTS + "_default").statusCode());
+        assertEquals(201, Api.push(TenantsTest.job("t-default", 8)).statusCode(), "no limit once removed");
+    }
+
+    @Test
+    void theDefaultTenantTakesOnlyAnEnqueueRateAndNamesRefuseTheReservedForms() {
+        Object[][] refused = {
+            {obj("limits", obj("max_queue_depth", 10)), "limits.max_queue_depth"},
+            {obj("limits", obj("max_concurrency", 10)), "limits.max_concurrency"},
+            {obj("limits", obj("max_scheduled", 10)), "limits.max_scheduled"},
+            {obj("fairness_weight", 3), "fairness_weight"},
+        };
+        for (Object[] r : refused) {
+            Response put = send(r[0]).put(TENANTS + "_default");
+            assertEquals(r[1], detailField(assertError(put, 400, "invalid_request")), put.asString());
+        }
+        assertError(Api.request().get(TENANTS + "_default"), 404, "not_found");
+        assertEquals("tenant_id", detailField(assertError(send(obj()).put(TENANTS + "_other"), 400, "invalid_request")));
+        Response named = send(TenantsTest.job("t-default", 1)).header(TenantsTest.TENANT, "_default").post(Api.JOBS);
+        assertEquals("X-OJS-Tenant", detailField(assertError(named, 400, "invalid_request")), "no job names it");
+    }
 }
