@@ -32,8 +32,9 @@ public enum ErrorCode {
     BACKEND_UNAVAILABLE(503, "backend_error", true, "The database is unreachable; retry with backoff."),
     SERVER_BUSY(503, "backend_error", true, "Too many requests wait for the database on this instance"
             + " (details.reason server_busy); nothing was done: retry after Retry-After seconds."),
-    TENANT_LIMIT_EXCEEDED(429, "TENANT_LIMIT_EXCEEDED", true, "The tenant is at its max_queue_depth"
-            + " (details.current, details.maximum); retry after Retry-After seconds or raise the tenant's limit."),
+    TENANT_LIMIT_EXCEEDED(429, "TENANT_LIMIT_EXCEEDED", true, "The tenant is at one of its limits"
+            + " (details.limit: max_queue_depth, max_scheduled or max_enqueue_rate; details.current, details.maximum);"
+            + " retry after Retry-After seconds or raise the tenant's limit."),
     INTERNAL(500, "internal_error", true, "An unexpected server error; retry, and report the request_id if it persists.");
 
     private final int status;

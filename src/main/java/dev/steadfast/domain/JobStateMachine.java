@@ -32,6 +32,11 @@ public final class JobStateMachine {
         SNOOZE,
         /** The lease ran out without an answer: a failed attempt. */
         EXPIRE_LEASE,
+        /**
+         * A job not started yet whose expires_at has passed is discarded instead of being handed out (ojs-core 5.2):
+         * by the expiry reaper, by the claim that passes over it, or when it is read ({@link JobExpiry}).
+         */
+        EXPIRE,
         /** A producer or operator cancels the job. */
         CANCEL,
         /** An operator re-enqueues a dead-lettered job. */
@@ -65,6 +70,8 @@ public final class JobStateMachine {
         rule(Operation.SNOOZE, EnumSet.of(JobState.ACTIVE), EnumSet.of(JobState.SCHEDULED, JobState.AVAILABLE));
         rule(Operation.EXPIRE_LEASE, EnumSet.of(JobState.ACTIVE),
                 EnumSet.of(JobState.AVAILABLE, JobState.RETRYABLE, JobState.DISCARDED));
+        rule(Operation.EXPIRE, EnumSet.of(JobState.AVAILABLE, JobState.SCHEDULED, JobState.RETRYABLE,
+                JobState.PENDING), EnumSet.of(JobState.DISCARDED));
         rule(Operation.CANCEL, EnumSet.of(JobState.SCHEDULED, JobState.AVAILABLE, JobState.PENDING,
                 JobState.ACTIVE, JobState.RETRYABLE), EnumSet.of(JobState.CANCELLED));
         rule(Operation.RETRY_DEAD_LETTER, EnumSet.of(JobState.DISCARDED), EnumSet.of(JobState.AVAILABLE));

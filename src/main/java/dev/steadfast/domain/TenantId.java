@@ -12,6 +12,11 @@ public final class TenantId {
 
     public static final Pattern FORM = Pattern.compile("^[a-zA-Z0-9][a-zA-Z0-9._:-]*$");
     public static final int MAX_LENGTH = 128;
+    /**
+     * The default tenant (ojs-multi-tenancy 15.3): the configuration, under this id, of the limits that apply to jobs
+     * without a tenant. Not a tenant a job can name (it does not match {@link #FORM}).
+     */
+    public static final String DEFAULT = "_default";
     /** The request header naming the caller's tenant (ojs-multi-tenancy 5.3). */
     public static final String HEADER = "X-OJS-Tenant";
 
@@ -27,6 +32,11 @@ public final class TenantId {
                     + " characters", shown.replace('\u0000', '?'));
         }
         return id;
+    }
+
+    /** A tenant whose configuration may be read or written: a well-formed id ({@link #check}) or {@link #DEFAULT}. */
+    public static String checkConfigured(String field, String id) {
+        return DEFAULT.equals(id) ? id : check(field, id);
     }
 
     /** The tenant a request's X-OJS-Tenant header (or gRPC x-ojs-tenant) names, checked; null when it sent none. */

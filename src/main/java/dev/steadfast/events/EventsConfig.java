@@ -20,4 +20,13 @@ public interface EventsConfig {
      */
     @WithDefault("true")
     boolean share();
+
+    /**
+     * Distinct tenant_id labels of {@code steadfast_tenant_jobs_total} (ojs-multi-tenancy MT-006): the first tenants
+     * seen keep their own, later ones are counted as {@code _other}, jobs without a tenant as {@code _default}.
+     * 0: no per-tenant metric.
+     */
+    @WithDefault("1000")
+    @jakarta.validation.constraints.PositiveOrZero
+    int tenantMetricLabels();
 }

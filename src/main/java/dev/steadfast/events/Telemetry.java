@@ -34,9 +34,17 @@ public class Telemetry {
     private final EventLog events;
     private final MeterRegistry meters;
 
-    public Telemetry(EventLog events, MeterRegistry meters) {
+    /** Per-tenant counting (null: off), and the reader of a job's tenant from its meta. */
+    private final dev.steadfast.domain.TenantLabels tenantLabels;
+    private final com.fasterxml.jackson.databind.ObjectMapper json;
+
+    public Telemetry(EventLog events, MeterRegistry meters, EventsConfig config,
+                     com.fasterxml.jackson.databind.ObjectMapper json) {
         this.events = events;
         this.meters = meters;
+        this.json = json;
+        this.tenantLabels = config.tenantMetricLabels() == 0 ? null
+                : new dev.steadfast.domain.TenantLabels(config.tenantMetricLabels());
     }
 
     public void pushed(JobRow row, Instant now) {
@@ -112,6 +120,17 @@ public class Telemetry {
                 emit("dead_letter.added", row, now, Map.of("total_attempts", row.attempt()));
             }
         }
+    }
+
+    /**
+     * The jobs a plain claim started; the ones it discarded instead because their expires_at had passed are
+     * announced as the expiry reaper's are ({@link #expired}).
+     */
+    public java.util.List<JobRow> startedBy(dev.steadfast.store.JobStore.Claimed claimed, Instant now) {
+        for (JobRow r : claimed.expired()) {
+            expired(r, now);
+        }
+        return claimed.started();
     }
 
     /** A job discarded unstarted because its expires_at passed: job.discarded with reason "expired". */
@@ -218,6 +237,32 @@ public class Telemetry {
 
     private void count(String what, JobRow row) {
         counter("steadfast.jobs." + what, row.queue(), row.type()).increment();
+        if (tenantLabels != null) {
+            tenantCounter(what, tenantLabels.of(tenantOf(row.metaJson()))).increment();
+        }
+    }
+
+    /**
+     * A job's tenant (meta.tenant_id, checked when the job was pushed), null without one: most jobs' meta does not
+     * name one, and a text search tells so without parsing it.
+     */
+    private String tenantOf(String metaJson) {
+        if (metaJson == null || !metaJson.contains("\"tenant_id\"")) {
+            return null;
+        }
+        try {
+            com.fasterxml.jackson.databind.JsonNode t = json.readTree(metaJson).get("tenant_id");
+            return t != null && t.isTextual() ? t.textValue() : null;
+        } catch (java.io.IOException e) {
+            return null;
+        }
+    }
+
+    /** steadfast.tenant.jobs{tenant_id, event}: a tenant's job events (ojs-multi-tenancy MT-006), labels bounded. */
+    private Counter tenantCounter(String event, String tenant) {
+        return (Counter) meterCache.computeIfAbsent(new MeterKey("steadfast.tenant.jobs", tenant, event, "tenant"),
+                k -> Counter.builder("steadfast.tenant.jobs").tag("tenant_id", tenant).tag("event", event)
+                        .register(meters));
     }
 
     /** A meter's name and tags: the key under which this class keeps the meters it registered. */

@@ -7,6 +7,7 @@ import dev.steadfast.coalescing.Coalescers;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.JobIds;
 import dev.steadfast.domain.JobRules;
+import dev.steadfast.domain.JobExpiry;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.JobStateMachine;
@@ -59,11 +60,13 @@ public class JobService {
     private final Backpressure backpressure;
     private final RateLimits rateLimits;
     private final TenantService tenants;
+    private final ExpiredOnRead expiredOnRead;
 
     public JobService(JobStore store, Clock clock, JobsConfig config, RetryPolicies policies,
                       QueueRegistry queues, Telemetry telemetry, ObjectMapper json, WorkSignal signal,
                       UniqueEnqueue unique, QueueLimiter limiter, Coalescers coalescers, Backpressure backpressure,
-                      RateLimits rateLimits, TenantService tenants) {
+                      RateLimits rateLimits, TenantService tenants, ExpiredOnRead expiredOnRead) {
+        this.expiredOnRead = expiredOnRead;
         this.tenants = tenants;
         this.rateLimits = rateLimits;
         this.backpressure = backpressure;
@@ -229,8 +232,14 @@ public class JobService {
      */
     private Uni<Void> admitTenants(List<EnqueueCommand> commands) {
         Map<String, Integer> byTenant = null;
+        Map<String, Integer> scheduled = null;
         List<Map.Entry<String, String>> tenantQueues = null;
+        Instant now = OperationTime.of(clock);
+        int untenanted = 0;
         for (EnqueueCommand c : commands) {
+            if (c != null && (c.metaJson() == null || !c.metaJson().contains("\"tenant_id\""))) {
+                untenanted++; // the default tenant's (ojs-multi-tenancy 15.3)
+            }
             if (c == null || c.metaJson() == null || !c.metaJson().contains("\"tenant_id\"")) {
                 continue;
             }
@@ -243,13 +252,23 @@ public class JobService {
             if (t != null && t.isTextual()) {
                 if (byTenant == null) {
                     byTenant = new LinkedHashMap<>();
+                    scheduled = new java.util.HashMap<>();
                     tenantQueues = new ArrayList<>();
                 }
                 byTenant.merge(t.textValue(), 1, Integer::sum);
+                if (!c.pending() && c.scheduledAt() != null && c.scheduledAt().isAfter(now)) {
+                    scheduled.merge(t.textValue(), 1, Integer::sum); // becomes scheduled (prepare)
+                }
                 tenantQueues.add(Map.entry(queueOf(c), t.textValue()));
             }
         }
-        return byTenant == null ? Uni.createFrom().voidItem() : tenants.admit(byTenant, tenantQueues);
+        if (byTenant == null) {
+            return untenanted == 0 ? Uni.createFrom().voidItem() : tenants.admitUntenanted(untenanted);
+        }
+        if (untenanted > 0) {
+            byTenant.put(dev.steadfast.domain.TenantId.DEFAULT, untenanted);
+        }
+        return tenants.admit(byTenant, scheduled, tenantQueues);
     }
 
     private Uni<List<JobRow>> pushAllAdmitted(List<EnqueueCommand> commands) {
@@ -412,9 +431,20 @@ public class JobService {
         });
     }
 
-    /** INFO: the whole job; 404 when unknown. */
+    /**
+     * INFO: the whole job; 404 when unknown. A job read waiting past its expires_at (JobExpiry.due: the claim passes
+     * it over, the reaper has not come by yet) is discarded first, as the reaper would, and answered as it is then.
+     */
     public Uni<JobRow> info(UUID id) {
-        return store.find(id).map(o -> o.orElseThrow(() -> OjsException.notFound("job", id.toString())));
+        return store.find(id).flatMap(o -> {
+            JobRow row = o.orElseThrow(() -> OjsException.notFound("job", id.toString()));
+            Instant now = OperationTime.of(clock);
+            if (!JobExpiry.due(row.state(), row.expiresAt(), now)) {
+                return Uni.createFrom().item(row);
+            }
+            return expiredOnRead.discard(id, now).flatMap(v -> store.find(id))
+                    .map(again -> again.orElseThrow(() -> OjsException.notFound("job", id.toString())));
+        });
     }
 
     /**

@@ -47,9 +47,12 @@ public class QueueLimiter {
 
     private final TenantFairness fair;
     private final JobStore jobs;
+    private final dev.steadfast.events.Telemetry telemetry;
 
     public QueueLimiter(QueueLimitStore limits, Clock clock, RateLimits keys,
-                        RateLimitStore keyedStore, TenantFairness fair, JobStore jobs) {
+                        RateLimitStore keyedStore, TenantFairness fair, JobStore jobs,
+                        dev.steadfast.events.Telemetry telemetry) {
+        this.telemetry = telemetry;
         this.fair = fair;
         this.jobs = jobs;
         this.keys = keys;
@@ -70,7 +73,8 @@ public class QueueLimiter {
                 .flatMap(k -> {
                     List<ClaimRoute.Leg> legs = ClaimRoute.plan(queues, k);
                     if (legs.size() == 1 && legs.get(0).way() == ClaimRoute.Way.PLAIN) {
-                        return jobs.claim(queues, count, workerId, visibilityMs, now);
+                        return jobs.claim(queues, count, workerId, visibilityMs, now)
+                                .map(c -> telemetry.startedBy(c, now));
                     }
                     RateLimitOutcomes out = new RateLimitOutcomes();
                     boolean observed = legs.stream().anyMatch(l -> l.way() == ClaimRoute.Way.KEYED
@@ -94,7 +98,7 @@ public class QueueLimiter {
         int left = count - got.size();
         ClaimRoute.Leg leg = legs.get(i);
         Uni<List<JobRow>> step = switch (leg.way()) {
-            case PLAIN -> jobs.claim(leg.queues(), left, workerId, vis, now);
+            case PLAIN -> jobs.claim(leg.queues(), left, workerId, vis, now).map(c -> telemetry.startedBy(c, now));
             case FAIR -> fair.claimFair(leg.queues(), left, workerId, vis, now);
             case KEYED -> keyedStore.claim(leg.queues(), left, workerId, vis, now, out);
             case LIMITED_QUEUE -> {

@@ -65,7 +65,8 @@ public final class JobSql {
      * A job FETCH may start at $2, the one predicate every claim statement reads its candidates through (these, the
      * tenant claims of store.tenants.TenantClaimSql and the keyed ones of RateLimitStore): in a state FETCH starts
      * from (JobStateMachine's FETCH sources; StateGuardsTest checks every claim statement against the table), due,
-     * and not past its expires_at (such a job is never handed out; the expiry reaper discards it). Every column it
+     * and not past its expires_at (such a job is never handed out; the plain claims discard it as they pass it over,
+     * {@link #withExpired}, and the expiry reaper discards the rest). Every column it
      * reads is in the row the claim's index scan visits anyway; jobs without a deadline cost one comparison.
      */
     public static final String CLAIMABLE = "state IN ('available', 'scheduled', 'retryable') AND run_at <= $2"
@@ -94,22 +95,23 @@ public final class JobSql {
      * read either way, for the pause switch). $5 overrides the job's own visibility timeout when not null.
      * enqueued_at becomes the instant the job became available (run_at). RETURNING leaves out what a worker never
      * needs (error history, last error, result); ord and the claim order let the caller restore the order, which
-     * RETURNING does not keep. A job whose expires_at has passed is never handed out (the expiry reaper discards
-     * it); the test reads a column of the row the scan visits anyway, so jobs without a deadline cost one
-     * comparison. A job with a rate limit key is left to CLAIM_KEYED (rate_limit_key IS NULL, again a column of the
+     * RETURNING does not keep. A job whose expires_at has passed is never handed out: the same statement discards
+     * it ({@link #withExpired}); the test reads a column of the row the scan visits anyway, so jobs without a deadline
+     * cost one comparison. A job with a rate limit key is left to CLAIM_KEYED (rate_limit_key IS NULL, again a column of the
      * row the scan reads: a job without a key pays one null-bitmap test).
      */
-    static final String CLAIM = claim("p.paused OR p.limited");
+    static final String CLAIM = withExpired("queue = ANY($1::text[])", "$3", "$6", claim("p.paused OR p.limited"), START);
 
     /**
      * FETCH from one rate- or concurrency-limited queue (QueueLimitStore.claim): CLAIM without the skip of
      * limited queues, run under the queue row's lock with $3 the allowance the limits leave.
      */
-    public static final String CLAIM_LIMITED = claim("p.paused");
+    public static final String CLAIM_LIMITED = "WITH " + claim("p.paused") + "\n" + START + JobRow.leanColumns("j");
 
+    /** The candidates CTE of CLAIM and CLAIM_LIMITED ({@code next AS (...)}). */
     private static String claim(String skipQueue) {
         return """
-            WITH next AS (
+            next AS (
                 SELECT c.id, r.ord FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
                 CROSS JOIN LATERAL (
                     SELECT id, priority, run_at FROM jobs
@@ -120,8 +122,56 @@ public final class JobSql {
                     LIMIT $3
                     FOR UPDATE SKIP LOCKED) c
                 ORDER BY r.ord, c.priority DESC, c.run_at, c.id
-                LIMIT $3)
-            """.formatted(CLAIMABLE, NOT_LIMITED_TENANT, skipQueue) + START + JobRow.leanColumns("j");
+                LIMIT $3)""".formatted(CLAIMABLE, NOT_LIMITED_TENANT, skipQueue);
+    }
+
+    /**
+     * The expiry a plain claim carries (ojs-core 5.2; domain.JobExpiry): the jobs of the claimed queues ({@code
+     * queues}, a test of the queue column) that the claim passes over because their expires_at passed at $2 are
+     * discarded by the same statement, at most {@code limit} of them, earliest deadline first, with the error entry
+     * and the history the expiry reaper writes (entry: {@link #expiryEntry}; {@code keep} the parameter that holds
+     * how many entries the history keeps) and returned with {@code ord} NULL and state discarded, so the caller
+     * announces them (Telemetry.expired) and no reader sees them as available after the claim. The candidates are
+     * read through jobs_expiry_idx, which only jobs waiting with a deadline enter: a queue whose jobs carry no
+     * deadline pays one probe of an index that holds none of its rows, and no write; with SKIP LOCKED, neither the
+     * reaper nor another claim takes the same job. The guard is EXPIRE's sources (StateGuardsTest).
+     */
+    static String withExpired(String queues, String limit, String keep, String next, String start) {
+        return "WITH gone AS (\n    SELECT id FROM jobs\n    WHERE state IN ('available', 'scheduled', 'retryable', 'pending')"
+                + " AND expires_at <= $2 AND " + queues + "\n    ORDER BY expires_at\n    LIMIT " + limit
+                + "\n    FOR UPDATE SKIP LOCKED),\n" + discardGone(keep) + ",\n" + next + ",\nstarted AS (\n" + start
+                + JobRow.leanColumns("j") + ")\nSELECT * FROM started\nUNION ALL\nSELECT NULL::int8 AS ord, ins.rate_limit_key, "
+                + JobRow.leanColumns("ins") + " FROM ins";
+    }
+
+    /** The move of the claim's expired jobs ({@code gone}) to the history: the expiry reaper's DISCARD_EXPIRED. */
+    static String discardGone(String keep) {
+        return HistorySql.finish("USING gone",
+                "j.id = gone.id AND j.state IN ('available', 'scheduled', 'retryable', 'pending')",
+                ", " + expiryEntry("j", "$2") + " AS x_entry",
+                java.util.Map.of("state", "'discarded'", "discarded_at", "$2", "error", "fin.x_entry",
+                        "errors", "jsonb_path_query_array(fin.errors || fin.x_entry, '$[last - $k to last]',"
+                                + " jsonb_build_object('k', " + keep + "::int - 1))"));
+    }
+
+    /** A timestamp as the wire writes it (http.Timestamps: UTC, milliseconds). */
+    private static String stamp(String t) {
+        return "to_char(" + t + " AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')";
+    }
+
+    /**
+     * The error entry of a job ({@code j}) discarded at {@code now} because it expired: the entry the expiry reaper
+     * records (work.ExpiredJobs, through jobs.ErrorHistoryJson), against the attempt that was never started, its
+     * message domain.JobExpiry.reason. ExpiryAtClaimTest compares the two.
+     */
+    static String expiryEntry(String j, String now) {
+        return """
+            jsonb_build_object('run', %1$s.run, 'attempt', %1$s.attempt + 1, 'type', 'expired', 'code', 'expired',
+                'message', 'Expired: the job''s expires_at (' || %2$s || ') passed while it was ' || %1$s.state
+                           || '; discarded at ' || %3$s || ' instead of being handed to a worker.',
+                'occurred_at', %3$s, 'timestamp', %3$s, 'retryable', false,
+                'details', jsonb_build_object('expires_at', %2$s, 'state', %1$s.state))"""
+                .formatted(j, stamp(j + ".expires_at"), stamp(now));
     }
 
     /**
@@ -135,14 +185,14 @@ public final class JobSql {
      * and each text is built once ({@link #claimOne}).
      */
     private static String claimOneText(int count) {
-        return """
-            WITH next AS (
+        String next = """
+            next AS (
                 SELECT id, 1::int8 AS ord FROM jobs
                 WHERE %s
                 ORDER BY priority DESC, run_at, id
                 LIMIT %d
-                FOR UPDATE SKIP LOCKED)
-            """.formatted(ONE_QUEUE, count) + start("$2", "$3", "$4") + JobRow.leanColumns("j");
+                FOR UPDATE SKIP LOCKED)""".formatted(ONE_QUEUE, count);
+        return withExpired("queue = $1", Integer.toString(count), "$5", next, start("$2", "$3", "$4"));
     }
 
     /** The candidates of a claim from one plain queue ($1): claimOne's and each part of claimFrom's. */
@@ -182,17 +232,17 @@ public final class JobSql {
                     ORDER BY priority DESC, run_at, id
                     LIMIT %d
                     FOR UPDATE SKIP LOCKED) AS c""".formatted(ONE_QUEUE, count);
-        return """
-            WITH next AS (
+        String next = """
+            next AS (
                 SELECT id, 1::int8 AS ord FROM (
                     %s
                     UNION ALL
                     %s
                     UNION ALL
                     %s) AS u
-                LIMIT %d)
-            """.formatted(part.formatted("priority > $5"), part.formatted("priority = $5 AND (run_at, id) >= ($6, '00000000-0000-0000-0000-000000000000'::uuid)"),
-                part.formatted("priority < $5"), count) + start("$2", "$3", "$4") + JobRow.leanColumns("j");
+                LIMIT %d)""".formatted(part.formatted("priority > $5"), part.formatted("priority = $5 AND (run_at, id) >= ($6, '00000000-0000-0000-0000-000000000000'::uuid)"),
+                part.formatted("priority < $5"), count);
+        return withExpired("queue = $1", Integer.toString(count), "$7", next, start("$2", "$3", "$4"));
     }
 
     private static final java.util.concurrent.ConcurrentHashMap<Integer, String> CLAIM_FROM =

@@ -37,7 +37,16 @@ public class JobStore {
     private final Pool pool;
     private final ClaimCursors cursors;
 
-    public JobStore(Pool pool, ClaimCursors cursors) {
+    /**
+     * How many error entries a job's history keeps (steadfast.errors.history-size, never below the floor of
+     * domain.retry.ErrorHistory), for the entry a claim records when it discards an expired job.
+     */
+    private final int historyKept;
+
+    public JobStore(Pool pool, ClaimCursors cursors,
+                    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "steadfast.errors.history-size",
+                            defaultValue = "50") int historySize) {
+        this.historyKept = dev.steadfast.domain.retry.ErrorHistory.kept(historySize);
         this.pool = pool;
         this.cursors = cursors;
     }
@@ -129,7 +138,7 @@ public class JobStore {
      * Claims up to {@code count} jobs from {@code queues} for {@code workerId} in one statement: earlier queues
      * first, and within a queue in claim order (priority, then when each became available).
      */
-    public Uni<List<JobRow>> claim(List<String> queues, int count, String workerId, Long visibilityMs, Instant now) {
+    public Uni<Claimed> claim(List<String> queues, int count, String workerId, Long visibilityMs, Instant now) {
         if (queues.size() == 1) {
             // one queue, the common FETCH: a statement whose plan PostgreSQL caches (JobSql.claimOne), read from
             // where the queue's last claim ended when there is a cursor (ClaimCursors)
@@ -140,19 +149,35 @@ public class JobStore {
                         // how long reading from the head took paces the next one (ClaimCursors.FULL_COST_SHARE)
                         long started = System.nanoTime();
                         return pool.preparedQuery(JobSql.claimOne(count))
-                                .execute(Tuple.of(queue, odt(now), workerId, visibilityMs))
+                                .execute(Tuple.of(queue, odt(now), workerId, visibilityMs, historyKept))
                                 .invoke(r -> cursors.fullClaimTook(queue, Duration.ofNanos(System.nanoTime() - started)));
                     })
                     : pool.preparedQuery(JobSql.claimFrom(count)).execute(Tuple.tuple(Arrays.asList(queue, odt(now),
-                            workerId, visibilityMs, from.priority(), odt(from.fromRunAt()))));
-            return rows.map(JobStore::claimed).invoke(jobs -> {
+                            workerId, visibilityMs, from.priority(), odt(from.fromRunAt()), historyKept)));
+            return rows.map(Claimed::of).invoke(c -> {
+                List<JobRow> jobs = c.started();
                 if (!jobs.isEmpty()) {
                     JobRow last = jobs.get(jobs.size() - 1);
                     cursors.claimed(queue, from, new ClaimCursors.Key(last.priority(), last.enqueuedAt(), last.id()));
                 }
             });
         }
-        return claim(pool, JobSql.CLAIM, queues, count, workerId, visibilityMs, now);
+        Tuple t = Tuple.tuple(Arrays.asList(queues.toArray(String[]::new), odt(now), count, workerId, visibilityMs,
+                historyKept));
+        return pool.preparedQuery(JobSql.CLAIM).execute(t).map(Claimed::of);
+    }
+
+    /**
+     * What a plain claim did: the jobs it started, in claim order, and the jobs it discarded because their
+     * expires_at had passed (JobSql.withExpired), which the caller announces.
+     */
+    public record Claimed(List<JobRow> started, List<JobRow> expired) {
+
+        static Claimed of(RowSet<Row> rows) {
+            List<JobRow> expired = new ArrayList<>(0);
+            List<JobRow> started = claimed(rows, expired);
+            return new Claimed(started, expired);
+        }
     }
 
     public static Uni<List<JobRow>> claim(io.vertx.mutiny.sqlclient.SqlClient client, String sql, List<String> queues,
@@ -163,10 +188,19 @@ public class JobStore {
 
     /** The jobs a claim statement started, in claim order. */
     public static List<JobRow> claimed(RowSet<Row> rows) {
+        return claimed(rows, null);
+    }
+
+    /** {@link #claimed(RowSet)}, the rows a claim discarded (state discarded, no ord) put into {@code expired}. */
+    private static List<JobRow> claimed(RowSet<Row> rows, List<JobRow> expired) {
         List<JobRow> out = new ArrayList<>(rows.rowCount());
         java.util.Map<UUID, Long> ord = new java.util.HashMap<>();
         for (Row r : rows) {
             JobRow j = JobRow.from(r);
+            if (expired != null && j.state() == JobState.DISCARDED) {
+                expired.add(j);
+                continue;
+            }
             ord.put(j.id(), r.getLong("ord"));
             out.add(j);
         }

@@ -59,6 +59,7 @@ public class TenantFairness {
 
     private final TenantStore store;
     private final JobStore jobs;
+    private final dev.steadfast.events.Telemetry telemetry;
     private final TenantsConfig config;
     private final RefreshedSnapshot<Map<String, List<String>>> tenants;
     private volatile Map<String, List<String>> known = Map.of();
@@ -68,7 +69,9 @@ public class TenantFairness {
     /** Started jobs of limited tenants, by id: their tenant. */
     private final Map<UUID, String> held = new ConcurrentHashMap<>();
 
-    public TenantFairness(TenantStore store, JobStore jobs, TenantsConfig config, TenantLimitStore limits) {
+    public TenantFairness(TenantStore store, JobStore jobs, TenantsConfig config, TenantLimitStore limits,
+                          dev.steadfast.events.Telemetry telemetry) {
+        this.telemetry = telemetry;
         this.store = store;
         this.jobs = jobs;
         this.config = config;
@@ -99,7 +102,7 @@ public class TenantFairness {
         return limited.get(now).flatMap(lim -> tenants.get(now).flatMap(byQueue -> {
             List<Map.Entry<String, String>> turns = turns(queues, byQueue, cursors, count);
             if (turns.isEmpty()) {
-                return jobs.claim(queues, count, workerId, visibilityMs, now);
+                return jobs.claim(queues, count, workerId, visibilityMs, now).map(c -> telemetry.startedBy(c, now));
             }
             Set<String> capped = new TreeSet<>();
             turns.forEach(e -> {

@@ -49,9 +49,23 @@ final class TenantViews {
                     Map.of("limit", max, "current", all.get(JobState.ACTIVE))));
             s.config().map(TenantStore.Config::maxQueueDepth).ifPresent(max -> limits.put("max_queue_depth",
                     Map.of("limit", max, "current", waiting)));
+            s.config().map(c -> c.limits().maxScheduled()).ifPresent(max -> limits.put("max_scheduled",
+                    Map.of("limit", max, "current", all.get(JobState.SCHEDULED))));
+            s.config().map(c -> rate(c.limits())).ifPresent(rate -> limits.put("max_enqueue_rate", rate));
             Map<String, Object> fairness = Map.of("weight", s.config().map(TenantStore.Config::weight).orElse(1));
             return new Stats(s.tenant(), total, jobs, byState, s.all().deadLetters(), limits, fairness);
         }
+    }
+
+    /** max_enqueue_rate as configured ({@code {"limit": 1000, "period": "PT1M"}}), or null. */
+    static Map<String, Object> rate(TenantStore.Limits l) {
+        if (l.enqueueRateLimit() == null) {
+            return null;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("limit", l.enqueueRateLimit());
+        m.put("period", java.time.Duration.ofMillis(l.enqueueRatePeriodMs()).toString());
+        return m;
     }
 
     /** A tenant's configuration (PUT, GET): {@code {"tenant": {...}}}. */
@@ -67,6 +81,8 @@ final class TenantViews {
             Map<String, Object> limits = new LinkedHashMap<>();
             limits.put("max_queue_depth", c.maxQueueDepth());
             limits.put("max_concurrency", c.maxConcurrency());
+            limits.put("max_scheduled", c.limits().maxScheduled());
+            limits.put("max_enqueue_rate", rate(c.limits()));
             return new Config(c.id(), c.weight(), limits, Timestamps.format(c.createdAt()),
                     Timestamps.format(c.updatedAt()));
         }

@@ -21,13 +21,15 @@ import java.util.Map;
  * Job expiry (expires_at, ojs-core.md 5.2): jobs whose deadline passed before a worker started them are
  * discarded, with {@link JobExpiry}'s reason recorded as their error ({@code code} and {@code type}
  * {@code expired}, appended to the history) and a {@code job.discarded} event with {@code reason: "expired"}.
- * The claim itself never hands out an expired job, so this only makes the state visible; it runs on the
- * scheduled {@code ExpiryReaper} and, at most every steadfast.fetch.reap-interval, beside a FETCH's claim (the
- * FETCH does not wait), so an expired job shows as discarded within that interval of a fetch that passed it over.
+ * The claim itself never hands out an expired job: a plain claim discards the expired jobs of its queues in its own
+ * statement (store.JobSql.withExpired), and INFO discards the job it reads when it is expired ({@link #discard(
+ * java.util.UUID, Instant)}). This discards the rest: it runs on the scheduled {@code ExpiryReaper} and, at most
+ * every steadfast.fetch.reap-interval, beside a FETCH's claim (the FETCH does not wait), which covers the claims
+ * of limited queues, of keyed jobs and of tenants, which do not discard in their statements.
  * Rows are locked with SKIP LOCKED: instances never discard the same job twice.
  */
 @ApplicationScoped
-public class ExpiredJobs {
+public class ExpiredJobs implements dev.steadfast.jobs.ExpiredOnRead {
 
     private final MaintenanceStore store;
     private final FetchConfig fetchConfig;
@@ -68,11 +70,27 @@ public class ExpiredJobs {
                 }), batch);
     }
 
-    private String entry(JobRow row, Instant now) {
-        String message = JobExpiry.reason(row.expiresAt(), row.state(), now);
+    /** INFO found job {@code id} waiting past its expires_at: discarded now, as the reaper would. */
+    @Override
+    public Uni<Void> discard(java.util.UUID id, Instant now) {
+        return store.discardExpired(id, now, outcomes.historyKept(), row -> entry(row, now)).invoke(rows -> {
+            for (JobRow r : rows) {
+                telemetry.expired(r, now);
+            }
+        }).replaceWithVoid();
+    }
+
+    /** The error entry of a job discarded at {@code now} for its expires_at (JobSql.expiryEntry writes it alike). */
+    String entry(JobRow row, Instant now) {
+        return entry(row.run(), row.attempt(), row.expiresAt(), row.state(), now);
+    }
+
+    /** {@link #entry(JobRow, Instant)} of a job in {@code state}, in its {@code run} after {@code attempt} attempts. */
+    String entry(int run, int attempt, Instant expiresAt, dev.steadfast.domain.JobState state, Instant now) {
+        String message = JobExpiry.reason(expiresAt, state, now);
         // Recorded against the attempt that was never started.
-        ErrorEntry e = new ErrorEntry(row.run(), row.attempt() + 1, JobExpiry.CODE, JobExpiry.CODE, message, now,
-                Map.of("expires_at", Timestamps.format(row.expiresAt()), "state", row.state().wire()), null);
+        ErrorEntry e = new ErrorEntry(run, attempt + 1, JobExpiry.CODE, JobExpiry.CODE, message, now,
+                Map.of("expires_at", Timestamps.format(expiresAt), "state", state.wire()), null);
         return Json.write(json, ErrorHistoryJson.entry(json, e, false, null));
     }
 

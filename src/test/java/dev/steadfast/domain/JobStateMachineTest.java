@@ -33,6 +33,8 @@ class JobStateMachineTest {
             "HEARTBEAT:active->active",
             "SNOOZE:active->scheduled", "SNOOZE:active->available",
             "EXPIRE_LEASE:active->available", "EXPIRE_LEASE:active->retryable", "EXPIRE_LEASE:active->discarded",
+            "EXPIRE:available->discarded", "EXPIRE:scheduled->discarded", "EXPIRE:retryable->discarded",
+            "EXPIRE:pending->discarded",
             "CANCEL:scheduled->cancelled", "CANCEL:available->cancelled", "CANCEL:pending->cancelled",
             "CANCEL:active->cancelled", "CANCEL:retryable->cancelled",
             "RETRY_DEAD_LETTER:discarded->available",

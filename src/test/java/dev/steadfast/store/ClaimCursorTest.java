@@ -115,9 +115,9 @@ class ClaimCursorTest {
             assertEquals(List.of(next), fetchIds("w", 1, "cur-held")); // the cursor is at next, 10 s past the 300
             Instant now = clock.instant();
             long fromHead = entriesRead(JobSql.claimOne(1),
-                    Tuple.tuple(java.util.Arrays.asList("cur-held", JobStore.odt(now), "w", null)));
+                    Tuple.tuple(java.util.Arrays.asList("cur-held", JobStore.odt(now), "w", null, 50)));
             long fromCursor = entriesRead(JobSql.claimFrom(1), Tuple.tuple(java.util.Arrays.asList("cur-held",
-                    JobStore.odt(now), "w", null, 0, JobStore.odt(t.plusSeconds(9)))));
+                    JobStore.odt(now), "w", null, 0, JobStore.odt(t.plusSeconds(9)), 50)));
             assertTrue(fromHead > 300, "a claim from the head reads the 300 claimed jobs' entries: " + fromHead);
             assertTrue(fromCursor <= 3, "a claim from the cursor does not: " + fromCursor);
             assertEquals(List.of(last), fetchIds("w", 1, "cur-held"));
@@ -148,7 +148,7 @@ class ClaimCursorTest {
         pool.query("ANALYZE jobs").execute().await().indefinitely();
         Instant now = t.plusSeconds(1);
         long read = entriesRead(JobSql.claimFrom(1), Tuple.tuple(java.util.Arrays.asList("cur-band",
-                JobStore.odt(now), "w", null, 0, JobStore.odt(t.minusSeconds(1)))), true);
+                JobStore.odt(now), "w", null, 0, JobStore.odt(t.minusSeconds(1)), 50)), true);
         assertTrue(read <= 3, "the band's 400 jobs are not all read for one: " + read);
     }
 

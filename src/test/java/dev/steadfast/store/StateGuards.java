@@ -99,6 +99,25 @@ public final class StateGuards {
     private static final Pattern FROM_JOBS = Pattern.compile("\\bFROM\\s+jobs\\b(?!_)", Pattern.CASE_INSENSITIVE);
 
     /**
+     * A plain claim that discards the expired jobs it passes over (JobSql.withExpired): its first part reads and
+     * deletes only jobs EXPIRE starts from and writes what EXPIRE leads to, its reads through the expiry predicate
+     * ({@code expires_at <= $2}, domain.JobExpiry.expired's SQL form); the rest is a claim ({@link #assertClaim}).
+     */
+    public static void assertExpiringClaim(String name, String sql) {
+        int next = sql.indexOf("\nnext AS (");
+        assertTrue(sql.startsWith("WITH gone AS (") && next > 0, name + " discards what it passes over first");
+        String expiry = sql.substring(0, next);
+        List<Set<JobState>> reads = readsOfJobs(expiry);
+        assertEquals(2, reads.size(), name + ": the expired jobs are locked, then moved to the history");
+        for (Set<JobState> read : reads) {
+            assertEquals(JobStateMachine.sources(Operation.EXPIRE), read, name + ": the expiry guards on EXPIRE's sources");
+        }
+        assertTrue(expiry.contains("expires_at <= $2"), name + ": a job expires at its deadline (JobExpiry.expired)");
+        assertEquals(JobStateMachine.targets(Operation.EXPIRE), sets(expiry), name + " discards the expired jobs");
+        assertClaim(name, "WITH" + sql.substring(next));
+    }
+
+    /**
      * A claim statement: every read of the live table picks only jobs FETCH may start (its WHERE names exactly
      * FETCH's sources), and the write makes them what FETCH leads to.
      */

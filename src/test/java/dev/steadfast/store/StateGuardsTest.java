@@ -58,12 +58,17 @@ class StateGuardsTest {
         assertGuard(Operation.SNOOZE, "JobSql.SNOOZE", JobSql.SNOOZE);
         assertWrites(Operation.SNOOZE, "JobSql.SNOOZE", JobSql.SNOOZE);
 
-        assertGuard(Operation.FETCH, "JobSql.CLAIM", JobSql.CLAIM);
-        assertWrites(Operation.FETCH, "JobSql.CLAIM", JobSql.CLAIM);
-        assertGuard(Operation.FETCH, "JobSql.claimOne", JobSql.claimOne(10));
-        assertWrites(Operation.FETCH, "JobSql.claimOne", JobSql.claimOne(10));
-        assertGuard(Operation.FETCH, "JobSql.claimFrom", JobSql.claimFrom(10));
-        assertWrites(Operation.FETCH, "JobSql.claimFrom", JobSql.claimFrom(10));
+        // the plain claims discard the expired jobs they pass over first: everyClaimAndFinishGuardsLikeTheTable
+        assertGuard(Operation.EXPIRE, "JobSql.CLAIM", JobSql.CLAIM);
+        assertGuard(Operation.EXPIRE, "JobSql.claimOne", JobSql.claimOne(10));
+        assertGuard(Operation.EXPIRE, "JobSql.claimFrom", JobSql.claimFrom(10));
+
+        assertGuard(Operation.EXPIRE, "MaintenanceSql.LOCK_EXPIRED_JOBS", MaintenanceSql.LOCK_EXPIRED_JOBS);
+        assertGuard(Operation.EXPIRE, "MaintenanceSql.LOCK_EXPIRED_JOB", MaintenanceSql.LOCK_EXPIRED_JOB);
+        assertGuard(Operation.EXPIRE, "MaintenanceSql.DISCARD_EXPIRED", MaintenanceSql.DISCARD_EXPIRED);
+        assertWrites(Operation.EXPIRE, "MaintenanceSql.DISCARD_EXPIRED", MaintenanceSql.DISCARD_EXPIRED);
+        assertEquals(java.util.Set.copyOf(dev.steadfast.domain.JobExpiry.expiresFrom()),
+                JobStateMachine.sources(Operation.EXPIRE), "the expiry's rule and the table agree");
         assertGuard(Operation.FETCH, "JobSql.CLAIM_LIMITED", JobSql.CLAIM_LIMITED);
         assertWrites(Operation.FETCH, "JobSql.CLAIM_LIMITED", JobSql.CLAIM_LIMITED);
         assertGuard(Operation.FETCH, "JobSql.CLAIM_KEYED", JobSql.CLAIM_KEYED);
@@ -144,10 +149,11 @@ class StateGuardsTest {
      */
     @Test
     void everyClaimAndFinishGuardsLikeTheTable() {
-        StateGuards.assertClaim("JobSql.CLAIM", JobSql.CLAIM);
-        StateGuards.assertClaim("JobSql.claimOne", JobSql.claimOne(7));
-        StateGuards.assertClaim("JobSql.claimFrom", JobSql.claimFrom(7));
-        assertEquals(3, StateGuards.readsOfJobs(JobSql.claimFrom(7)).size(), "above, in and below the band");
+        StateGuards.assertExpiringClaim("JobSql.CLAIM", JobSql.CLAIM);
+        StateGuards.assertExpiringClaim("JobSql.claimOne", JobSql.claimOne(7));
+        StateGuards.assertExpiringClaim("JobSql.claimFrom", JobSql.claimFrom(7));
+        assertEquals(2 + 3, StateGuards.readsOfJobs(JobSql.claimFrom(7)).size(),
+                "the expired jobs (locked, moved), then above, in and below the band");
         StateGuards.assertClaim("JobSql.CLAIM_LIMITED", JobSql.CLAIM_LIMITED);
         StateGuards.assertClaim("JobSql.CLAIM_KEYED", JobSql.CLAIM_KEYED);
         StateGuards.assertClaim("JobSql.CLAIM_KEYED_LIMITED", JobSql.CLAIM_KEYED_LIMITED);

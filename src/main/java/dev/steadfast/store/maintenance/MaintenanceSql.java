@@ -44,16 +44,25 @@ public final class MaintenanceSql {
      * Expiry: jobs not started yet whose expires_at has passed, earliest first, locked so no other instance (and
      * no claim) takes them; through jobs_expiry_idx, which only jobs with a deadline enter.
      */
-    static final String LOCK_EXPIRED_JOBS = "SELECT " + JobRow.leanColumns("")
+    public static final String LOCK_EXPIRED_JOBS = "SELECT " + JobRow.leanColumns("")
             + " FROM jobs WHERE expires_at <= $1 AND state IN ('available', 'scheduled', 'retryable', 'pending')"
             + " ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED";
+
+    /**
+     * Expiry of one job ($3) that a read found waiting past its expires_at at $1 (INFO: domain.JobExpiry.due), locked
+     * like LOCK_EXPIRED_JOBS; a job the reaper or a claim is discarding at that moment is waited for, so the read
+     * then finds it in the history.
+     */
+    public static final String LOCK_EXPIRED_JOB = "SELECT " + JobRow.leanColumns("")
+            + " FROM jobs WHERE id = $3 AND expires_at <= $1 AND state IN ('available', 'scheduled', 'retryable', 'pending')"
+            + " LIMIT $2 FOR UPDATE";
 
     /**
      * Discards expired jobs with the recorded reason as their error (appended to the history, newest $4 kept).
      * completed_at stays unset: the job never ran to an outcome (the conformance suite checks it is absent). The
      * job moves to the history.
      */
-    static final String DISCARD_EXPIRED = "WITH " + HistorySql.finish("USING unnest($1::uuid[], $2::text[]) AS e(id, entry)",
+    public static final String DISCARD_EXPIRED = "WITH " + HistorySql.finish("USING unnest($1::uuid[], $2::text[]) AS e(id, entry)",
             "j.id = e.id AND j.state IN ('available', 'scheduled', 'retryable', 'pending')", ", e.entry AS x_entry",
             java.util.Map.of("state", "'discarded'", "discarded_at", "$3::timestamptz", "error", "fin.x_entry::jsonb",
                     "errors", "jsonb_path_query_array(fin.errors || fin.x_entry::jsonb, '$[last - $k to last]',"

@@ -49,8 +49,20 @@ public class MaintenanceStore {
      * {@code reason} write each one's error entry (JSON), and discards them all in one statement; returns them.
      */
     public Uni<List<JobRow>> discardExpired(Instant now, int limit, int keep, Function<JobRow, String> reason) {
-        return pool.withTransaction(conn -> conn.preparedQuery(MaintenanceSql.LOCK_EXPIRED_JOBS)
-                .execute(Tuple.of(JobStore.odt(now), limit))
+        return discard(MaintenanceSql.LOCK_EXPIRED_JOBS, Tuple.of(JobStore.odt(now), limit), now, keep, reason);
+    }
+
+    /**
+     * Discards job {@code id} as {@link #discardExpired} does, when its expires_at passed by {@code now} before it
+     * was started; returns it, or nothing when it was not such a job (any more).
+     */
+    public Uni<List<JobRow>> discardExpired(java.util.UUID id, Instant now, int keep, Function<JobRow, String> reason) {
+        return discard(MaintenanceSql.LOCK_EXPIRED_JOB, Tuple.of(JobStore.odt(now), 1, id), now, keep, reason);
+    }
+
+    private Uni<List<JobRow>> discard(String lock, Tuple params, Instant now, int keep, Function<JobRow, String> reason) {
+        return pool.withTransaction(conn -> conn.preparedQuery(lock)
+                .execute(params)
                 .flatMap(rows -> {
                     List<JobRow> expired = JobStore.rowsOf(rows);
                     if (expired.isEmpty()) {

@@ -69,39 +69,56 @@ public class TenantStore {
                        GROUP BY tenant_id, state) s ON s.tenant_id = t.id
             ORDER BY t.id LIMIT 10000""";
 
-    static final String FIND_CONFIG = """
-            SELECT id, fairness_weight, max_queue_depth, max_concurrency, created_at, updated_at FROM tenants
-            WHERE id = $1""";
+    /** A tenant's configuration columns, as {@link Config#of} reads them. */
+    private static final String CONFIG_COLUMNS = "id, fairness_weight, max_queue_depth, max_concurrency, max_scheduled,"
+            + " max_enqueue_rate_limit, max_enqueue_rate_period_ms, created_at, updated_at";
 
-    static final String UPSERT_CONFIG = """
-            INSERT INTO tenants (id, fairness_weight, max_queue_depth, max_concurrency, created_at, updated_at)
-            VALUES ($1, $2, $3, $5, $4, $4)
-            ON CONFLICT (id) DO UPDATE SET fairness_weight = $2, max_queue_depth = $3, max_concurrency = $5,
-                   updated_at = $4
-            RETURNING id, fairness_weight, max_queue_depth, max_concurrency, created_at, updated_at""";
-
-    static final String DELETE_CONFIG = "DELETE FROM tenants WHERE id = $1";
-
-    /** The tenants with a depth limit (a small table, read once a second per instance). */
-    static final String DEPTH_LIMITS = "SELECT id, max_queue_depth FROM tenants WHERE max_queue_depth IS NOT NULL";
+    static final String FIND_CONFIG = "SELECT " + CONFIG_COLUMNS + " FROM tenants WHERE id = $1";
 
     /**
-     * A PUSH's check of a tenant's max_queue_depth: its waiting jobs (available, scheduled, retryable, pending) now,
-     * through jobs_tenant_state_idx; only for tenants that have a depth limit.
+     * Creates or replaces a tenant's configuration. The enqueue bucket (V35) starts full again: a changed rate is not
+     * measured against tokens counted under the old one.
      */
-    static final String WAITING = """
-            SELECT count(*) FROM jobs WHERE tenant_id = $1
-              AND state IN ('available', 'scheduled', 'retryable', 'pending')""";
+    static final String UPSERT_CONFIG = """
+            INSERT INTO tenants (id, fairness_weight, max_queue_depth, max_concurrency, max_scheduled,
+                                 max_enqueue_rate_limit, max_enqueue_rate_period_ms, created_at, updated_at)
+            VALUES ($1, $2, $3, $5, $6, $7, $8, $4, $4)
+            ON CONFLICT (id) DO UPDATE SET fairness_weight = $2, max_queue_depth = $3, max_concurrency = $5,
+                   max_scheduled = $6, max_enqueue_rate_limit = $7, max_enqueue_rate_period_ms = $8,
+                   enqueue_tokens = NULL, enqueue_tokens_at = NULL, updated_at = $4
+            RETURNING\s""" + CONFIG_COLUMNS;
+
+    static final String DELETE_CONFIG = "DELETE FROM tenants WHERE id = $1";
 
     /** The tenants with a concurrency limit (tenants_concurrency_idx; read once a second per instance). */
     static final String CONCURRENCY_LIMITED = "SELECT id FROM tenants WHERE max_concurrency IS NOT NULL";
 
     /** A tenant's configuration row. */
-    public record Config(String id, int weight, Integer maxQueueDepth, Integer maxConcurrency, Instant createdAt,
-                         Instant updatedAt) {
+    public record Config(String id, int weight, Limits limits, Instant createdAt, Instant updatedAt) {
         static Config of(Row r) {
-            return new Config(r.getString("id"), r.getInteger("fairness_weight"), r.getInteger("max_queue_depth"),
-                    r.getInteger("max_concurrency"), JobRow.instant(r, "created_at"), JobRow.instant(r, "updated_at"));
+            return new Config(r.getString("id"), r.getInteger("fairness_weight"), Limits.of(r),
+                    JobRow.instant(r, "created_at"), JobRow.instant(r, "updated_at"));
+        }
+
+        public Integer maxQueueDepth() {
+            return limits.maxQueueDepth();
+        }
+
+        public Integer maxConcurrency() {
+            return limits.maxConcurrency();
+        }
+    }
+
+    /** A tenant's limits (null: none): ojs-multi-tenancy 8.1; the enqueue rate as limit per period in ms. */
+    public record Limits(Integer maxQueueDepth, Integer maxConcurrency, Integer maxScheduled, Integer enqueueRateLimit,
+                         Long enqueueRatePeriodMs) {
+
+        public static final Limits NONE = new Limits(null, null, null, null, null);
+
+        static Limits of(Row r) {
+            return new Limits(r.getInteger("max_queue_depth"), r.getInteger("max_concurrency"),
+                    r.getInteger("max_scheduled"), r.getInteger("max_enqueue_rate_limit"),
+                    r.getLong("max_enqueue_rate_period_ms"));
         }
     }
 
@@ -229,22 +246,15 @@ public class TenantStore {
                 .map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(Config.of(rows.iterator().next())));
     }
 
-    public Uni<Config> save(String id, int weight, Integer maxQueueDepth, Integer maxConcurrency, Instant now) {
+    public Uni<Config> save(String id, int weight, Limits l, Instant now) {
         return pool.preparedQuery(UPSERT_CONFIG)
-                .execute(Tuple.tuple(Arrays.asList(id, weight, maxQueueDepth, JobStore.odt(now), maxConcurrency)))
+                .execute(Tuple.tuple(Arrays.asList(id, weight, l.maxQueueDepth(), JobStore.odt(now), l.maxConcurrency(),
+                        l.maxScheduled(), l.enqueueRateLimit(), l.enqueueRatePeriodMs())))
                 .map(rows -> Config.of(rows.iterator().next()));
     }
 
     public Uni<Boolean> delete(String id) {
         return pool.preparedQuery(DELETE_CONFIG).execute(Tuple.of(id)).map(rows -> rows.rowCount() > 0);
-    }
-
-    public Uni<Map<String, Integer>> depthLimits() {
-        return pool.query(DEPTH_LIMITS).execute().map(rows -> {
-            Map<String, Integer> out = new HashMap<>();
-            rows.forEach(r -> out.put(r.getString(0), r.getInteger(1)));
-            return Map.copyOf(out);
-        });
     }
 
     /** The ids of the tenants with a max_concurrency. */
@@ -254,10 +264,5 @@ public class TenantStore {
             rows.forEach(r -> out.add(r.getString(0)));
             return java.util.Set.copyOf(out);
         });
-    }
-
-    /** A tenant's waiting jobs now (for its max_queue_depth). */
-    public Uni<Long> waiting(String tenant) {
-        return pool.preparedQuery(WAITING).execute(Tuple.of(tenant)).map(rows -> rows.iterator().next().getLong(0));
     }
 }
