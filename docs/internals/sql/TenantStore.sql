@@ -32,25 +32,19 @@ LEFT JOIN (SELECT tenant_id, state, count(*) AS n FROM jobs WHERE tenant_id IS N
 ORDER BY t.id LIMIT 10000;
 
 -- TenantStore.FIND_CONFIG
-SELECT id, fairness_weight, max_queue_depth, max_concurrency, created_at, updated_at FROM tenants
-WHERE id = $1;
+SELECT id, fairness_weight, max_queue_depth, max_concurrency, max_scheduled, max_enqueue_rate_limit, max_enqueue_rate_period_ms, created_at, updated_at FROM tenants WHERE id = $1;
 
 -- TenantStore.UPSERT_CONFIG
-INSERT INTO tenants (id, fairness_weight, max_queue_depth, max_concurrency, created_at, updated_at)
-VALUES ($1, $2, $3, $5, $4, $4)
+INSERT INTO tenants (id, fairness_weight, max_queue_depth, max_concurrency, max_scheduled,
+                     max_enqueue_rate_limit, max_enqueue_rate_period_ms, created_at, updated_at)
+VALUES ($1, $2, $3, $5, $6, $7, $8, $4, $4)
 ON CONFLICT (id) DO UPDATE SET fairness_weight = $2, max_queue_depth = $3, max_concurrency = $5,
-       updated_at = $4
-RETURNING id, fairness_weight, max_queue_depth, max_concurrency, created_at, updated_at;
+       max_scheduled = $6, max_enqueue_rate_limit = $7, max_enqueue_rate_period_ms = $8,
+       enqueue_tokens = NULL, enqueue_tokens_at = NULL, updated_at = $4
+RETURNING id, fairness_weight, max_queue_depth, max_concurrency, max_scheduled, max_enqueue_rate_limit, max_enqueue_rate_period_ms, created_at, updated_at;
 
 -- TenantStore.DELETE_CONFIG
 DELETE FROM tenants WHERE id = $1;
-
--- TenantStore.DEPTH_LIMITS
-SELECT id, max_queue_depth FROM tenants WHERE max_queue_depth IS NOT NULL;
-
--- TenantStore.WAITING
-SELECT count(*) FROM jobs WHERE tenant_id = $1
-AND state IN ('available', 'scheduled', 'retryable', 'pending');
 
 -- TenantStore.CONCURRENCY_LIMITED
 SELECT id FROM tenants WHERE max_concurrency IS NOT NULL;
