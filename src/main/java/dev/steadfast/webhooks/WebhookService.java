@@ -64,7 +64,10 @@ public class WebhookService {
     /** The configured private ranges deliveries may reach; a bad one stops the start with its name. */
     static List<AddressRange> ranges(WebhooksConfig config) {
         List<AddressRange> out = new ArrayList<>();
-        for (String r : config.allowedPrivateRanges().orElse(List.of())) {
+        for (String r : config.allowedPrivateRanges().orElse("").split(",")) {
+            if (r.isBlank()) {
+                continue;
+            }
             try {
                 out.add(AddressRange.parse(r));
             } catch (IllegalArgumentException e) {

@@ -6,7 +6,6 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Positive;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 
 /** Webhook subscriptions and deliveries (ojs-webhooks.md; docs/concepts/webhooks.md). */
@@ -25,7 +24,7 @@ public interface WebhooksConfig {
      * reach anyway. By default none: loopback, link-local, private, carrier-grade NAT, unspecified and multicast
      * addresses are refused, both when a subscription names one and when a host name resolves to one.
      */
-    Optional<List<String>> allowedPrivateRanges();
+    Optional<String> allowedPrivateRanges();
 
     /** Attempts per delivery before it is dead: the spec's schedule is 8 (at least 5). */
     @WithDefault("8")
