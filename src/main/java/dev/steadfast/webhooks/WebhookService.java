@@ -165,6 +165,11 @@ public class WebhookService {
         });
     }
 
+    /** Per subscription, how many of its deliveries are in each state (the console's summary). */
+    public Uni<Map<String, Map<String, Long>>> counts(List<String> subscriptions) {
+        return store.countsByState(subscriptions);
+    }
+
     public Uni<List<DeliveryRow>> deliveries(String tenant, String subscription, String state, String before,
                                              int limit) {
         if (state != null && !DELIVERY_STATES.contains(state)) {
