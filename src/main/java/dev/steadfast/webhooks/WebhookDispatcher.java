@@ -26,7 +26,8 @@ import org.jboss.logging.Logger;
  * this instance wrote new deliveries, it rereads the active subscriptions and claims due deliveries
  * ({@code FOR UPDATE SKIP LOCKED}: two instances never claim the same one), leasing each to this instance for its
  * subscription's timeout plus {@link #LEASE_MARGIN_MS}; then sends them without waiting for the answers, at most
- * steadfast.webhooks.batch-size in flight per instance. Each answer is decided by the pure
+ * steadfast.webhooks.batch-size in flight per instance (after a claim that filled its room, it claims again as soon as
+ * half of them have finished, so a backlog drains at the receiver's pace, not one batch per tick). Each answer is decided by the pure
  * {@link DeliveryDecision} and written under the lease, so a late answer from a lease that ran out changes nothing.
  * An instance that dies mid-send leaves its deliveries leased; they come due again when the lease ends and another
  * instance (or this one, restarted) sends them again under the same delivery id: at least once, never lost.
@@ -41,6 +42,8 @@ public class WebhookDispatcher {
 
     private final String owner = "i-" + UUID.randomUUID().toString().substring(0, 13);
     private final AtomicInteger inFlight = new AtomicInteger();
+    /** The last claim filled the room it had: more may be due than it took, so a freed half claims again. */
+    private volatile boolean more;
     /** 0 idle, 1 running, 2 running and asked again meanwhile. */
     private final AtomicInteger running = new AtomicInteger();
     private final WebhookStore store;
@@ -59,7 +62,7 @@ public class WebhookDispatcher {
         this.metrics = metrics;
         this.config = config;
         this.clock = clock;
-        this.schedule = DeliveryDecision.schedule(config.maxAttempts(), config.jitter());
+        this.schedule = schedule(config);
         fanout.onWritten(this::dispatchSoon);
     }
 
@@ -80,16 +83,25 @@ public class WebhookDispatcher {
             return Uni.createFrom().item(0);
         }
         return store.claim(now, room, LEASE_MARGIN_MS, owner).map(claimed -> {
+            more = claimed.size() == room;
             for (ClaimedDelivery d : claimed) {
                 inFlight.incrementAndGet();
-                send(d).subscribe().with(v -> inFlight.decrementAndGet(), e -> {
-                    inFlight.decrementAndGet();
+                send(d).subscribe().with(v -> sent(), e -> {
+                    sent();
                     LOG.warnf("webhook delivery %s: its outcome could not be written (%s); it is sent again when"
                             + " its lease ends", d.id(), e.getMessage());
                 });
             }
             return claimed.size();
         });
+    }
+
+    /** A send finished: once half the room is free after a full claim, claim again rather than wait for the tick. */
+    private void sent() {
+        if (inFlight.decrementAndGet() <= config.batchSize() / 2 && more) {
+            more = false;
+            dispatchSoon();
+        }
     }
 
     /** Runs once more soon, without waiting for the tick: one run at a time, a request during a run adds one. */
@@ -136,6 +148,24 @@ public class WebhookDispatcher {
                                 .chain(fanout::reload) : Uni.createFrom().voidItem();
                     });
                 });
+    }
+
+    /** The configured schedule (steadfast.webhooks.retry-delays), or the spec's; a bad one stops the start. */
+    static RetryPolicy schedule(WebhooksConfig config) {
+        if (config.retryDelays().isEmpty()) {
+            return DeliveryDecision.schedule(config.maxAttempts(), config.jitter());
+        }
+        java.util.List<java.time.Duration> delays = new java.util.ArrayList<>();
+        for (String d : config.retryDelays().get().split(",")) {
+            if (!d.isBlank()) {
+                delays.add(dev.steadfast.domain.retry.Iso8601Duration.parse("steadfast.webhooks.retry-delays",
+                        d.trim()));
+            }
+        }
+        if (delays.isEmpty()) {
+            throw new IllegalArgumentException("steadfast.webhooks.retry-delays names no delay");
+        }
+        return DeliveryDecision.schedule(config.maxAttempts(), config.jitter(), delays);
     }
 
     /** The headers of a delivery (ojs-webhooks 5.3), signed at {@code at} (8.1; both secrets during a rotation). */

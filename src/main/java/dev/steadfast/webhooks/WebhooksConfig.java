@@ -32,6 +32,12 @@ public interface WebhooksConfig {
     @Max(25)
     int maxAttempts();
 
+    /**
+     * The delays before attempts 2, 3, ... as ISO 8601 durations, comma-separated (the last repeats); by default the
+     * spec's table (PT30S, PT2M, PT10M, PT1H, PT4H, PT12H, PT24H).
+     */
+    Optional<String> retryDelays();
+
     /** Spread each retry's delay over [0.5, 1.5) of the spec's delay, as job retries with jitter do. */
     @WithDefault("false")
     boolean jitter();

@@ -61,8 +61,17 @@ public final class DeliveryDecision {
 
     /** The spec's schedule over {@code maxAttempts} attempts (the spec recommends 8; at least 5 are required). */
     public static RetryPolicy schedule(int maxAttempts, boolean jitter) {
-        return new RetryPolicy(maxAttempts, SPEC_DELAYS.get(0), 1.0, SPEC_DELAYS.get(SPEC_DELAYS.size() - 1), jitter,
-                List.of(), OnExhaustion.DISCARD, BackoffStrategy.CUSTOM, SPEC_DELAYS);
+        return schedule(maxAttempts, jitter, SPEC_DELAYS);
+    }
+
+    /**
+     * A schedule of other delays (before attempts 2, 3, ...; the last repeats): for endpoints inside one's own
+     * network, which need not wait the spec's 30 s, and for measuring the delivery path.
+     */
+    public static RetryPolicy schedule(int maxAttempts, boolean jitter, List<Duration> delays) {
+        Duration max = delays.stream().max(Duration::compareTo).orElseThrow();
+        return new RetryPolicy(maxAttempts, delays.get(0), 1.0, max, jitter, List.of(), OnExhaustion.DISCARD,
+                BackoffStrategy.CUSTOM, delays);
     }
 
     /** The outcome of attempt {@code attempt} (1 for the first) that got {@code r} at {@code now}. */

@@ -115,6 +115,18 @@ class WebhookRulesTest {
     }
 
     @Test
+    void anotherScheduleRepeatsItsLastDelay() {
+        RetryPolicy short_ = DeliveryDecision.schedule(6, false, List.of(Duration.ofSeconds(1), Duration.ofSeconds(5)));
+        List<Duration> seen = new java.util.ArrayList<>();
+        for (int attempt = 1; attempt < 6; attempt++) {
+            seen.add(Duration.between(NOW, DeliveryDecision.decide(attempt, Result.answered(500, null), NOW, short_,
+                    new Random(1)).nextAttemptAt()));
+        }
+        assertEquals(List.of(Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(5),
+                Duration.ofSeconds(5), Duration.ofSeconds(5)), seen);
+    }
+
+    @Test
     void jitterSpreadsTheDelayWithinHalfToOneAndAHalf() {
         RetryPolicy jittered = DeliveryDecision.schedule(8, true);
         for (int seed = 0; seed < 50; seed++) {
