@@ -66,6 +66,9 @@ class WebhookDeliveryTest {
     @Inject
     Scheduler scheduler;
 
+    @Inject
+    WebhookPruner pruner;
+
     WebhookReceiver receiver;
 
     @BeforeEach
@@ -319,5 +322,40 @@ class WebhookDeliveryTest {
         } finally {
             scheduler.resume("webhook-dispatcher");
         }
+    }
+
+    @Test
+    void redirectsAreFollowedToAllowedTargetsOnlyAndTheSameBodyIsPostedAgain() {
+        receiver.behave(n -> n == 1 ? new Answer(307, 0, false, Map.of("Location", "/moved")) : Answer.status(200));
+        String sub = subscribe(obj("events", arr("job.enqueued"), "filter", obj("queues", arr("wh-307"))));
+        Api.enqueue("wh.x", "wh-307");
+        awaitDelivery(sub, x -> "delivered".equals(x.get("state")));
+        List<Received> got = receiver.received();
+        assertEquals(List.of("/hook", "/moved"), got.stream().map(Received::path).toList());
+        assertEquals(got.get(0).body(), got.get(1).body());
+
+        receiver.behave(n -> new Answer(302, 0, false, Map.of("Location", "http://10.0.0.1/inside")));
+        String refused = subscribe(obj("events", arr("job.enqueued"), "filter", obj("queues", arr("wh-302"))));
+        Api.enqueue("wh.x", "wh-302");
+        Map<String, Object> d = awaitDelivery(refused, x -> "dead".equals(x.get("state")));
+        assertTrue(((String) d.get("last_error")).contains("refused"), (String) d.get("last_error"));
+    }
+
+    @Test
+    void finishedDeliveriesArePrunedAfterTheRetentionAndPendingOnesNever() {
+        receiver.behave(n -> n == 1 ? Answer.status(200) : Answer.status(503));
+        String sub = subscribe(obj("events", arr("job.enqueued")));
+        Api.enqueue("wh.x", "wh-prune");
+        awaitDelivery(sub, x -> "delivered".equals(x.get("state")));
+        Api.enqueue("wh.x", "wh-prune");
+        Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> request().get(DELIVERIES + "?subscription_id="
+                + sub + "&state=pending").<List<?>>path("deliveries").size() == 1
+                && request().get(DELIVERIES + "?subscription_id=" + sub + "&state=pending")
+                .path("deliveries[0].last_status_code") != null);
+        Instant now = clock.instant();
+        assertEquals(0, pruner.runOnce(now.plus(Duration.ofDays(6))).await().indefinitely(), "within the 7 days");
+        assertEquals(1, pruner.runOnce(now.plus(Duration.ofDays(8))).await().indefinitely());
+        List<Map<String, Object>> left = request().get(DELIVERIES + "?subscription_id=" + sub).path("deliveries");
+        assertEquals(List.of("pending"), left.stream().map(x -> x.get("state")).toList());
     }
 }
