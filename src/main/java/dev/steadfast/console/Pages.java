@@ -43,6 +43,11 @@ public final class Pages {
 
     public static native TemplateInstance workers(Chrome chrome, WorkersView view);
 
+    public static native TemplateInstance webhooks(Chrome chrome, dev.steadfast.console.webhooks.WebhooksView view);
+
+    public static native TemplateInstance webhook(Chrome chrome,
+                                                  dev.steadfast.console.webhooks.WebhooksView.Detail view);
+
     public static native TemplateInstance cron(Chrome chrome, CronView view);
 
     public static native TemplateInstance cronSchedule(Chrome chrome, CronScheduleView view);

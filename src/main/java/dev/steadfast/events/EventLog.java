@@ -86,6 +86,12 @@ public class EventLog {
         local(new JobEvent("evt_" + JobIds.next(at.toEpochMilli()), type, at, queue, queue, null, d));
     }
 
+    /** Records an event about something other than a job or a queue (a webhook subscription): {@code subject}. */
+    public void emitAbout(String type, Instant at, String subject, Map<String, Object> data) {
+        local(new JobEvent("evt_" + JobIds.next(at.toEpochMilli()), type, at, subject, null, null,
+                new LinkedHashMap<>(data)));
+    }
+
     /** Events after {@code afterId} (exclusive; null for the oldest kept) matching the filters, oldest first. */
     public Page list(String afterId, Set<String> types, Set<String> queues, Set<String> jobTypes, int limit) {
         List<JobEvent> out = new ArrayList<>(Math.min(limit, 64));
@@ -122,8 +128,11 @@ public class EventLog {
         subscribers.add(s);
     }
 
-    /** Called with each event this instance emits (not those received from other instances). */
-    void onLocal(Consumer<JobEvent> l) {
+    /**
+     * Called with each event this instance emits (not those received from other instances), on the thread that
+     * emits it (often a request's event loop): a listener must only hand the event on, never do I/O itself.
+     */
+    public void onLocal(Consumer<JobEvent> l) {
         localListeners.add(l);
     }
 

@@ -34,7 +34,8 @@ public class Manifest {
         this.body = new Body("1.0", "1.0", new Implementation("steadfast", version, "java"), 4, true, "strong",
                 List.of("http", "grpc"), "postgres", caps, List.of("dead-letter", "snooze", "retry-policy-scopes",
                 "event-stream", "admin-api", "long-poll", "batch-ack", "bearer-auth", "progress", "graceful-shutdown",
-                "observability", "rate-limiting", "bulk-operations", "schema-registry", "durable-execution"), endpoints,
+                "observability", "rate-limiting", "bulk-operations", "schema-registry", "durable-execution", "webhooks"),
+                endpoints,
                 authentication(authConfig.enabled()));
     }
 

@@ -36,10 +36,13 @@ public class SystemService {
 
     private final RetryPromoter promoter;
 
+    private final dev.steadfast.webhooks.WebhookFanout webhooks;
+
     public SystemService(JobStore store, QueueRegistry queues, EventLog events, QueueLimiter limiter,
                          Backpressure backpressure, StatsService stats, ArgsValidation argsValidation,
                          dev.steadfast.tenants.TenantService tenants, ClaimCursors cursors, LeaseExpiry leases,
-                         RetryPromoter promoter) {
+                         RetryPromoter promoter, dev.steadfast.webhooks.WebhookFanout webhooks) {
+        this.webhooks = webhooks;
         this.cursors = cursors;
         this.leases = leases;
         this.promoter = promoter;
@@ -73,6 +76,7 @@ public class SystemService {
             argsValidation.forget();
             backpressure.forget();
             events.clear();
+            webhooks.forget();
             stats.forget();
             cursors.forget();
             leases.forget();

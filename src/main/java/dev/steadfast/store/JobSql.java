@@ -488,7 +488,7 @@ public final class JobSql {
     /** Empties every table: the conformance suite's reset hook. */
     static final String RESET = "TRUNCATE jobs, job_history, job_progress, job_checkpoints, queues, workers, cron_jobs, cron_runs, schemas,"
             + " schema_types, workflows, workflow_jobs, rate_limits, tenants, scheduling_pools,"
-            + " error_groups, error_group_hours, queue_minutes, queue_minute_rollup";
+            + " error_groups, error_group_hours, queue_minutes, queue_minute_rollup, webhook_subscriptions, webhook_deliveries";
 
     /**
      * Unique PUSH, first statement of its transaction: one advisory lock per uniqueness key (UniqueKey.lockNumber),

@@ -59,6 +59,12 @@ class OpenApiContractTest {
     @TestHTTPResource("/")
     URL root;
 
+    @jakarta.inject.Inject
+    dev.steadfast.store.webhooks.WebhookStore webhookStore;
+
+    @jakarta.inject.Inject
+    io.quarkus.scheduler.Scheduler scheduler;
+
     private OpenApiContract contract;
 
     @Test
@@ -112,6 +118,7 @@ class OpenApiContractTest {
         errorGroups();
         audit();
         tenants();
+        webhooks();
         refusalsEverywhere();
         contract.assertSeen(op -> {
             Set<Integer> want = new TreeSet<>(contract.declared(op));
@@ -657,6 +664,51 @@ class OpenApiContractTest {
         expect(200, good("GET /ojs/v1/admin/scheduling/stats", "/ojs/v1/admin/scheduling/stats", null));
         expect(200, good("GET /ojs/v1/queues/{name}", "/ojs/v1/queues/oa-tenants", null));
         expect(404, bad("GET /ojs/v1/queues/{name}", "/ojs/v1/queues/oa-none", null));
+    }
+
+    private void webhooks() {
+        String subs = "/ojs/v1/webhooks/subscriptions";
+        // port 9 on the loopback (allowed in tests) refuses connections: the test route answers 200, success false
+        Response created = expect(201, good("POST " + subs, subs, Map.of("url", "http://127.0.0.1:9/oa",
+                "events", List.of("job.completed", "job.*"), "filter", Map.of("queues", List.of("oa-hooks")),
+                "metadata", Map.of("team", "oa"), "timeout_ms", 1000, "secret", "whk_openapi_secret_01")));
+        String id = created.path("subscription.id");
+        String one = subs + "/" + id;
+        String unknown = subs + "/sub_019539a4-b68c-7def-8000-aabbccddeeff";
+        expect(200, good("GET " + subs, subs + "?limit=1", null));
+        expect(200, good("GET " + subs + "/{id}", one, null));
+        expect(404, bad("GET " + subs + "/{id}", unknown, null));
+        expect(200, good("PATCH " + subs + "/{id}", one, Map.of("events", List.of("*"), "active", false)));
+        expect(404, bad("PATCH " + subs + "/{id}", unknown, Map.of("active", true)));
+        expect(200, good("POST " + subs + "/{id}/test", one + "/test", null));
+        expect(404, bad("POST " + subs + "/{id}/test", unknown + "/test", null));
+        expect(200, good("POST " + subs + "/{id}/rotate-secret", one + "/rotate-secret", null));
+        expect(404, bad("POST " + subs + "/{id}/rotate-secret", unknown + "/rotate-secret", null));
+        String deliveries = "/ojs/v1/webhooks/deliveries";
+        java.time.Instant now = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MICROS);
+        String del = "del_019539a4-b68c-7def-8000-" + Long.toHexString(System.nanoTime() & 0xffffffffffffL);
+        del = del.substring(0, 28) + "0".repeat(40 - del.length()) + del.substring(28);
+        webhookStore.insertDeliveries(List.of(new dev.steadfast.store.webhooks.NewDelivery(del, id, "evt_oa",
+                "job.completed", null, "{\"type\":\"job.completed\"}")), now).await().indefinitely();
+        expect(200, good("GET " + deliveries, deliveries + "?subscription_id=" + id + "&state=pending", null));
+        expect(404, bad("GET " + deliveries, deliveries + "?subscription_id=sub_nope", null));
+        expect(200, good("GET " + deliveries + "/{id}", deliveries + "/" + del, null));
+        expect(404, bad("GET " + deliveries + "/{id}", deliveries + "/del_nope", null));
+        expect(200, good("POST " + deliveries + "/{id}/retry", deliveries + "/" + del + "/retry", null));
+        expect(404, bad("POST " + deliveries + "/{id}/retry", deliveries + "/del_nope/retry", null));
+        // an attempt under way (its lease held by an instance): retry now waits for its outcome; the dispatcher is
+        // paused so that the lease taken here is the only one
+        scheduler.pause("webhook-dispatcher");
+        try {
+            expect(200, good("PATCH " + subs + "/{id}", one, Map.of("active", true)));
+            assertEquals(1, webhookStore.claim(now.plusSeconds(1), 100, 30_000, "oa-instance").await().indefinitely()
+                    .size());
+            expect(409, bad("POST " + deliveries + "/{id}/retry", deliveries + "/" + del + "/retry", null));
+        } finally {
+            scheduler.resume("webhook-dispatcher");
+        }
+        expect(200, good("DELETE " + subs + "/{id}", one, null));
+        expect(404, bad("DELETE " + subs + "/{id}", one, null));
     }
 
     /**

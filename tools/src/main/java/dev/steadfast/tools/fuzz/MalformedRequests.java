@@ -73,6 +73,20 @@ final class MalformedRequests {
                 "metadata", map("replay", List.of()))));
         e.add(new Endpoint("DELETE", "/ojs/v1/checkpoints/{id}", null));
         e.add(new Endpoint("GET", "/ojs/v1/checkpoints/{id}/resume", null));
+        // webhooks: subscriptions (to a name that never resolves to a public address here) and deliveries
+        String sub = "/ojs/v1/webhooks/subscriptions/sub_" + ID;
+        e.add(new Endpoint("POST", "/ojs/v1/webhooks/subscriptions", map("url", "https://hooks.example.com/fuzz",
+                "events", List.of("job.completed", "job.*"), "filter", map("queues", List.of("fuzz-bad"),
+                        "job_types", List.of("fuzz.bad")), "metadata", map("k", "v"), "timeout_ms", 1000,
+                "secret", "whk_fuzz_secret_0001")));
+        e.add(new Endpoint("PATCH", sub, map("events", List.of("*"), "active", false, "filter", map("queues",
+                List.of("q")), "timeout_ms", 2000, "url", "https://hooks.example.com/other")));
+        e.add(new Endpoint("GET", "/ojs/v1/webhooks/subscriptions?limit=5&cursor=sub_" + ID, null));
+        e.add(new Endpoint("POST", sub + "/rotate-secret", null));
+        e.add(new Endpoint("DELETE", sub, null));
+        e.add(new Endpoint("GET", "/ojs/v1/webhooks/deliveries?subscription_id=sub_" + ID + "&state=dead&limit=5",
+                null));
+        e.add(new Endpoint("POST", "/ojs/v1/webhooks/deliveries/del_" + ID + "/retry", null));
         e.add(new Endpoint("POST", "/ojs/v1/workers/fetch", map("queues", List.of("fuzz-bad", "q2"), "count", 2,
                 "worker_id", "w", "visibility_timeout_ms", 1000)));
         e.add(new Endpoint("POST", "/ojs/v1/workers/ack", map("job_id", ID, "worker_id", "w",
