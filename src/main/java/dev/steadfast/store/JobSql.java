@@ -409,20 +409,10 @@ public final class JobSql {
 
     static final String LIST_QUEUES = "SELECT name, paused, paused_at, created_at FROM queues ORDER BY name";
 
-    /** The tables the reset hook empties. */
-    private static final String RESET_TABLES = "jobs, job_history, job_progress, job_checkpoints, queues, workers,"
-            + " cron_jobs, cron_runs, schemas, schema_types, workflows, workflow_jobs, rate_limits, tenants,"
-            + " scheduling_pools, error_groups, error_group_hours, queue_minutes, queue_minute_rollup";
-
-    /**
-     * Empties every table: the conformance suite's and the tests' reset hook, one transaction (a simple query of several
-     * statements). The tables are locked as TRUNCATE locks them, so nothing in flight outlives the reset, then emptied
-     * row by row: the few rows a test or a conformance case leaves take 10-70 ms, where TRUNCATE, which gives every
-     * relation new files (about 460 with the history's day partitions and their indexes), took 0.4-1 s on a busy
-     * 2-core machine (2026-11-29), before every test of the suites. Autovacuum takes the dead rows.
-     */
-    static final String RESET = "LOCK TABLE " + RESET_TABLES + " IN ACCESS EXCLUSIVE MODE; DELETE FROM "
-            + RESET_TABLES.replace(", ", "; DELETE FROM ") + ";";
+    /** Empties every table: the conformance suite's reset hook. */
+    static final String RESET = "TRUNCATE jobs, job_history, job_progress, job_checkpoints, queues, workers, cron_jobs, cron_runs, schemas,"
+            + " schema_types, workflows, workflow_jobs, rate_limits, tenants, scheduling_pools,"
+            + " error_groups, error_group_hours, queue_minutes, queue_minute_rollup";
 
     /**
      * Unique PUSH, first statement of its transaction: one advisory lock per uniqueness key (UniqueKey.lockNumber),
