@@ -34,8 +34,11 @@ final class SecondInstance implements AutoCloseable {
         this.process = process;
     }
 
-    /** The port of {@link #shared}, outside the ephemeral ports. */
-    static final int SHARED_PORT = 18_129;
+    /**
+     * The port of {@link #shared}: one per checkout (as MultiInstanceIT's), so the suites of two checkouts can run on
+     * one machine at once; outside the ephemeral ports.
+     */
+    static final int SHARED_PORT = 18_000 + Math.floorMod(Path.of("").toAbsolutePath().toString().hashCode(), 100) * 10;
 
     private static SecondInstance shared;
 
