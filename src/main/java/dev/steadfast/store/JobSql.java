@@ -485,10 +485,22 @@ public final class JobSql {
 
     static final String LIST_QUEUES = "SELECT name, paused, paused_at, created_at FROM queues ORDER BY name";
 
-    /** Empties every table: the conformance suite's reset hook. */
-    static final String RESET = "TRUNCATE jobs, job_history, job_progress, job_checkpoints, queues, workers, cron_jobs, cron_runs, schemas,"
-            + " schema_types, workflows, workflow_jobs, rate_limits, tenants, scheduling_pools,"
-            + " error_groups, error_group_hours, queue_minutes, queue_minute_rollup, webhook_subscriptions, webhook_deliveries";
+    /** The tables the reset hook empties row by row (all but the live table). */
+    private static final String RESET_DELETED = "job_history, job_progress, job_checkpoints, queues, workers, cron_jobs,"
+            + " cron_runs, schemas, schema_types, workflows, workflow_jobs, rate_limits, tenants, scheduling_pools,"
+            + " error_groups, error_group_hours, queue_minutes, queue_minute_rollup, webhook_subscriptions,"
+            + " webhook_deliveries";
+
+    /**
+     * Empties every table: the conformance suite's and the tests' reset hook, in one transaction (a simple query of
+     * several statements). Every table is locked as TRUNCATE locks it, so nothing in flight outlives the reset; the live
+     * table is truncated, so the claims of the next test plan against a new, empty table as they did before; the rest
+     * is deleted row by row, because a TRUNCATE gives each of its relations new files, about 460 with the history's
+     * day partitions and their indexes: 0.07-0.33 s a reset on the test cluster without fsync (0.36-1 s with it), where
+     * this takes 0.10-0.15 s (2026-11-29, a busy 2-core machine), before most API tests and every conformance case.
+     */
+    static final String RESET = "LOCK TABLE jobs, " + RESET_DELETED + " IN ACCESS EXCLUSIVE MODE; TRUNCATE jobs;"
+            + " DELETE FROM " + RESET_DELETED.replace(", ", "; DELETE FROM ") + ";";
 
     /**
      * Unique PUSH, first statement of its transaction: one advisory lock per uniqueness key (UniqueKey.lockNumber),

@@ -399,7 +399,7 @@ public class JobStore {
     }
 
     public Uni<Void> reset() {
-        // TRUNCATE locks its tables one by one; a maintenance task that locks two of them the other way round (the
+        // The reset locks its tables one by one; a maintenance task that locks two of them the other way round (the
         // cron firer releasing a held run: cron_runs, then jobs) can deadlock with it, and PostgreSQL may pick the
         // reset as the victim: emptying the tables again is harmless, so it is retried
         return pool.query(JobSql.RESET).execute().replaceWithVoid()

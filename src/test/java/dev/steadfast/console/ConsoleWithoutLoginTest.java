@@ -8,12 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.steadfast.testsupport.Api;
 import dev.steadfast.testsupport.Console;
+import dev.steadfast.testsupport.Profiles;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,16 +21,8 @@ import org.junit.jupiter.api.Test;
  * console to cross-site requests.
  */
 @QuarkusTest
-@TestProfile(ConsoleWithoutLoginTest.LoginOff.class)
+@TestProfile(Profiles.Switches.class)
 class ConsoleWithoutLoginTest {
-
-    /** The test profile with console login switched off. */
-    public static class LoginOff implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("steadfast.console.auth-enabled", "false");
-        }
-    }
 
     @Test
     void pagesOpenWithoutLoginButFormsStillNeedTheToken() {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.rpc.ErrorInfo;
+import dev.steadfast.testsupport.Profiles;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
@@ -33,7 +34,7 @@ import org.openjobspec.ojs.v1.ResumeQueueRequest;
  * Manifest and Health stay public. The tokens are ApiAuthTest's.
  */
 @QuarkusTest
-@TestProfile(ApiAuthTest.AuthOn.class)
+@TestProfile(Profiles.Tokens.class)
 class GrpcAuthTest {
 
     static final String PRODUCER = "test-producer-token";

@@ -4,8 +4,8 @@ import static dev.steadfast.testsupport.GrpcCalls.assertStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.steadfast.http.ApiAuthTest;
 import dev.steadfast.testsupport.GrpcCalls;
+import dev.steadfast.testsupport.Profiles;
 import dev.steadfast.testsupport.TestTls;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.Status;
@@ -29,7 +29,7 @@ import org.openjobspec.ojs.v1.GetJobRequest;
  * cannot speak to the TLS port.
  */
 @QuarkusTest
-@TestProfile(ApiAuthTest.AuthOn.class)
+@TestProfile(Profiles.Tokens.class)
 class GrpcTlsTest {
 
     @TestHTTPResource(value = "/", tls = true)

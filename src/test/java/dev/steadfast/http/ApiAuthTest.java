@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.Profiles;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
@@ -21,32 +21,13 @@ import org.junit.jupiter.api.Test;
  * OJS envelope with a request id; the right role gets through; the manifest and health stay public.
  */
 @QuarkusTest
-@TestProfile(ApiAuthTest.AuthOn.class)
+@TestProfile(Profiles.Tokens.class)
 public class ApiAuthTest {
 
     static final String PRODUCER = "test-producer-token";
     static final String WORKER = "test-worker-token";
-    static final String ADMIN = "test-admin-token";
+    public static final String ADMIN = "test-admin-token";
     static final String READONLY = "test-readonly-token";
-
-    /** Authentication on, and TLS on beside plain HTTP (dev.steadfast.grpc.GrpcTlsTest), as a deployment runs. */
-    public static class AuthOn implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> config = new java.util.HashMap<>(dev.steadfast.testsupport.TestTls.serverConfig());
-            // the SHA-256 of each token above
-            config.putAll(Map.of("steadfast.auth.enabled", "true",
-                    "steadfast.auth.tokens.\"producer\"",
-                    "producer:sha256:063bc8f3c9eb95c6c96fc198bd0b7fd76f1010e7d8a9a51817ac0536508ecc86",
-                    "steadfast.auth.tokens.\"worker\"",
-                    "worker:sha256:3db19f57f0d31e2eae2f1c259df9aa54337feb0a70b59292322d2783febd71ce",
-                    "steadfast.auth.tokens.\"admin\"",
-                    "admin:sha256:17d6bfe05d1b1fb7bc499f8e3f639c7b3eda4c40f321eef8887a0c04c89a99c5",
-                    "steadfast.auth.tokens.\"dashboard\"",
-                    "readonly:sha256:dd0d343c4c653512298dbbd6fe781aeb2faf35de119c891ed8f14ae2333196f1"));
-            return config;
-        }
-    }
 
     private static final String ID = "019a0000-0000-7000-8000-000000000001";
 

@@ -3,6 +3,7 @@ package dev.steadfast.http;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.steadfast.testsupport.Profiles;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * API itself is open to the readonly and admin roles only.
  */
 @QuarkusTest
-@TestProfile(ApiAuthTest.AuthOn.class)
+@TestProfile(Profiles.Tokens.class)
 class AuditWithTokensTest {
 
     private static RequestSpecification as(String token) {

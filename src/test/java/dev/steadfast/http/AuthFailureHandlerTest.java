@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.Profiles;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * refusals are still answered and tagged as before.
  */
 @QuarkusTest
-@TestProfile(ApiAuthTest.AuthOn.class)
+@TestProfile(Profiles.Tokens.class)
 class AuthFailureHandlerTest {
 
     @Test

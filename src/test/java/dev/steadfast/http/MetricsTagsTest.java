@@ -4,6 +4,7 @@ import static dev.steadfast.testsupport.Api.request;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.steadfast.testsupport.Profiles;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.test.junit.QuarkusTest;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * (400, 404) included.
  */
 @QuarkusTest
-@TestProfile(ApiAuthTest.AuthOn.class)
+@TestProfile(Profiles.Tokens.class)
 class MetricsTagsTest {
 
     @Inject

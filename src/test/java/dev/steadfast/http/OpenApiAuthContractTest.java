@@ -5,12 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.steadfast.testsupport.OpenApiContract;
+import dev.steadfast.testsupport.Profiles;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -21,17 +19,8 @@ import org.junit.jupiter.api.Test;
  * 404. Together with {@link OpenApiContractTest} every status the document declares has been seen.
  */
 @QuarkusTest
-@TestProfile(OpenApiAuthContractTest.AuthOnResetOff.class)
+@TestProfile(Profiles.TokensWithoutReset.class)
 class OpenApiAuthContractTest {
-
-    public static class AuthOnResetOff implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> c = new HashMap<>(new ApiAuthTest.AuthOn().getConfigOverrides());
-            c.put("steadfast.admin.reset-enabled", "false");
-            return c;
-        }
-    }
 
     @Test
     void authenticationAndTheResetSwitchAnswerAsDocumented() {

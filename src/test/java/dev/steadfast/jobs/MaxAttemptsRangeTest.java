@@ -6,10 +6,13 @@ import static dev.steadfast.testsupport.Api.push;
 import static dev.steadfast.testsupport.Api.request;
 import static org.hamcrest.Matchers.equalTo;
 
+import dev.steadfast.http.ApiAuthTest;
+import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.Profiles;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,18 +20,17 @@ import org.junit.jupiter.api.Test;
  * default (3). The rule judges the merged policy, so a type scope's value is judged like a job's.
  */
 @QuarkusTest
-@TestProfile(MaxAttemptsRangeTest.Flare.class)
+@TestProfile(Profiles.TokensWithoutReset.class)
 class MaxAttemptsRangeTest {
 
-    public static class Flare implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of(
-                    "steadfast.retry.max-attempts-min", "1",
-                    "steadfast.retry.max-attempts-max", "100",
-                    "steadfast.retry.max-attempts-out-of-range", "reset",
-                    "steadfast.retry.types.\"too.many\"", "{\"max_attempts\":1000}");
-        }
+    @BeforeEach
+    void asAdmin() {
+        Api.sendToken(ApiAuthTest.ADMIN); // this profile has API authentication on
+    }
+
+    @AfterEach
+    void withoutToken() {
+        Api.sendToken(null);
     }
 
     @Test

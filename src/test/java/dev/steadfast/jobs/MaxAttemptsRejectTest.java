@@ -8,25 +8,29 @@ import static dev.steadfast.testsupport.Api.push;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.steadfast.http.ApiAuthTest;
+import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.Profiles;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** With steadfast.retry.max-attempts-out-of-range=reject, a job whose max_attempts is out of range is a 422. */
 @QuarkusTest
-@TestProfile(MaxAttemptsRejectTest.Reject.class)
+@TestProfile(Profiles.Tokens.class)
 class MaxAttemptsRejectTest {
 
-    public static class Reject implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of(
-                    "steadfast.retry.max-attempts-min", "1",
-                    "steadfast.retry.max-attempts-max", "10",
-                    "steadfast.retry.max-attempts-out-of-range", "reject");
-        }
+    @BeforeEach
+    void asAdmin() {
+        Api.sendToken(ApiAuthTest.ADMIN); // this profile has API authentication on
+    }
+
+    @AfterEach
+    void withoutToken() {
+        Api.sendToken(null);
     }
 
     @Test

@@ -7,8 +7,8 @@ import static dev.steadfast.testsupport.Api.request;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.Profiles;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -18,27 +18,8 @@ import org.junit.jupiter.api.Test;
  * type and per job; and max_attempts clamped into [0, 100] (steadfast.retry.max-attempts-max, default rule clamp).
  */
 @QuarkusTest
-@TestProfile(RetryScopesTest.Scopes.class)
+@TestProfile(Profiles.Switches.class)
 class RetryScopesTest {
-
-    public static class Scopes implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of(
-                    "steadfast.retry.defaults", "{\"max_attempts\":5}",
-                    "steadfast.retry.queues.billing", "{\"on_exhaustion\":\"dead_letter\",\"initial_interval\":\"PT10S\"}",
-                    "steadfast.retry.types.\"invoice.send\"", "{\"max_attempts\":10}",
-                    "steadfast.retry.queues.polling", "{\"backoff_strategy\":\"constant\",\"initial_interval\":\"PT10S\"}",
-                    "steadfast.retry.queues.kathikon", KATHIKON,
-                    "steadfast.retry.types.\"export.poll\"",
-                    "{\"backoff_strategy\":\"custom\",\"intervals\":[\"PT1S\",\"PT2S\"],\"jitter\":false}",
-                    "steadfast.retry.max-attempts-max", "100");
-        }
-    }
-
-    /** Kathikon's min(n² · 5 s, 86400 s) written out for retries 1 to 19 (its default max_attempts is 20). */
-    static final String KATHIKON = "{\"backoff_strategy\":\"custom\",\"jitter\":false,\"max_interval\":\"P1D\","
-            + "\"max_attempts\":20,\"intervals\":[\"PT5S\",\"PT20S\",\"PT45S\",\"PT80S\",\"PT125S\",\"PT180S\",\"PT245S\",\"PT320S\",\"PT405S\",\"PT500S\",\"PT605S\",\"PT720S\",\"PT845S\",\"PT980S\",\"PT1125S\",\"PT1280S\",\"PT1445S\",\"PT1620S\",\"PT1805S\"]}";
 
     @Test
     void theMostSpecificScopeWins() {
@@ -95,7 +76,9 @@ class RetryScopesTest {
         String id = Api.enqueue(obj("type", "export.poll", "args", arr(), "options", obj("queue", "custom-q")));
         for (long expected : new long[] {1000, 2000, 2000}) {
             Api.fetchOne("w", "custom-q");
-            Api.nack(id, Api.error("E", "not ready")).then().statusCode(200);
+            // naming its worker: this profile requires it (RequireWorkerIdTest)
+            Api.send(Api.obj("job_id", id, "worker_id", "w", "error", Api.error("E", "not ready"))).post(Api.NACK)
+                    .then().statusCode(200);
             Map<String, Object> job = Api.jobView(id);
             org.junit.jupiter.api.Assertions.assertEquals("retryable", job.get("state"));
             org.junit.jupiter.api.Assertions.assertEquals(expected, ((Number) job.get("retry_delay_ms")).longValue());

@@ -4,23 +4,28 @@ import static dev.steadfast.testsupport.Api.enqueue;
 import static dev.steadfast.testsupport.Api.info;
 import static dev.steadfast.testsupport.Api.request;
 
+import dev.steadfast.http.ApiAuthTest;
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.Profiles;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Without steadfast.admin.reset-enabled (the production default) the reset hook does not exist. */
 @QuarkusTest
-@TestProfile(ResetDisabledTest.Production.class)
+@TestProfile(Profiles.TokensWithoutReset.class)
 class ResetDisabledTest {
 
-    public static class Production implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("steadfast.admin.reset-enabled", "false");
-        }
+    @BeforeEach
+    void asAdmin() {
+        Api.sendToken(ApiAuthTest.ADMIN); // this profile has API authentication on
+    }
+
+    @AfterEach
+    void withoutToken() {
+        Api.sendToken(null);
     }
 
     @Test

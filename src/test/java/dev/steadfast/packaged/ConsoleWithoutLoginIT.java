@@ -6,41 +6,40 @@ import static org.hamcrest.Matchers.containsString;
 
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.quarkus.test.junit.TestProfile;
-import java.util.Map;
+import io.restassured.specification.RequestSpecification;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The console's checked Qute templates render in the packaged application, with login switched off by explicit
- * configuration (the override is passed to the launched process).
+ * configuration: on the suite's second instance ({@link SecondInstance#shared}, whose process gets the setting in
+ * its environment), beside the one Quarkus launched, on the same database.
  */
 @QuarkusIntegrationTest
-@TestProfile(ConsoleWithoutLoginIT.LoginOff.class)
+@TestProfile(PackagedApp.class)
 class ConsoleWithoutLoginIT {
 
-    /** Console login off. */
-    public static class LoginOff extends PackagedApp {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> m = new java.util.HashMap<>(super.getConfigOverrides());
-            m.put("steadfast.console.auth-enabled", "false");
-            return m;
-        }
-    }
+    static SecondInstance second;
 
     @BeforeAll
-    static void authorize() {
+    static void startSecondInstance() throws Exception {
         PackagedApp.authorize();
+        second = SecondInstance.shared();
     }
 
     @Test
     void pagesRender() {
         String queue = JobLifecycleIT.freshQueue("console");
         String id = enqueue("it.console", queue);
-        request().get("/admin").then().statusCode(200).header("Content-Security-Policy", containsString("default-src"));
-        request().get("/admin/queues").then().statusCode(200).body(containsString(queue));
-        request().get("/admin/jobs/" + id).then().statusCode(200).body(containsString(id));
-        request().get("/admin/dead-letter").then().statusCode(200);
-        request().get("/admin/workers").then().statusCode(200);
+        page().get("/admin").then().statusCode(200).header("Content-Security-Policy", containsString("default-src"));
+        page().get("/admin/queues").then().statusCode(200).body(containsString(queue));
+        page().get("/admin/jobs/" + id).then().statusCode(200).body(containsString(id));
+        page().get("/admin/dead-letter").then().statusCode(200);
+        page().get("/admin/workers").then().statusCode(200);
+    }
+
+    /** A request to the second instance. */
+    private static RequestSpecification page() {
+        return request().port(second.port);
     }
 }

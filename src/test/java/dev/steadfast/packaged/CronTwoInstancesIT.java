@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +36,6 @@ import org.junit.jupiter.api.Test;
 @TestProfile(PackagedApp.class)
 class CronTwoInstancesIT {
 
-    static final int SECOND_PORT = 18_129;
     static final int SCHEDULES = 10;
     static SecondInstance second;
     static Map<String, String> db;
@@ -45,15 +43,8 @@ class CronTwoInstancesIT {
     @BeforeAll
     static void startSecondInstance() throws Exception {
         PackagedApp.authorize();
-        second = SecondInstance.start(SECOND_PORT, "cron-second-instance");
+        second = SecondInstance.shared();
         db = second.db;
-    }
-
-    @AfterAll
-    static void stopSecondInstance() throws Exception {
-        if (second != null) {
-            second.close();
-        }
     }
 
     @Test
@@ -90,7 +81,7 @@ class CronTwoInstancesIT {
             assertEquals(0, late, "every occurrence enqueued within a tick or two of its time");
         }
         long first = enqueuedBy(io.restassured.RestAssured.port, queue);
-        long other = enqueuedBy(SECOND_PORT, queue);
+        long other = enqueuedBy(second.port, queue);
         assertEquals(SCHEDULES * 5, first + other, "the two instances' own counts add up (first " + first
                 + ", second " + other + ")");
         System.out.printf("cron occurrences enqueued by the first instance: %d, by the second: %d%n", first, other);

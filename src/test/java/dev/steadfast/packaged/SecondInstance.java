@@ -16,6 +16,9 @@ import java.util.Map;
  * on the same database and configured as that one is ({@link PackagedApp}: the admin token and the shared console
  * session key, which wins over the key kept in the database, see console.auth.SessionKeys), listening on {@code port}, its output in {@code target/<name>.log}. Polls its health for
  * up to two minutes; {@link #close} stops it.
+ *
+ * <p>The suite's classes share one ({@link #shared}): each start of a packaged jar costs 5-20 s on two shared cores.
+ * That one has console login off ({@code ConsoleWithoutLoginIT} reads its pages), which the console alone reads.
  */
 final class SecondInstance implements AutoCloseable {
 
@@ -31,8 +34,40 @@ final class SecondInstance implements AutoCloseable {
         this.process = process;
     }
 
+    /**
+     * The port of {@link #shared}: one per checkout (as MultiInstanceIT's), so the suites of two checkouts can run on
+     * one machine at once; outside the ephemeral ports.
+     */
+    static final int SHARED_PORT = 18_000 + Math.floorMod(Path.of("").toAbsolutePath().toString().hashCode(), 100) * 10;
+
+    private static SecondInstance shared;
+
+    /**
+     * The second instance the suite's classes share, started on {@link #SHARED_PORT} by the first class that asks
+     * (output in {@code target/second-instance.log}), with console login off, and stopped when the suite's JVM exits.
+     */
+    static synchronized SecondInstance shared() throws Exception {
+        if (shared == null) {
+            SecondInstance s = start(SHARED_PORT, "second-instance", Map.of("STEADFAST_CONSOLE_AUTH_ENABLED", "false"));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    s.close();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+            shared = s;
+        }
+        return shared;
+    }
+
     /** Starts the jar on {@code port} and waits until its health answers 200. */
     static SecondInstance start(int port, String name) throws Exception {
+        return start(port, name, Map.of());
+    }
+
+    /** Starts the jar on {@code port}, with {@code settings} added to its environment, and waits for its health. */
+    static SecondInstance start(int port, String name, Map<String, String> settings) throws Exception {
         Map<String, String> db = new LocalPostgres().start();
         String log = "target/" + name + ".log";
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -45,6 +80,7 @@ final class SecondInstance implements AutoCloseable {
         env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
         env.put("STEADFAST_AUTH_TOKENS_PACKAGED_SUITE", "admin:sha256:" + PackagedApp.sha256(PackagedApp.TOKEN));
         env.put("STEADFAST_CONSOLE_SESSION_SECRET", PackagedApp.SESSION_SECRET);
+        env.putAll(settings);
         SecondInstance s = new SecondInstance(port, db, pb.start());
         Instant deadline = Instant.now().plus(START_LIMIT);
         while (status(port, "/ojs/v1/health") != 200) {

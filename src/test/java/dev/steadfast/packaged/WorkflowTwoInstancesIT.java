@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -33,21 +32,13 @@ import org.junit.jupiter.api.Test;
 @TestProfile(PackagedApp.class)
 class WorkflowTwoInstancesIT {
 
-    static final int SECOND_PORT = 18_131;
     static final int JOBS = 30;
     static SecondInstance second;
 
     @BeforeAll
     static void startSecondInstance() throws Exception {
         PackagedApp.authorize();
-        second = SecondInstance.start(SECOND_PORT, "workflow-second-instance");
-    }
-
-    @AfterAll
-    static void stopSecondInstance() throws Exception {
-        if (second != null) {
-            second.close();
-        }
+        second = SecondInstance.shared();
     }
 
     static String first() {

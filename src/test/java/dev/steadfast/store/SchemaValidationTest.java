@@ -2,10 +2,9 @@ package dev.steadfast.store;
 
 import static dev.steadfast.testsupport.Api.request;
 
+import dev.steadfast.testsupport.Profiles;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,15 +13,8 @@ import org.junit.jupiter.api.Test;
  * (a jsonb column read as varchar(255)) fails validation, and with it this test's start.
  */
 @QuarkusTest
-@TestProfile(SchemaValidationTest.Validating.class)
+@TestProfile(Profiles.Switches.class)
 class SchemaValidationTest {
-
-    public static class Validating implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.hibernate-orm.schema-management.strategy", "validate");
-        }
-    }
 
     @Test
     void theServerStartsWithTheSchemaValidated() {

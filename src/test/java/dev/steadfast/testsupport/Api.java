@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.restassured.RestAssured;
+import io.restassured.builder.RequestSpecBuilder;
 import io.restassured.config.EncoderConfig;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
@@ -53,6 +54,16 @@ public final class Api {
         return given().config(RestAssured.config().encoderConfig(EncoderConfig.encoderConfig()
                 .defaultContentCharset("UTF-8")
                 .appendDefaultContentCharsetToContentTypeIfUndefined(false)));
+    }
+
+    /**
+     * Sends {@code token} as the Bearer token of every request from here on ({@code null}: none again): for a class in
+     * a profile with API authentication on ({@code Profiles.Tokens}) whose requests are not about authentication. Set
+     * it before each test and clear it after.
+     */
+    public static void sendToken(String token) {
+        RestAssured.requestSpecification = token == null ? null
+                : new RequestSpecBuilder().addHeader("Authorization", "Bearer " + token).build();
     }
 
     /** A request carrying {@code body} (a map, list or raw JSON string) as application/openjobspec+json. */

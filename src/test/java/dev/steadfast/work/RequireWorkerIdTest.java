@@ -12,8 +12,8 @@ import static dev.steadfast.testsupport.Api.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.Profiles;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,15 +21,8 @@ import org.junit.jupiter.api.Test;
 
 /** steadfast.workers.require-worker-id: worker requests that do not name their worker are refused. */
 @QuarkusTest
-@TestProfile(RequireWorkerIdTest.Required.class)
+@TestProfile(Profiles.Switches.class)
 class RequireWorkerIdTest {
-
-    public static class Required implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("steadfast.workers.require-worker-id", "true");
-        }
-    }
 
     @BeforeEach
     void reset() {
