@@ -271,7 +271,7 @@ SELECT state, lease_owner, lease_expires_at FROM all_jobs WHERE id = $1;
 SELECT name, paused, paused_at, created_at FROM queues ORDER BY name;
 
 -- JobSql.RESET
-TRUNCATE jobs, job_history, job_progress, job_checkpoints, queues, workers, cron_jobs, cron_runs, schemas, schema_types, workflows, workflow_jobs, rate_limits, tenants, scheduling_pools, error_groups, error_group_hours, queue_minutes, queue_minute_rollup, webhook_subscriptions, webhook_deliveries;
+LOCK TABLE jobs, job_history, job_progress, job_checkpoints, queues, workers, cron_jobs, cron_runs, schemas, schema_types, workflows, workflow_jobs, rate_limits, tenants, scheduling_pools, error_groups, error_group_hours, queue_minutes, queue_minute_rollup, webhook_subscriptions, webhook_deliveries IN ACCESS EXCLUSIVE MODE; TRUNCATE jobs; DELETE FROM job_history; DELETE FROM job_progress; DELETE FROM job_checkpoints; DELETE FROM queues; DELETE FROM workers; DELETE FROM cron_jobs; DELETE FROM cron_runs; DELETE FROM schemas; DELETE FROM schema_types; DELETE FROM workflows; DELETE FROM workflow_jobs; DELETE FROM rate_limits; DELETE FROM tenants; DELETE FROM scheduling_pools; DELETE FROM error_groups; DELETE FROM error_group_hours; DELETE FROM queue_minutes; DELETE FROM queue_minute_rollup; DELETE FROM webhook_subscriptions; DELETE FROM webhook_deliveries;;
 
 -- JobSql.LOCK_UNIQUE_KEYS
 SELECT count(pg_advisory_xact_lock(k)) FROM (SELECT DISTINCT k FROM unnest($1::int8[]) AS u(k) ORDER BY k) s;
