@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -179,21 +180,35 @@ class RenderedSqlTest {
         return b.toString();
     }
 
+    /** Each code line of a source (comments left out) with the member it belongs to, read once per source. */
+    private static final Map<String, List<String[]>> LINES = new java.util.IdentityHashMap<>();
+
+    private static List<String[]> lines(String source) {
+        return LINES.computeIfAbsent(source, src -> {
+            List<String[]> out = new ArrayList<>();
+            String current = null;
+            for (String line : src.split("\n")) {
+                if (line.startsWith("    ") && !line.startsWith("     ")) {
+                    Matcher m = MEMBER.matcher(line);
+                    if (m.find()) {
+                        current = m.group(1);
+                    }
+                }
+                String code = line.strip();
+                if (current != null && !code.startsWith("*") && !code.startsWith("/*") && !code.startsWith("//")) {
+                    out.add(new String[] {current, line});
+                }
+            }
+            return out;
+        });
+    }
+
     /** The members (methods, or constants composed from it) of a source whose body references {@code ref}. */
     private static List<String> membersReferencing(String source, Pattern ref, String self) {
         List<String> out = new ArrayList<>();
-        String current = null;
-        for (String line : source.split("\n")) {
-            Matcher m = MEMBER.matcher(line);
-            if (m.find() && !line.startsWith("     ")) {
-                current = m.group(1);
-            }
-            String code = line.strip();
-            if (code.startsWith("*") || code.startsWith("/*") || code.startsWith("//")) {
-                continue;
-            }
-            if (current != null && !current.equals(self) && ref.matcher(line).find() && !out.contains(current)) {
-                out.add(current);
+        for (String[] l : lines(source)) {
+            if (!l[0].equals(self) && !out.contains(l[0]) && ref.matcher(l[1]).find()) {
+                out.add(l[0]);
             }
         }
         return out;
@@ -204,13 +219,20 @@ class RenderedSqlTest {
      * member only the store calls (a private step, a composed constant), the callers of the store members that use
      * it, up to {@code depth} steps.
      */
+    private static final Map<String, TreeSet<String>> CALLERS = new java.util.HashMap<>();
+
     private static TreeSet<String> callersOf(String owner, String member, Map<String, String> store,
                                              Map<String, String> others, int depth) {
+        String key = owner + "." + member + "/" + depth;
+        TreeSet<String> known = CALLERS.get(key);
+        if (known != null) {
+            return known;
+        }
         TreeSet<String> out = new TreeSet<>();
-        Pattern call = Pattern.compile("\\." + member + "\\(|::" + member + "\\b");
-        Pattern named = Pattern.compile("\\b" + owner + "\\b");
+        CALLERS.put(key, out); // a member reached again while its callers are being found adds nothing new
         for (var e : others.entrySet()) {
-            if (named.matcher(e.getValue()).find() && call.matcher(e.getValue()).find()) {
+            Set<String>[] words = words(e.getValue());
+            if (words[0].contains(owner) && words[1].contains(member)) {
                 out.add(e.getKey().substring("dev/steadfast/".length(), e.getKey().lastIndexOf('/')).replace('/', '.'));
             }
         }
@@ -225,6 +247,28 @@ class RenderedSqlTest {
             }
         }
         return out;
+    }
+
+    private static final Map<String, Set<String>[]> WORDS = new java.util.IdentityHashMap<>();
+    private static final Pattern WORD = Pattern.compile("\\b[A-Za-z_]\\w*\\b");
+    private static final Pattern CALLED = Pattern.compile("(?:\\.(\\w+)\\(|::(\\w+)\\b)");
+
+    /** A source's words and the members it calls ({@code .name(} or {@code ::name}), read once per source. */
+    @SuppressWarnings("unchecked")
+    private static Set<String>[] words(String source) {
+        return WORDS.computeIfAbsent(source, src -> {
+            Set<String> words = new java.util.HashSet<>();
+            Set<String> called = new java.util.HashSet<>();
+            Matcher w = WORD.matcher(src);
+            while (w.find()) {
+                words.add(w.group());
+            }
+            Matcher c = CALLED.matcher(src);
+            while (c.find()) {
+                called.add(c.group(1) != null ? c.group(1) : c.group(2));
+            }
+            return new Set[] {words, called};
+        });
     }
 
     private static String simpleName(String path) {
