@@ -101,12 +101,36 @@ public class InstancePresence {
         });
     }
 
-    /** Ends this instance's presence (its lock goes with the connection). */
-    public synchronized void leave() {
-        leaving = true;
-        if (connection != null) {
-            connection.close();
+    /**
+     * Ends this instance's presence (its lock goes with the connection), waiting for the close as
+     * {@link JobNotifications#stop} does.
+     */
+    public void leave() {
+        SqlConnection closing;
+        synchronized (this) {
+            leaving = true;
+            closing = connection;
             connection = null;
+        }
+        if (closing != null) {
+            await(closing.close());
+        }
+    }
+
+    /**
+     * Waits at most 2 s for a session connection's close, at shutdown (a close still running when Vert.x stops its
+     * event loops logs an error); on an event loop it does not wait.
+     */
+    static void await(io.vertx.core.Future<Void> close) {
+        if (io.vertx.core.Context.isOnEventLoopThread()) {
+            return;
+        }
+        try {
+            close.toCompletionStage().toCompletableFuture().get(2, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.debugf("closing a session connection at shutdown: %s", e.toString());
         }
     }
 }

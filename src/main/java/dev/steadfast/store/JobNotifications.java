@@ -175,12 +175,19 @@ public class JobNotifications {
         return subscriber;
     }
 
-    public synchronized void stop() {
-        stopped = true;
-        if (subscriber != null) {
-            PgSubscriber closing = subscriber;
+    /**
+     * Closes the listening connection and waits for the close (at most 2 s; on the thread that stops the server, not
+     * an event loop): a close still running when Vert.x stops its event loops ends in an error of its own.
+     */
+    public void stop() {
+        PgSubscriber closing;
+        synchronized (this) {
+            stopped = true;
+            closing = subscriber;
             subscriber = null;
-            closing.close();
+        }
+        if (closing != null) {
+            InstancePresence.await(closing.close());
         }
     }
 }
