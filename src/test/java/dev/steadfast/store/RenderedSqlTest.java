@@ -32,7 +32,6 @@ import org.junit.jupiter.api.Test;
  */
 class RenderedSqlTest {
 
-    private static final Path CLASSES = Path.of("target/classes");
     private static final Path SOURCES = Path.of("src/main/java");
     private static final Path DOCS = Path.of("docs/internals/sql");
     private static final String STORE = "dev/steadfast/store";
@@ -51,7 +50,7 @@ class RenderedSqlTest {
     @Test
     void everyStatementIsRenderedInDocs() throws Exception {
         Map<String, Map<String, String>> byClass = new TreeMap<>();
-        for (String name : storeClasses()) {
+        for (String name : StatementCacheTest.storeClasses()) {
             Class<?> c = Class.forName(name, true, getClass().getClassLoader());
             for (Field f : c.getDeclaredFields()) {
                 if (!Modifier.isStatic(f.getModifiers()) || f.getType() != String.class) {
@@ -67,7 +66,7 @@ class RenderedSqlTest {
         }
         variants().forEach((k, sql) -> byClass.get(k.substring(0, k.indexOf('.'))).put(k, sql));
         int statements = byClass.values().stream().mapToInt(Map::size).sum();
-        assertTrue(statements > 150, "found only " + statements + " statements under " + CLASSES);
+        assertTrue(statements > 150, "found only " + statements + " statements under target/classes");
 
         Map<String, String> files = new TreeMap<>();
         byClass.forEach((cls, sqls) -> files.put(cls + ".sql", render(cls, sqls)));
@@ -291,13 +290,5 @@ class RenderedSqlTest {
 
     private static boolean isStatement(String s) {
         return STATEMENT.matcher(s.stripLeading()).find();
-    }
-
-    private static List<String> storeClasses() throws IOException {
-        Path root = CLASSES.resolve(STORE);
-        try (Stream<Path> s = Files.walk(root)) {
-            return s.map(p -> CLASSES.relativize(p).toString()).filter(p -> p.endsWith(".class"))
-                    .map(p -> p.substring(0, p.length() - ".class".length()).replace('/', '.')).sorted().toList();
-        }
     }
 }

@@ -53,7 +53,8 @@ class StatementCacheTest {
                 || t.startsWith("DELETE");
     }
 
-    private static List<String> storeClasses() throws IOException {
+    /** The classes of store/ (and the packages inside it), by name, from the compiled classes. */
+    static List<String> storeClasses() throws IOException {
         Path root = CLASSES.resolve("dev/steadfast/store");
         try (Stream<Path> s = Files.walk(root)) {
             return s.map(p -> CLASSES.relativize(p).toString()).filter(p -> p.endsWith(".class"))
