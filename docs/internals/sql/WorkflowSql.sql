@@ -15,9 +15,6 @@ SELECT u.id, u.wf, u.role, u.pos, u.delay_ms, u.child, u.step_key
 FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int4[], $5::int8[], $6::bool[], $7::text[])
      AS u(id, wf, role, pos, delay_ms, child, step_key);
 
--- WorkflowSql.WORKFLOW_OF
-SELECT workflow_id FROM jobs WHERE id = $1;
-
 -- WorkflowSql.LOCK_ROOT
 SELECT r.id, r.type, r.state, r.parent_id
 FROM workflows w JOIN workflows r ON r.id = coalesce(w.root_id, w.id) WHERE w.id = $1

@@ -36,9 +36,6 @@ final class WorkflowSql {
             FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::int4[], $5::int8[], $6::bool[], $7::text[])
                  AS u(id, wf, role, pos, delay_ms, child, step_key)""";
 
-    /** The workflow a job belongs to, if any; no lock (the workflow row is locked next). */
-    static final String WORKFLOW_OF = "SELECT workflow_id FROM jobs WHERE id = $1";
-
     /**
      * Locks the root of the tree workflow $1 belongs to, and reads the root as READ does. In READ COMMITTED a row
      * locked after a wait is returned as its latest version, but the joined row {@code w} may predate the wait: when

@@ -140,7 +140,8 @@ public class WorkflowStore {
 
     /**
      * A worker's ACK of a workflow step; empty when the job is no step or the ACK is refused (nothing written).
-     * {@code workflow}: the workflow the job is a step of, when the caller knows it from the claim (null: read it).
+     * {@code workflow}: the workflow the job is a step of (from the claim, or from the statement that refused a
+     * plain ACK of it).
      */
     public Uni<Optional<Finished<Completion.Done>>> completeStep(Completion c, UUID workflow, Instant now,
                                                                  Decide decide) {
@@ -163,31 +164,23 @@ public class WorkflowStore {
 
     /**
      * A step's write in its workflow's transaction: the tree's root locked, the write, then the workflow decided on.
-     * A job's workflow never changes, so one known from the claim ({@code known}) is not read again; a job that is no
-     * longer live then simply writes nothing (its guard), as it would have found no workflow. {@code noted}: the
+     * {@code wf} comes from the claim or from the refusing statement (a job's workflow never changes), so it is not
+     * read again; a job that is no longer live simply writes nothing (its guard). {@code noted}: the
      * write records the step's start on its workflow itself (COMPLETE_STEP); otherwise NOTE_STARTED follows it.
      */
-    private <T> Uni<Optional<Finished<T>>> step(UUID jobId, UUID known, Instant now, Decide decide, boolean noted,
+    private <T> Uni<Optional<Finished<T>>> step(UUID jobId, UUID wf, Instant now, Decide decide, boolean noted,
                                                 java.util.function.Function<SqlConnection, Uni<T>> write) {
-        return pool.withTransaction(conn -> (known != null ? Uni.createFrom().item(known)
-                : conn.preparedQuery(WorkflowSql.WORKFLOW_OF).execute(Tuple.of(jobId))
-                        .map(rows -> rows.rowCount() == 0 ? null : rows.iterator().next().getUUID(0)))
-                .flatMap(wf -> {
-                    if (wf == null) {
-                        return Uni.createFrom().item(Optional.<Finished<T>>empty());
-                    }
-                    // No row: the workflow was pruned after the job was read (PRUNE_FINISHED); the job is
-                    // written all the same, with nothing left to advance.
-                    return conn.preparedQuery(WorkflowSql.LOCK_ROOT).execute(Tuple.of(wf))
-                            .flatMap(locked -> write.apply(conn).flatMap(written -> written == null
-                                    ? Uni.createFrom().item(Optional.<Finished<T>>empty())
-                                    : locked.rowCount() == 0
-                                    ? Uni.createFrom().item(Optional.of(new Finished<>(written, Advanced.NOTHING)))
-                                    : (noted ? Uni.createFrom().voidItem() : conn.preparedQuery(
-                                            WorkflowSql.NOTE_STARTED).execute(Tuple.of(wf, jobId)).replaceWithVoid())
-                                            .flatMap(x -> decided(conn, wf, root(locked, wf), now, decide))
-                                            .map(a -> Optional.of(new Finished<>(written, a)))));
-                }));
+        // No row: the workflow was pruned after the job was read (PRUNE_FINISHED); the job is written all the same,
+        // with nothing left to advance.
+        return pool.withTransaction(conn -> conn.preparedQuery(WorkflowSql.LOCK_ROOT).execute(Tuple.of(wf))
+                .flatMap(locked -> write.apply(conn).flatMap(written -> written == null
+                        ? Uni.createFrom().item(Optional.<Finished<T>>empty())
+                        : locked.rowCount() == 0
+                        ? Uni.createFrom().item(Optional.of(new Finished<>(written, Advanced.NOTHING)))
+                        : (noted ? Uni.createFrom().voidItem() : conn.preparedQuery(WorkflowSql.NOTE_STARTED)
+                                .execute(Tuple.of(wf, jobId)).replaceWithVoid())
+                                .flatMap(x -> decided(conn, wf, root(locked, wf), now, decide))
+                                .map(a -> Optional.of(new Finished<>(written, a))))));
     }
 
     /**
