@@ -3,8 +3,10 @@
 #
 # Starts the packaged jar (target/quarkus-app/quarkus-run.jar, build it first) against the peers' PostgreSQL
 # cluster (127.0.0.1:55433, see ../shared/peers-bench/README.md, "Steadfast side by side with the peers"). For every
-# history size in HISTORY it recreates the Steadfast database, starts the server (which migrates it), seeds that
-# many jobs with `psql URL -v rows=N -f scripts/seed-jobs.sql` (nothing for 0), warms the server up and runs ROUNDS
+# history size in HISTORY it recreates the Steadfast database, starts the server (which migrates it), stops it, seeds
+# that many jobs with `psql URL -v rows=N -f scripts/seed-jobs.sql` (nothing for 0) with no server running (a running
+# server's search indexer deadlocked with the seed), starts it again, waits until its search indexer has built the
+# closed days' indexes (as a server that ran those days has them), warms the server up and runs ROUNDS
 # rounds. A round runs, per workload, the tools jar's bench and (in the rounds of history size PEERS_HISTORY, default
 # the first) right after it the matching peer command:
 #
@@ -204,8 +206,8 @@ start_av_sampler() {
   AV_PID=$!
 }
 
-start_server() {
-  recreate_db "$DB"
+start_server() { # [keep]: keep the database (default: recreate it)
+  [ "${1:-}" = keep ] || recreate_db "$DB"
   local u=postgresql://127.0.0.1:55433/$DB t0 n
   t0=$(date +%s%N)
   # shellcheck disable=SC2086
@@ -226,7 +228,9 @@ start_server() {
   die "server not healthy after 60 s (see $LOGDIR/server.log)"
 }
 
-# seeds SIZE jobs into the database the running server has migrated
+# seeds SIZE jobs into the database a server has migrated, with no server running: the seed drops and rebuilds
+# indexes in long statements, and a running server's search indexer (CREATE INDEX CONCURRENTLY on closed days)
+# deadlocked with it
 seed_history() { # SIZE
   local h=$1 t0 logf="$LOGDIR/seed-$1-$SERVER_PID.log"
   [ "$h" -gt 0 ] || return 0
@@ -245,11 +249,35 @@ warm_up() {
     || log "warm-up exited $? (see $LOGDIR/warmup-$SERVER_PID.log)"
 }
 
-# a fresh database for history size SIZE: the server restarted on it (migrating it), the seed, the warm-up
+# after a restart on a seeded database, the search indexer builds every closed day's indexes (the state a server
+# that ran those days would have): wait until none is missing or being built, so no round runs beside a build
+wait_search_indexes() { # (the indexer starts 10 s after start-up and goes from one partition to the next at once)
+  local n t0 quiet=0 building
+  t0=$(date +%s)
+  for n in $(seq 1 "$SEED_TIMEOUT"); do
+    building=$("${PSQL[@]}" -At -d "$DB" -c "select count(*) from pg_stat_progress_create_index" 2>/dev/null) || building=
+    if [ "$building" = 0 ]; then quiet=$((quiet + 1)); else quiet=0; fi
+    if [ "$n" -ge 30 ] && [ "$quiet" -ge 20 ]; then
+      log "search indexes built: none being built for 20 s, $(( $(date +%s) - t0 )) s after the restart"
+      echo "{\"side\":\"server\",\"event\":\"search_indexes\",\"seconds\":$(( $(date +%s) - t0 ))}" >>"$RAW"
+      return 0
+    fi
+    sleep 1
+  done
+  die "the search indexes were still being built after $SEED_TIMEOUT s (see $LOGDIR/server.log)"
+}
+
+# a fresh database for history size SIZE: a server started on it (migrating it) and stopped, the seed, the server
+# again with the closed days' search indexes built, the warm-up
 prepare() { # SIZE
   stop_server
   start_server
-  seed_history "$1"
+  if [ "$1" -gt 0 ]; then
+    stop_server
+    seed_history "$1"
+    start_server keep
+    wait_search_indexes
+  fi
   warm_up
 }
 
