@@ -18,9 +18,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * House rules checked on the sources: the top-level packages (features over domain/ and store/) depend on each
- * other without cycles and hold at most 30 files each; only store/ talks to the database; the domain is pure
- * Java; console templates never switch escaping off and every POST form in them carries the CSRF field.
+ * House rules checked on the sources: the top-level packages (features over domain/, model/ and store/) depend on
+ * each other without cycles and hold at most 30 files each; only store/ talks to the database, and no resource names
+ * a store type; the domain and the model are pure Java; console templates never switch escaping off and every POST form in them carries the CSRF field.
  */
 class ArchitectureTest {
 
@@ -139,7 +139,29 @@ class ArchitectureTest {
     void theCoreDependsOnNoFeature() throws IOException {
         Map<String, Set<String>> g = packageGraph();
         assertEquals(Set.of(), g.get("domain"));
-        assertEquals(Set.of("domain"), g.get("store"));
+        assertEquals(Set.of("domain"), g.get("model"));
+        assertEquals(Set.of("domain", "model"), g.get("store"));
+    }
+
+    /**
+     * A resource (a class with {@code @Path}) reaches the database only through its feature's services: it names no
+     * type of store/, by import or by qualified name. The records a store answers or takes live in model/.
+     */
+    @Test
+    void resourcesNeverUseTheStore() throws IOException {
+        List<String> offenders = new ArrayList<>();
+        Pattern store = Pattern.compile("\\bdev\\.steadfast\\.store\\.[\\w.]+");
+        for (Path f : files(MAIN, ".java")) {
+            String src = Files.readString(f).replaceAll("(?s)/\\*.*?\\*/", " ").replaceAll("//[^\\n]*", " ");
+            if (!src.contains("@Path(")) {
+                continue;
+            }
+            Matcher m = store.matcher(src);
+            while (m.find()) {
+                offenders.add(MAIN.relativize(f) + ": " + m.group());
+            }
+        }
+        assertEquals(List.of(), offenders);
     }
 
     @Test
@@ -186,10 +208,20 @@ class ArchitectureTest {
     }
 
     @Test
-    void theDomainImportsOnlyJava() throws IOException {
+    void theDomainAndTheModelImportOnlyJava() throws IOException {
         List<String> offenders = new ArrayList<>();
         Pattern imp = Pattern.compile("^import (static )?([\\w.]+)", Pattern.MULTILINE);
         for (Path f : files(MAIN.resolve("domain"), ".java")) {
+            Matcher m = imp.matcher(Files.readString(f));
+            while (m.find()) {
+                String name = m.group(2);
+                if (!name.startsWith("java.") && !name.startsWith("dev.steadfast.domain")) {
+                    offenders.add(f.getFileName() + ": " + name);
+                }
+            }
+        }
+        // the records the store answers and takes: plain data over the domain's types
+        for (Path f : files(MAIN.resolve("model"), ".java")) {
             Matcher m = imp.matcher(Files.readString(f));
             while (m.find()) {
                 String name = m.group(2);

@@ -9,8 +9,8 @@ import dev.steadfast.http.Params;
 import dev.steadfast.http.Responses;
 import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
-import dev.steadfast.store.audit.AuditRow;
-import dev.steadfast.store.audit.AuditStore;
+import dev.steadfast.model.AuditFilter;
+import dev.steadfast.model.AuditRow;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
@@ -42,7 +42,7 @@ public class AdminAuditResource {
                               @QueryParam("since") String since, @QueryParam("until") String until,
                               @QueryParam("limit") String limit, @QueryParam("cursor") String cursor) {
         int n = Params.integer("limit", limit, 50, 1, 200);
-        AuditStore.Filter f = new AuditStore.Filter(blank(actor), blank(action), time("since", since),
+        AuditFilter f = new AuditFilter(blank(actor), blank(action), time("since", since),
                 time("until", until));
         return audit.page(f, cursor, n).map(p -> Responses.ok(json,
                 new Entries(p.entries().stream().map(Entry::of).toList(), p.next())));

@@ -1,7 +1,8 @@
 package dev.steadfast.audit;
 
 import dev.steadfast.domain.OjsException;
-import dev.steadfast.store.audit.AuditRow;
+import dev.steadfast.model.AuditFilter;
+import dev.steadfast.model.AuditRow;
 import dev.steadfast.store.audit.AuditStore;
 import io.quarkus.arc.Arc;
 import io.smallrye.mutiny.Uni;
@@ -65,7 +66,7 @@ public class AuditLog {
     }
 
     /** Entries matching {@code filter}, newest first, {@code limit} at a time, after {@code cursor} (null: first). */
-    public Uni<Page> page(AuditStore.Filter filter, String cursor, int limit) {
+    public Uni<Page> page(AuditFilter filter, String cursor, int limit) {
         Long before = cursor(cursor);
         return store.page(filter, before, limit + 1).map(rows -> rows.size() > limit
                 ? new Page(rows.subList(0, limit), Long.toString(rows.get(limit - 1).id()))

@@ -4,7 +4,7 @@ import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.OperationTime;
 import dev.steadfast.domain.checkpoint.CheckpointRules;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.JobRow;
 import dev.steadfast.store.workers.CheckpointStore;
 import dev.steadfast.store.workers.CheckpointStore.JobCheckpoint;
 import dev.steadfast.store.workers.CheckpointStore.Stored;

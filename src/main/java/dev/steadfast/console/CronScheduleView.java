@@ -1,6 +1,6 @@
 package dev.steadfast.console;
 
-import dev.steadfast.store.cron.CronRow;
+import dev.steadfast.model.CronRow;
 import dev.steadfast.store.cron.CronStore;
 import java.time.Instant;
 import java.time.ZoneId;

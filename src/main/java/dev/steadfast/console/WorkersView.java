@@ -1,6 +1,6 @@
 package dev.steadfast.console;
 
-import dev.steadfast.store.workers.WorkerStore;
+import dev.steadfast.model.WorkerRow;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -13,7 +13,7 @@ public record WorkersView(List<Line> workers, String staleAfter) {
                        String lastSeen, String lastSeenAgo, String firstSeen) {
     }
 
-    static WorkersView of(List<WorkerStore.WorkerRow> rows, Duration staleAfter, Instant now) {
+    static WorkersView of(List<WorkerRow> rows, Duration staleAfter, Instant now) {
         Instant cut = now.minus(staleAfter);
         return new WorkersView(rows.stream().map(w -> {
             boolean stale = w.lastSeen().isBefore(cut);

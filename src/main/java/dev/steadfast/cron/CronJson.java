@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.cron.OverlapPolicy;
 import dev.steadfast.http.Timestamps;
-import dev.steadfast.store.cron.CronRow;
+import dev.steadfast.model.CronRow;
 
 /**
  * A cron schedule on the wire, in both shapes clients use: the HTTP binding's and the official SDKs'

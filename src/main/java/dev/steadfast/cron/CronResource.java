@@ -98,7 +98,7 @@ public class CronResource {
         return crons.setEnabled(name, true).map(c -> Responses.json(json, 200, wrap(c)));
     }
 
-    private CronView.Answer wrap(dev.steadfast.store.cron.CronRow c) {
+    private CronView.Answer wrap(dev.steadfast.model.CronRow c) {
         return CronView.Answer.of(CronJson.view(json, c));
     }
 

@@ -13,16 +13,16 @@ import dev.steadfast.domain.cron.QueuedRuns;
 import dev.steadfast.events.EventLog;
 import dev.steadfast.events.Telemetry;
 import dev.steadfast.http.Timestamps;
-import dev.steadfast.jobs.JobService;
+import dev.steadfast.jobs.PushService;
 import dev.steadfast.maintenance.Batches;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.CronRow;
+import dev.steadfast.model.JobRow;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.NewJob;
-import dev.steadfast.store.cron.CronRow;
 import dev.steadfast.store.cron.CronStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.LinkedHashMap;
@@ -45,7 +45,7 @@ public class CronService {
     private static final Logger LOG = Logger.getLogger(CronService.class);
 
     private final CronStore store;
-    private final JobService jobs;
+    private final PushService jobs;
     private final Clock clock;
     private final ObjectMapper json;
     private final CronConfig config;
@@ -53,7 +53,7 @@ public class CronService {
     private final Telemetry telemetry;
     private final MissedOccurrences missed;
 
-    public CronService(CronStore store, JobService jobs, Clock clock, ObjectMapper json, CronConfig config,
+    public CronService(CronStore store, PushService jobs, Clock clock, ObjectMapper json, CronConfig config,
                        EventLog events, Telemetry telemetry) {
         this.store = store;
         this.jobs = jobs;
@@ -174,7 +174,7 @@ public class CronService {
             data.put("cron_name", g.due().name());
             data.put("scheduled_time", Timestamps.format(g.due().fireAt()));
             if (g.job() != null) {
-                JobRow row = JobRow.inserted(g.job());
+                JobRow row = JobRows.inserted(g.job());
                 telemetry.pushed(row, now);
                 data.put("job_id", row.id().toString());
                 if (g.held()) {
@@ -214,7 +214,7 @@ public class CronService {
                     throw new OjsException(ErrorCode.CONFLICT, "Cron '" + name + "' has an occurrence recorded at"
                             + " this instant already, or was deleted; try again.", Map.of("name", name));
                 }
-                JobRow inserted = JobRow.inserted(job);
+                JobRow inserted = JobRows.inserted(job);
                 telemetry.pushed(inserted, now);
                 events.emit("cron.triggered", now, inserted.id().toString(), inserted.type(), inserted.queue(),
                         Map.of("cron_name", name, "scheduled_time", Timestamps.format(now), "job_id",

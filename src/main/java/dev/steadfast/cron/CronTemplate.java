@@ -77,7 +77,7 @@ final class CronTemplate {
                 o.has("timeout_ms") ? o.get("timeout_ms").asLong() : null,
                 o.has("visibility_timeout_ms") ? o.get("visibility_timeout_ms").asLong() : defaultVisibilityMs,
                 null, null, held, o.has("retry") ? m.convertValue(o.get("retry"), Map.class) : null, null, null,
-                null);
+                null, meta.path("tenant_id").isTextual() ? meta.get("tenant_id").textValue() : null);
     }
 
     private static JsonNode tree(ObjectMapper m, String json) {

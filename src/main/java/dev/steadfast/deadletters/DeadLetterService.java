@@ -1,17 +1,17 @@
 package dev.steadfast.deadletters;
 
+import dev.steadfast.audit.AuditLog;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.KeysetCursor;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.OperationTime;
 import dev.steadfast.events.Telemetry;
 import dev.steadfast.maintenance.Batches;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.JobRow;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.deadletters.DeadLetterFilter;
 import dev.steadfast.store.deadletters.DeadLetterStore;
 import io.smallrye.mutiny.Uni;
-import dev.steadfast.audit.AuditLog;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;

@@ -6,7 +6,7 @@ import dev.steadfast.domain.OjsException;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Timestamps;
 import dev.steadfast.jobs.JobView;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.JobRow;
 import dev.steadfast.store.deadletters.DeadLetterFilter;
 import dev.steadfast.store.deadletters.DeadLetterStore;
 import java.time.DateTimeException;

@@ -4,7 +4,7 @@ import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.TraceContext;
 import dev.steadfast.http.Timestamps;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.JobRow;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.jboss.logmanager.ExtLogRecord;

@@ -3,7 +3,7 @@ package dev.steadfast.events;
 import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.http.Timestamps;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.JobRow;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

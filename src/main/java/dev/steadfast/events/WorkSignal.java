@@ -183,7 +183,7 @@ public class WorkSignal {
      * A job was pushed: wake one long-polling fetch of its queue when it is available (so a batch of n jobs wakes
      * the n that waited longest), or set the wake-up for when a scheduled job comes due.
      */
-    public void announce(dev.steadfast.store.JobRow row) {
+    public void announce(dev.steadfast.model.JobRow row) {
         if (row.state() == dev.steadfast.domain.JobState.AVAILABLE) {
             wake(row.queue(), 1);
         } else if (row.state() == dev.steadfast.domain.JobState.SCHEDULED) {

@@ -6,7 +6,9 @@ import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Params;
-import dev.steadfast.store.workflows.WorkflowStore;
+import dev.steadfast.model.MemberRow;
+import dev.steadfast.model.WorkflowRow;
+import dev.steadfast.model.WorkflowView;
 import dev.steadfast.workflows.WorkflowResource;
 import dev.steadfast.workflows.WorkflowService;
 import io.smallrye.mutiny.Uni;
@@ -74,8 +76,8 @@ class GrpcWorkflows {
         return Params.uuid(id).orElseThrow(() -> OjsException.notFound("workflow", id));
     }
 
-    private static Workflow workflow(WorkflowStore.WorkflowView v) {
-        WorkflowStore.WorkflowRow w = v.workflow();
+    private static Workflow workflow(WorkflowView v) {
+        WorkflowRow w = v.workflow();
         Workflow.Builder b = Workflow.newBuilder().setId(w.id().toString()).setState(state(w.state()));
         if (w.name() != null) {
             b.setName(w.name());
@@ -86,7 +88,7 @@ class GrpcWorkflows {
         if (w.completedAt() != null) {
             b.setCompletedAt(ProtoJson.timestamp(w.completedAt()));
         }
-        for (WorkflowStore.MemberRow m : v.members()) {
+        for (MemberRow m : v.members()) {
             WorkflowStepStatus.Builder s = WorkflowStepStatus.newBuilder()
                     .setId(m.stepKey() != null ? m.stepKey() : m.role().wire() + "-" + m.position())
                     .setState(stepState(m.jobState()));

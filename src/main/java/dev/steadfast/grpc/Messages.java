@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steadfast.jobs.JobView;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.JobRow;
 import java.util.List;
 import java.util.Locale;
 import org.openjobspec.ojs.v1.EnqueueOptions;

@@ -19,10 +19,12 @@ import java.util.Map;
  * @param unique      the job's deduplication policy, or null
  * @param queueLimits limits the PUSH sets on its queue (the binding's {@code rate_limit} option), or null
  * @param rateLimit   the job's rate limit key and the limits the PUSH sets on it (ojs-rate-limiting.md 6), or null
+ * @param tenantId    the job's tenant (its meta.tenant_id, as the parser checked and wrote it), or null for none: read
+ *                    once, so admission never parses the meta again
  */
 public record EnqueueCommand(String id, String type, String queue, String argsJson, String metaJson,
                              String extensionsJson, Integer priority, List<String> tags, Long timeoutMs,
                              Long visibilityTimeoutMs, Instant scheduledAt, Instant expiresAt, boolean pending,
                              Map<String, Object> retry, UniquePolicy unique, QueueLimits queueLimits,
-                             RateLimitPolicy rateLimit) implements SchemaSubject {
+                             RateLimitPolicy rateLimit, String tenantId) implements SchemaSubject {
 }

@@ -77,7 +77,7 @@ public final class EnqueueParser {
         if (metadata != null) {
             metadata.node().fields().forEachRemaining(e -> metaNode.putIfAbsent(e.getKey(), e.getValue()));
         }
-        tenant(metaNode, tenantHeader);
+        String tenantId = tenant(metaNode, tenantHeader);
         if (trace != null && !metaNode.has(RequestContext.TRACEPARENT)) {
             metaNode.put(RequestContext.TRACEPARENT, trace.traceparent());
             if (trace.tracestate() != null) {
@@ -115,23 +115,25 @@ public final class EnqueueParser {
                 opt.timestamp("expires_at"), Boolean.TRUE.equals(opt.bool("pending")),
                 retry == null ? null : map(m, retry.node()), AdvancedOptions.unique(opt.object("unique")),
                 AdvancedOptions.rateLimit(rateLimit), AdvancedOptions.queueWide(rateLimit) ? null
-                        : AdvancedOptions.keyed(rateLimit));
+                        : AdvancedOptions.keyed(rateLimit), tenantId);
     }
 
     /**
      * meta.tenant_id (ojs-multi-tenancy 5.1), filled in from the X-OJS-Tenant header when the body names none;
-     * both checked by {@link TenantId#resolve} (400 on a malformed or conflicting value).
+     * both checked by {@link TenantId#resolve} (400 on a malformed or conflicting value); answers it (null: none).
      */
-    private static void tenant(ObjectNode metaNode, String header) {
+    private static String tenant(ObjectNode metaNode, String header) {
         JsonNode t = metaNode.get("tenant_id");
         if (t == null && header == null) {
-            return;
+            return null;
         }
         if (t != null && !t.isTextual()) {
             throw OjsException.invalidField("meta.tenant_id", "meta.tenant_id must be a string.", "string",
                     t.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
         }
-        metaNode.put("tenant_id", TenantId.resolve(t == null ? null : t.textValue(), header));
+        String tenant = TenantId.resolve(t == null ? null : t.textValue(), header);
+        metaNode.put("tenant_id", tenant);
+        return tenant;
     }
 
     /**

@@ -1,14 +1,15 @@
 package dev.steadfast.jobs;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.steadfast.domain.OjsException;
+import dev.steadfast.domain.TenantId;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Params;
+import dev.steadfast.http.RequestContext;
 import dev.steadfast.http.Responses;
 import dev.steadfast.http.Roles;
+import dev.steadfast.model.JobRow;
 import dev.steadfast.queues.RateLimitResource;
-import dev.steadfast.schemas.ArgsValidation;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.queues.RateLimits;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.DELETE;
@@ -18,7 +19,10 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
+import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** PUSH, INFO and CANCEL (ojs-http-binding.md sections 9.1, 9.3, 9.4). */
@@ -26,21 +30,15 @@ import java.util.Map;
 public class JobResource {
 
     private final JobService jobs;
-    private final JobsConfig config;
     private final ObjectMapper json;
-    private final java.time.Clock clock;
-    private final dev.steadfast.queues.RateLimits rateLimits;
-    private final ArgsValidation argsValidation;
+    private final Clock clock;
+    private final RateLimits rateLimits;
     private final Pushes pushes;
 
-    public JobResource(JobService jobs, JobsConfig config, ObjectMapper json,
-                       java.time.Clock clock, dev.steadfast.queues.RateLimits rateLimits,
-                       ArgsValidation argsValidation, Pushes pushes) {
+    public JobResource(JobService jobs, ObjectMapper json, Clock clock, RateLimits rateLimits, Pushes pushes) {
         this.pushes = pushes;
         this.rateLimits = rateLimits;
-        this.argsValidation = argsValidation;
         this.jobs = jobs;
-        this.config = config;
         this.json = json;
         this.clock = clock;
     }
@@ -78,7 +76,7 @@ public class JobResource {
     /** X-OJS-Queue-Pressure (ojs-backpressure.md 6) when a bounded queue is past its warning threshold. */
     private static Response.ResponseBuilder withPressure(Response.ResponseBuilder r, Double pressure) {
         return pressure == null ? r : r.header("X-OJS-Queue-Pressure",
-                String.format(java.util.Locale.ROOT, "%.2f", pressure));
+                String.format(Locale.ROOT, "%.2f", pressure));
     }
 
     /** PUSH batch: {@code {"jobs": [...]}}, all or nothing (ojs-http-binding.md 9.2). */
@@ -87,18 +85,12 @@ public class JobResource {
     @RolesAllowed({Roles.PRODUCER, Roles.ADMIN})
     public Uni<Response> pushAll(String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body).array("jobs", true))
-                .flatMap(list -> pushes.pushAll(list, dev.steadfast.http.RequestContext.trace(),
-                        dev.steadfast.http.RequestContext.tenantHeader()))
+                .flatMap(list -> pushes.pushAll(list, RequestContext.trace(), RequestContext.tenantHeader()))
                 .map(all -> {
-                    List<JobView> views = new java.util.ArrayList<>(all.jobs().size());
+                    List<JobView> views = new ArrayList<>(all.jobs().size());
                     all.jobs().forEach(r -> views.add(JobView.of(json, r)));
                     return Responses.json(json, 201, new JobBatch(views, views.size(), all.warnings()));
                 });
-    }
-
-    private dev.steadfast.jobs.EnqueueCommand parseElement(com.fasterxml.jackson.databind.JsonNode node, int i,
-                                                              java.time.Instant now) {
-        return EnqueueParser.parse(json, Body.element(json, node, "jobs[" + i + "]"), now);
     }
 
     /**
@@ -112,64 +104,12 @@ public class JobResource {
     @Path("/bulk")
     @RolesAllowed({Roles.PRODUCER, Roles.ADMIN})
     public Uni<Response> bulk(String body) {
-        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
-            com.fasterxml.jackson.databind.JsonNode list = b.array("jobs", true);
-            int max = config.maxBatch();
-            if (list.size() > max) {
-                throw new OjsException(dev.steadfast.domain.ErrorCode.PAYLOAD_TOO_LARGE, "Batch size " + list.size()
-                        + " exceeds the maximum of " + max + ".", Map.of("max_batch_size", max, "received", list.size()));
-            }
-            if (list.isEmpty()) {
-                throw OjsException.invalidField("jobs", "'jobs' must hold 1 to " + max + " jobs.",
-                        "1 to " + max + " jobs", "0 jobs");
-            }
-            String mode = b.string("atomicity", false);
-            if (mode != null && !mode.equals("atomic") && !mode.equals("partial")) {
-                throw OjsException.invalidField("atomicity", "'atomicity' must be 'atomic' or 'partial'.",
-                        "atomic|partial", mode);
-            }
-            if (b.has("idempotency_key")) {
-                throw new OjsException(dev.steadfast.domain.ErrorCode.UNSUPPORTED, "Bulk idempotency keys are not"
-                        + " supported; give the jobs ids of your own, which makes a retried request safe (a taken id"
-                        + " is refused, never enqueued twice).", Map.of("field", "idempotency_key"));
-            }
-            boolean atomic = "atomic".equals(mode);
-            java.util.List<dev.steadfast.jobs.EnqueueCommand> commands = new java.util.ArrayList<>(list.size());
-            java.util.Map<Integer, OjsException> bad = new java.util.HashMap<>();
-            java.time.Instant now = clock.instant();
-            for (int i = 0; i < list.size(); i++) {
-                try {
-                    commands.add(parseElement(list.get(i), i, now));
-                } catch (OjsException e) {
-                    if (atomic) {
-                        throw e.atIndex(i);
-                    }
-                    bad.put(i, e.atIndex(i));
-                    commands.add(null);
-                }
-            }
-            return argsValidation.checkEach(commands).flatMap(checked -> {
-                java.util.Map<Integer, java.util.List<String>> warnings = new java.util.HashMap<>();
-                for (int i = 0; i < checked.size(); i++) {
-                    ArgsValidation.Outcome o = checked.get(i);
-                    if (o.refusal() != null) {
-                        if (atomic) {
-                            throw o.refusal().atIndex(i);
-                        }
-                        bad.put(i, o.refusal().atIndex(i));
-                        commands.set(i, null);
-                    } else if (!o.warnings().isEmpty()) {
-                        warnings.put(i, o.warnings());
-                    }
-                }
-                return jobs.pushBulk(commands, bad, atomic).map(outcomes -> bulkResponse(outcomes, warnings));
-            });
-        });
+        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(pushes::bulk)
+                .map(b -> bulkResponse(b.outcomes(), b.warnings()));
     }
 
-    private Response bulkResponse(java.util.List<PushOutcome> outcomes,
-                                  java.util.Map<Integer, java.util.List<String>> warnings) {
-        java.util.List<BulkAnswer.Item> items = new java.util.ArrayList<>(outcomes.size());
+    private Response bulkResponse(List<PushOutcome> outcomes, Map<Integer, List<String>> warnings) {
+        List<BulkAnswer.Item> items = new ArrayList<>(outcomes.size());
         int failed = 0;
         for (int i = 0; i < outcomes.size(); i++) {
             PushOutcome o = outcomes.get(i);
@@ -198,7 +138,7 @@ public class JobResource {
 
     /** The request's X-OJS-Tenant, checked; null when it names none. */
     private static String tenantHeader() {
-        return dev.steadfast.domain.TenantId.header(dev.steadfast.http.RequestContext.tenantHeader());
+        return TenantId.header(RequestContext.tenantHeader());
     }
 
     @DELETE

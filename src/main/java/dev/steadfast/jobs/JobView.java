@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.http.Timestamps;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.JobRow;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.steadfast.jobs;
 
 import dev.steadfast.domain.OjsException;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.JobRow;
 
 /** What became of one job of a PUSH: created, deduplicated onto an existing job (unique ignore), or refused. */
 public sealed interface PushOutcome {

@@ -2,23 +2,26 @@ package dev.steadfast.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.TraceContext;
 import dev.steadfast.http.Body;
+import dev.steadfast.model.JobRow;
 import dev.steadfast.schemas.ArgsValidation;
-import dev.steadfast.store.JobRow;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * PUSH and batch PUSH from a request body in the HTTP binding's shape, whichever binding received it: the one
  * reading of both, which {@link JobResource} and the gRPC binding (grpc.OjsGrpcService) share so that they cannot
  * drift. A PUSH is parsed ({@link EnqueueParser}), its args checked against their type's schema
- * ({@link ArgsValidation}) and enqueued ({@link JobService#enqueue}); a batch is all or nothing, 1 to
+ * ({@link ArgsValidation}) and enqueued ({@link PushService#enqueue}); a batch is all or nothing, 1 to
  * {@code steadfast.jobs.max-batch} jobs, a refusal naming the index of the job it refuses.
  */
 @ApplicationScoped
@@ -28,17 +31,24 @@ public class Pushes {
     public record Pushed(PushOutcome outcome, List<String> warnings) {
     }
 
+    /**
+     * A bulk enqueue's outcome per job, in request order, and the schema check's warnings by index (only jobs that
+     * had some).
+     */
+    public record Bulked(List<PushOutcome> outcomes, Map<Integer, List<String>> warnings) {
+    }
+
     /** A batch PUSH's jobs, in request order, and the warnings, each prefixed with its job's index. */
     public record PushedAll(List<JobRow> jobs, List<String> warnings) {
     }
 
-    private final JobService jobs;
+    private final PushService jobs;
     private final JobsConfig config;
     private final ObjectMapper json;
     private final Clock clock;
     private final ArgsValidation argsValidation;
 
-    public Pushes(JobService jobs, JobsConfig config, ObjectMapper json, Clock clock, ArgsValidation argsValidation) {
+    public Pushes(PushService jobs, JobsConfig config, ObjectMapper json, Clock clock, ArgsValidation argsValidation) {
         this.jobs = jobs;
         this.config = config;
         this.json = json;
@@ -88,5 +98,70 @@ public class Pushes {
             }
             return jobs.pushAll(commands).map(rows -> new PushedAll(rows, warnings));
         }));
+    }
+
+    /**
+     * Bulk enqueue (ojs-bulk-operations.md 5) of the body {@code {"jobs": [...], "atomicity": "partial"|"atomic"}},
+     * partial by default: each job stands alone, a refused one answered in its place; atomic: all or nothing, the
+     * first refusal thrown with its index. More jobs than steadfast.jobs.max-batch: 413; none: 400.
+     */
+    public Uni<Bulked> bulk(Body b) {
+        return Uni.createFrom().item(() -> {
+            JsonNode list = b.array("jobs", true);
+            int max = config.maxBatch();
+            if (list.size() > max) {
+                throw new OjsException(ErrorCode.PAYLOAD_TOO_LARGE, "Batch size " + list.size()
+                        + " exceeds the maximum of " + max + ".", Map.of("max_batch_size", max, "received", list.size()));
+            }
+            if (list.isEmpty()) {
+                throw OjsException.invalidField("jobs", "'jobs' must hold 1 to " + max + " jobs.",
+                        "1 to " + max + " jobs", "0 jobs");
+            }
+            String mode = b.string("atomicity", false);
+            if (mode != null && !mode.equals("atomic") && !mode.equals("partial")) {
+                throw OjsException.invalidField("atomicity", "'atomicity' must be 'atomic' or 'partial'.",
+                        "atomic|partial", mode);
+            }
+            if (b.has("idempotency_key")) {
+                throw new OjsException(ErrorCode.UNSUPPORTED, "Bulk idempotency keys are not"
+                        + " supported; give the jobs ids of your own, which makes a retried request safe (a taken id"
+                        + " is refused, never enqueued twice).", Map.of("field", "idempotency_key"));
+            }
+            return new BulkRequest(list, "atomic".equals(mode));
+        }).flatMap(r -> {
+            List<EnqueueCommand> commands = new ArrayList<>(r.list().size());
+            Map<Integer, OjsException> bad = new HashMap<>();
+            Instant now = clock.instant();
+            for (int i = 0; i < r.list().size(); i++) {
+                try {
+                    commands.add(EnqueueParser.parse(json, Body.element(json, r.list().get(i), "jobs[" + i + "]"), now));
+                } catch (OjsException e) {
+                    if (r.atomic()) {
+                        throw e.atIndex(i);
+                    }
+                    bad.put(i, e.atIndex(i));
+                    commands.add(null);
+                }
+            }
+            return argsValidation.checkEach(commands).flatMap(checked -> {
+                Map<Integer, List<String>> warnings = new HashMap<>();
+                for (int i = 0; i < checked.size(); i++) {
+                    ArgsValidation.Outcome o = checked.get(i);
+                    if (o.refusal() != null) {
+                        if (r.atomic()) {
+                            throw o.refusal().atIndex(i);
+                        }
+                        bad.put(i, o.refusal().atIndex(i));
+                        commands.set(i, null);
+                    } else if (!o.warnings().isEmpty()) {
+                        warnings.put(i, o.warnings());
+                    }
+                }
+                return jobs.pushBulk(commands, bad, r.atomic()).map(outcomes -> new Bulked(outcomes, warnings));
+            });
+        });
+    }
+
+    private record BulkRequest(JsonNode list, boolean atomic) {
     }
 }

@@ -1,10 +1,11 @@
 package dev.steadfast.jobs;
 
 import dev.steadfast.domain.ErrorCode;
-import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.JobStateMachine;
+import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.http.Timestamps;
+import dev.steadfast.model.StateAndOwner;
 import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import java.time.Instant;
@@ -40,7 +41,7 @@ public final class Refusals {
      * machine, the lease's end at {@code now} and its holder. Null when those facts allow the operation: the job
      * changed after the statement's snapshot, and only a fresh read ({@link #refusal}) can say why.
      */
-    public static OjsException of(UUID id, Operation op, JobStore.StateAndOwner job, String worker, Instant now) {
+    public static OjsException of(UUID id, Operation op, StateAndOwner job, String worker, Instant now) {
         if (job == null) {
             return OjsException.notFound("job", id.toString());
         }
@@ -62,13 +63,13 @@ public final class Refusals {
         return null;
     }
 
-    private static OjsException heldBy(UUID id, JobStore.StateAndOwner job) {
+    private static OjsException heldBy(UUID id, StateAndOwner job) {
         return new OjsException(ErrorCode.CONFLICT,
                 "The job's lease is held by worker '" + job.leaseOwner() + "', not by the worker in the request.",
                 details(id, job));
     }
 
-    private static Map<String, Object> details(UUID id, JobStore.StateAndOwner job) {
+    private static Map<String, Object> details(UUID id, StateAndOwner job) {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("job_id", id.toString());
         d.put("current_state", job.state().wire());

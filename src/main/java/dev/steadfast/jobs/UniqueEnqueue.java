@@ -2,8 +2,8 @@ package dev.steadfast.jobs;
 
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.JobState;
-import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.JobStateMachine;
+import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.unique.UniqueDecider;
 import dev.steadfast.domain.unique.UniqueDecision;
@@ -11,8 +11,9 @@ import dev.steadfast.domain.unique.UniqueHolder;
 import dev.steadfast.domain.unique.UniquePolicy;
 import dev.steadfast.events.Telemetry;
 import dev.steadfast.events.WorkSignal;
+import dev.steadfast.model.JobRow;
 import dev.steadfast.queues.QueueRegistry;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.NewJob;
 import dev.steadfast.store.UniqueStore;
@@ -177,7 +178,7 @@ public class UniqueEnqueue {
                             new OjsException(ErrorCode.CONFLICT, "The job holding the unique key was deleted just"
                                     + " now; push again.", Map.of("existing_job_id", plan.dedupIds[i].toString()))));
                 } else {
-                    JobRow row = JobRow.inserted(inserted.get(candidates.get(i).job().id()));
+                    JobRow row = JobRows.inserted(inserted.get(candidates.get(i).job().id()));
                     telemetry.pushed(row, now);
                     if (cancelledIds.contains(row.id())) {
                         out.add(new PushOutcome.Created(plan.cancelled.stream().filter(r -> r.id().equals(row.id()))

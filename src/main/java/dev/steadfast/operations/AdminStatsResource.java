@@ -7,7 +7,7 @@ import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
 import dev.steadfast.stats.MetricsSummary;
 import dev.steadfast.stats.StatsService;
-import dev.steadfast.store.workers.WorkerStore;
+import dev.steadfast.work.HeartbeatService;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
@@ -31,10 +31,10 @@ public class AdminStatsResource {
     static final int MAX_WORKERS = 10_000;
 
     private final StatsService stats;
-    private final WorkerStore workers;
+    private final HeartbeatService workers;
     private final ObjectMapper json;
 
-    public AdminStatsResource(StatsService stats, WorkerStore workers, ObjectMapper json) {
+    public AdminStatsResource(StatsService stats, HeartbeatService workers, ObjectMapper json) {
         this.stats = stats;
         this.workers = workers;
         this.json = json;
@@ -42,7 +42,7 @@ public class AdminStatsResource {
 
     @GET
     public Uni<Response> stats() {
-        return Uni.combine().all().unis(stats.summary(), stats.queues(), workers.list(MAX_WORKERS)).asTuple()
+        return Uni.combine().all().unis(stats.summary(), stats.queues(), workers.workers(MAX_WORKERS)).asTuple()
                 .map(t -> {
                     MetricsSummary s = t.getItem1();
                     Map<JobState, Long> totals = new EnumMap<>(JobState.class);

@@ -8,10 +8,10 @@ import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.OperationTime;
 import dev.steadfast.maintenance.Batches;
 import dev.steadfast.maintenance.MaintenanceConfig;
+import dev.steadfast.model.BulkScope;
+import dev.steadfast.model.JobFilter;
 import dev.steadfast.stats.DepthCounts;
 import dev.steadfast.store.JobBulkStore;
-import dev.steadfast.store.JobFilter;
-import dev.steadfast.store.JobBulkStore.Scope;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -65,7 +65,12 @@ public class JobBulkService {
     public record Count(long jobs, Instant at, boolean shared, boolean atLeast) {
     }
 
-    public Uni<Count> count(BulkJobAction action, Scope scope) {
+    /** A count's cap per table (the page says "at least" past it). */
+    public static final int COUNT_CAP = JobBulkStore.COUNT_CAP;
+    /** The rows a count reads, newest first, of a part without its condition's index. */
+    public static final int COUNT_READ_CAP = JobBulkStore.COUNT_READ_CAP;
+
+    public Uni<Count> count(BulkJobAction action, BulkScope scope) {
         Set<JobState> states = action.sourcesWithin(stateOf(scope));
         JobFilter f = scope.filter();
         if (f != null && f.type() == null && f.tag() == null && f.since() == null && f.until() == null
@@ -80,13 +85,13 @@ public class JobBulkService {
         return store.count(scope, names(states, false), names(states, true)).map(m -> new Count(m.jobs(), now, false, m.atLeast()));
     }
 
-    public Uni<Long> cancel(Scope scope, String by) {
+    public Uni<Long> cancel(BulkScope scope, String by) {
         Instant now = OperationTime.of(clock);
         String[] live = names(BulkJobAction.CANCEL.sourcesWithin(stateOf(scope)), false);
         return logged("cancel", by, loop(live, () -> store.cancelBatch(scope, live, now, batch)));
     }
 
-    public Uni<Long> retry(Scope scope, String by) {
+    public Uni<Long> retry(BulkScope scope, String by) {
         Instant now = OperationTime.of(clock);
         Set<JobState> within = BulkJobAction.RETRY.sourcesWithin(stateOf(scope));
         String[] live = names(within, Operation.RETRY_NOW);
@@ -98,7 +103,7 @@ public class JobBulkService {
                         .map(c -> ab + c)));
     }
 
-    public Uni<Long> delete(Scope scope, String by) {
+    public Uni<Long> delete(BulkScope scope, String by) {
         Set<JobState> within = BulkJobAction.DELETE.sourcesWithin(stateOf(scope));
         String[] live = names(within, false);
         String[] finished = names(within, true);
@@ -119,7 +124,7 @@ public class JobBulkService {
         });
     }
 
-    private static JobState stateOf(Scope scope) {
+    private static JobState stateOf(BulkScope scope) {
         return scope.filter() == null ? null : scope.filter().state();
     }
 

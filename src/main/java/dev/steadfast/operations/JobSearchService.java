@@ -2,7 +2,7 @@ package dev.steadfast.operations;
 
 import dev.steadfast.domain.KeysetCursor;
 import dev.steadfast.domain.OjsException;
-import dev.steadfast.store.JobFilter;
+import dev.steadfast.model.JobFilter;
 import dev.steadfast.store.JobQueryStore;
 import dev.steadfast.store.JobSummary;
 import io.smallrye.mutiny.Uni;

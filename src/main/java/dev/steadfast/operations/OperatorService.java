@@ -1,22 +1,22 @@
 package dev.steadfast.operations;
 
-import dev.steadfast.maintenance.MaintenanceConfig;
+import dev.steadfast.audit.AuditLog;
 import dev.steadfast.deadletters.DeadLetterService;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.JobState;
-import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.JobStateMachine;
+import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.OperationTime;
 import dev.steadfast.events.Telemetry;
 import dev.steadfast.jobs.JobService;
 import dev.steadfast.maintenance.Batches;
-import dev.steadfast.store.JobFilter;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.maintenance.MaintenanceConfig;
+import dev.steadfast.model.JobFilter;
+import dev.steadfast.model.JobRow;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.maintenance.OperatorStore;
 import io.smallrye.mutiny.Uni;
-import dev.steadfast.audit.AuditLog;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;

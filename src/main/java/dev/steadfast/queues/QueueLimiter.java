@@ -6,7 +6,7 @@ import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.OperationTime;
 import dev.steadfast.domain.limits.ClaimRoute;
 import dev.steadfast.domain.limits.QueueLimits;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.JobRow;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.queues.QueueLimitStore;
 import dev.steadfast.store.queues.RateLimitOutcomes;

@@ -1,9 +1,9 @@
 package dev.steadfast.stats;
 
 import dev.steadfast.domain.JobState;
+import dev.steadfast.model.QueueRow;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.maintenance.StatsStore;
-import dev.steadfast.store.queues.QueueRow;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;

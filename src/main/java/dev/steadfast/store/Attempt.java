@@ -1,6 +1,7 @@
 package dev.steadfast.store;
 
 import dev.steadfast.domain.JobState;
+import dev.steadfast.model.JobRow;
 import java.time.Instant;
 import java.util.UUID;
 

@@ -68,5 +68,5 @@ public final class HistorySql {
                      "retry_delay_ms" -> "NULL";
                 case "run_at", "enqueued_at" -> "$4::timestamptz";
                 default -> "old." + c;
-            } + " AS " + c).collect(Collectors.joining(", "))) + JobRow.COLUMNS;
+            } + " AS " + c).collect(Collectors.joining(", "))) + JobRows.COLUMNS;
 }

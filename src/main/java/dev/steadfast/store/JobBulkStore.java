@@ -1,5 +1,7 @@
 package dev.steadfast.store;
 
+import dev.steadfast.model.BulkScope;
+import dev.steadfast.model.JobFilter;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -85,29 +87,6 @@ public class JobBulkStore {
         this.pool = pool;
     }
 
-    /** Which jobs: the selected ids (at most a page's worth), or everything the filter matches but its state. */
-    public record Scope(JobFilter filter, List<UUID> ids) {
-
-        public static Scope of(List<UUID> ids) {
-            return new Scope(null, List.copyOf(ids));
-        }
-
-        public static Scope of(JobFilter filter) {
-            return new Scope(filter, null);
-        }
-
-        /** The scope's conditions, " AND ..." each, their values appended to {@code params} and numbered so. */
-        String where(List<Object> params) {
-            List<String> where = new ArrayList<>();
-            if (ids != null) {
-                params.add(ids.toArray(UUID[]::new));
-                where.add("id = ANY($" + params.size() + ")");
-            } else {
-                JobQueryStore.conditions(filter, where, params);
-            }
-            return and(where);
-        }
-    }
 
     /** A confirmation's count: the jobs matching, and whether a table's part stopped at {@link #COUNT_CAP}. */
     public record Matching(long jobs, boolean atLeast) {
@@ -121,12 +100,12 @@ public class JobBulkStore {
     public static final int COUNT_READ_CAP = 5_000;
 
     /** How many jobs are in {@code live} states (live table) or {@code finished} ones (history) in the scope. */
-    public Uni<Matching> count(Scope scope, String[] live, String[] finished) {
+    public Uni<Matching> count(BulkScope scope, String[] live, String[] finished) {
         if (scope.filter() != null && scope.filter().usesClosedDayIndexes()) {
             return countByPart(scope.filter(), live, finished);
         }
         List<Object> params = new ArrayList<>(List.of(live, finished));
-        String sql = COUNT_MATCHING.formatted(scope.where(params));
+        String sql = COUNT_MATCHING.formatted(where(scope, params));
         return run(scope, sql, params).map(rows -> {
             Row r = rows.iterator().next();
             long l = r.getLong("live");
@@ -199,33 +178,33 @@ public class JobBulkStore {
     }
 
     /** Cancels a batch of live jobs in {@code states}; answers how many. */
-    public Uni<Integer> cancelBatch(Scope scope, String[] states, Instant now, int limit) {
+    public Uni<Integer> cancelBatch(BulkScope scope, String[] states, Instant now, int limit) {
         return live(CANCEL_BATCH, scope, states, now, limit).map(rows -> rows.iterator().next().getLong("n").intValue());
     }
 
     /** Makes a batch of live jobs in {@code states} (scheduled, retryable) available at {@code now}. */
-    public Uni<Integer> retryNowBatch(Scope scope, String[] states, Instant now, int limit) {
+    public Uni<Integer> retryNowBatch(BulkScope scope, String[] states, Instant now, int limit) {
         return live(RETRY_NOW_BATCH, scope, states, now, limit).map(RowSet::rowCount);
     }
 
     /** Deletes a batch of live jobs in {@code states}; answers how many. */
-    public Uni<Integer> deleteLiveBatch(Scope scope, String[] states, int limit) {
+    public Uni<Integer> deleteLiveBatch(BulkScope scope, String[] states, int limit) {
         return live(DELETE_LIVE_BATCH, scope, states, null, limit).map(RowSet::rowCount);
     }
 
     /** Deletes a batch of finished jobs in {@code states}; answers how many. */
-    public Uni<Integer> deleteFinishedBatch(Scope scope, String[] states, int limit) {
+    public Uni<Integer> deleteFinishedBatch(BulkScope scope, String[] states, int limit) {
         List<Object> params = new ArrayList<>(List.of(states, limit));
-        return run(scope, DELETE_FINISHED_BATCH.formatted(scope.where(params)), params).map(RowSet::rowCount);
+        return run(scope, DELETE_FINISHED_BATCH.formatted(where(scope, params)), params).map(RowSet::rowCount);
     }
 
     /**
      * Starts a new run of a batch of finished jobs in {@code states} (dead letters, or the others, as
      * {@code deadLetter} says), as the single-job retry does; answers how many moved.
      */
-    public Uni<Integer> newRunsBatch(Scope scope, String[] states, boolean deadLetter, Instant now, int limit) {
+    public Uni<Integer> newRunsBatch(BulkScope scope, String[] states, boolean deadLetter, Instant now, int limit) {
         List<Object> params = new ArrayList<>(List.of(states, limit, deadLetter));
-        String sql = FINISHED_BATCH.formatted(scope.where(params));
+        String sql = FINISHED_BATCH.formatted(where(scope, params));
         return pool.withTransaction(conn -> settings(conn)
                 .flatMap(v -> conn.preparedQuery(sql).execute(Tuple.tuple(params)))
                 .flatMap(rows -> {
@@ -241,17 +220,17 @@ public class JobBulkStore {
     }
 
     /** A live-table batch: $1 states, $2 limit, $3 the time when the statement takes one, then the scope. */
-    private Uni<RowSet<Row>> live(String template, Scope scope, String[] states, Instant now, int limit) {
+    private Uni<RowSet<Row>> live(String template, BulkScope scope, String[] states, Instant now, int limit) {
         List<Object> params = new ArrayList<>();
         params.add(states);
         params.add(limit);
         if (now != null) {
             params.add(JobStore.odt(now));
         }
-        return run(scope, template.formatted(scope.where(params)), params);
+        return run(scope, template.formatted(where(scope, params)), params);
     }
 
-    private Uni<RowSet<Row>> run(Scope scope, String sql, List<Object> params) {
+    private Uni<RowSet<Row>> run(BulkScope scope, String sql, List<Object> params) {
         return pool.withTransaction(conn -> settings(conn)
                 .flatMap(v -> conn.preparedQuery(sql).execute(Tuple.tuple(params))))
                 .onFailure(JobQueryStore::timedOut).transform(JobBulkStore::tooSlow);
@@ -265,5 +244,17 @@ public class JobBulkStore {
 
     private static Uni<?> settings(SqlConnection conn) {
         return conn.query(JobQueryStore.SETTINGS).execute();
+    }
+
+    /** The scope's conditions, " AND ..." each, their values appended to {@code params} and numbered so. */
+    private static String where(BulkScope scope, List<Object> params) {
+        List<String> where = new ArrayList<>();
+        if (scope.ids() != null) {
+            params.add(scope.ids().toArray(UUID[]::new));
+            where.add("id = ANY($" + params.size() + ")");
+        } else {
+            JobQueryStore.conditions(scope.filter(), where, params);
+        }
+        return and(where);
     }
 }

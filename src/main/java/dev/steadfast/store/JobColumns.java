@@ -1,6 +1,7 @@
 package dev.steadfast.store;
 
 import dev.steadfast.domain.JobState;
+import dev.steadfast.model.JobRow;
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Id;

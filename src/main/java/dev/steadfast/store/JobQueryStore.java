@@ -2,6 +2,7 @@ package dev.steadfast.store;
 
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.OjsException;
+import dev.steadfast.model.JobFilter;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -150,7 +151,7 @@ public class JobQueryStore {
                                                 return null;
                                             }
                                             Row row = r.iterator().next();
-                                            return new Reach(JobRow.instant(row, "created_at"), row.getUUID("id"));
+                                            return new Reach(JobRows.instant(row, "created_at"), row.getUUID("id"));
                                         });
                         return reach.flatMap(stop -> {
                             List<String> within = new ArrayList<>(narrowing);
@@ -486,7 +487,7 @@ public class JobQueryStore {
         return new JobSummary(r.getUUID("id"), r.getString("type"), r.getString("queue"),
                 dev.steadfast.domain.JobState.fromWire(r.getString("state")).orElseThrow(), r.getInteger("priority"),
                 r.getInteger("attempt"), r.getInteger("max_attempts"), tags == null ? List.of() : Arrays.asList(tags),
-                JobRow.instant(r, "created_at"), JobRow.instant(r, "run_at"), r.getBoolean("dead_letter"),
+                JobRows.instant(r, "created_at"), JobRows.instant(r, "run_at"), r.getBoolean("dead_letter"),
                 r.getInteger("run"), r.getString("error_type"), r.getString("error_message"),
                 r.getString("args_preview"));
     }

@@ -106,7 +106,7 @@ public final class JobSql {
      * FETCH from one rate- or concurrency-limited queue (QueueLimitStore.claim): CLAIM without the skip of
      * limited queues, run under the queue row's lock with $3 the allowance the limits leave.
      */
-    public static final String CLAIM_LIMITED = "WITH " + claim("p.paused") + "\n" + START + JobRow.leanColumns("j");
+    public static final String CLAIM_LIMITED = "WITH " + claim("p.paused") + "\n" + START + JobRows.leanColumns("j");
 
     /** The candidates CTE of CLAIM and CLAIM_LIMITED ({@code next AS (...)}). */
     private static String claim(String skipQueue) {
@@ -140,8 +140,8 @@ public final class JobSql {
         return "WITH gone AS (\n    SELECT id FROM jobs\n    WHERE state IN ('available', 'scheduled', 'retryable', 'pending')"
                 + " AND expires_at <= $2 AND " + queues + "\n    ORDER BY expires_at\n    LIMIT " + limit
                 + "\n    FOR UPDATE SKIP LOCKED),\n" + discardGone(keep) + ",\n" + next + ",\nstarted AS (\n" + start
-                + JobRow.leanColumns("j") + ")\nSELECT * FROM started\nUNION ALL\nSELECT NULL::int8 AS ord, ins.rate_limit_key, "
-                + JobRow.leanColumns("ins") + " FROM ins";
+                + JobRows.leanColumns("j") + ")\nSELECT * FROM started\nUNION ALL\nSELECT NULL::int8 AS ord, ins.rate_limit_key, "
+                + JobRows.leanColumns("ins") + " FROM ins";
     }
 
     /** The move of the claim's expired jobs ({@code gone}) to the history: the expiry reaper's DISCARD_EXPIRED. */
@@ -301,7 +301,7 @@ public final class JobSql {
                 SELECT u.id, u.ord FROM (SELECT * FROM plain UNION ALL SELECT * FROM capped) u
                 ORDER BY u.ord, u.priority DESC, u.run_at, u.id
                 LIMIT $3)
-            """.formatted(skipQueue, NOT_LIMITED_TENANT, CLAIMABLE) + START + JobRow.leanColumns("j");
+            """.formatted(skipQueue, NOT_LIMITED_TENANT, CLAIMABLE) + START + JobRows.leanColumns("j");
     }
 
     /**
@@ -441,7 +441,7 @@ public final class JobSql {
                        lease_expires_at = NULL, execution_deadline = NULL
                 FROM f WHERE f.state <> 'discarded' AND\s""" + FAILURE_GUARD + """
 
-                RETURNING\s""" + JobRow.leanColumns("j") + "),\n"
+                RETURNING\s""" + JobRows.leanColumns("j") + "),\n"
             + HistorySql.finish("USING f", "f.state = 'discarded' AND " + FAILURE_GUARD,
                     ", f.entry AS x_entry, f.delay_ms AS x_delay_ms, f.dead_letter AS x_dead_letter, f.at AS x_at,"
                             + " f.grp AS x_grp",
@@ -451,9 +451,7 @@ public final class JobSql {
                                     + " jsonb_build_object('k', $2::int - 1))",
                             "dead_letter", "fin.x_dead_letter", "discarded_at", "fin.x_at", "completed_at", "fin.x_at"))
             + ",\n" + GROUP_FAILURES
-            + "\nSELECT * FROM retried UNION ALL SELECT " + JobRow.leanColumns("ins") + " FROM ins";
-
-
+            + "\nSELECT * FROM retried UNION ALL SELECT " + JobRows.leanColumns("ins") + " FROM ins";
 
     /**
      * CANCEL: the job moves to the history; the deleted row says what the job was (previous_state), and the guard
@@ -461,7 +459,7 @@ public final class JobSql {
      */
     static final String CANCEL = "WITH " + HistorySql.finish("", "j.id = $1 AND j.state = ANY($3)", "",
             java.util.Map.of("state", "'cancelled'", "cancelled_at", "$2::timestamptz"))
-            + "\nSELECT fin.state AS previous_state, " + JobRow.columns("ins") + " FROM ins JOIN fin ON fin.id = ins.id";
+            + "\nSELECT fin.state AS previous_state, " + JobRows.columns("ins") + " FROM ins JOIN fin ON fin.id = ins.id";
 
     /**
      * SNOOZE (extension): the worker hands the job back to run at $3 without failing it; the attempt does not
@@ -474,11 +472,11 @@ public final class JobSql {
                    snoozes = snoozes + 1, lease_expires_at = NULL, execution_deadline = NULL
             WHERE id = $1 AND state = 'active' AND lease_expires_at > $4
               AND ($2::text IS NULL OR lease_owner IS NULL OR lease_owner = $2)
-            RETURNING\s""" + JobRow.COLUMNS;
+            RETURNING\s""" + JobRows.COLUMNS;
 
     /** ACTIVATE: a pending job becomes available. */
     static final String ACTIVATE = "UPDATE jobs SET state = 'available', run_at = $2, enqueued_at = $2"
-            + " WHERE id = $1 AND state = 'pending' RETURNING " + JobRow.COLUMNS;
+            + " WHERE id = $1 AND state = 'pending' RETURNING " + JobRows.COLUMNS;
 
     /** A job's state wherever it is (all_jobs: the live table, then the history). */
     static final String STATE_OF = "SELECT state, lease_owner, lease_expires_at FROM all_jobs WHERE id = $1";
@@ -526,5 +524,5 @@ public final class JobSql {
     static final String CANCEL_REPLACED = "WITH " + HistorySql.finish("",
             "j.id = ANY($1::uuid[]) AND j.state = ANY($3)", "",
             java.util.Map.of("state", "'cancelled'", "cancelled_at", "$2::timestamptz"))
-            + "\nSELECT " + JobRow.columns("ins") + " FROM ins";
+            + "\nSELECT " + JobRows.columns("ins") + " FROM ins";
 }

@@ -3,13 +3,15 @@ package dev.steadfast.store;
 import dev.steadfast.domain.ClaimCursors;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.JobStateMachine;
-import dev.steadfast.store.queues.QueueRow;
+import dev.steadfast.model.Completion;
+import dev.steadfast.model.JobRow;
+import dev.steadfast.model.QueueRow;
+import dev.steadfast.model.StateAndOwner;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
-import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -196,7 +198,7 @@ public class JobStore {
         List<JobRow> out = new ArrayList<>(rows.rowCount());
         java.util.Map<UUID, Long> ord = new java.util.HashMap<>();
         for (Row r : rows) {
-            JobRow j = JobRow.from(r);
+            JobRow j = JobRows.from(r);
             if (expired != null && j.state() == JobState.DISCARDED) {
                 expired.add(j);
                 continue;
@@ -235,7 +237,7 @@ public class JobStore {
                     String state = r.getString("state");
                     out.add(new Completion.Refused(r.getUUID("id"), state == null ? null
                             : new StateAndOwner(JobState.fromWire(state).orElseThrow(), r.getString("lease_owner"),
-                                    JobRow.instant(r, "lease_expires_at")), r.getUUID("workflow_id")));
+                                    JobRows.instant(r, "lease_expires_at")), r.getUUID("workflow_id")));
                 }
             }
             return out;
@@ -256,7 +258,7 @@ public class JobStore {
 
     private static Completion.Done done(Row r, Instant now) {
         return new Completion.Done(r.getUUID("id"), r.getString("type"), r.getString("queue"), r.getInteger("attempt"),
-                JobRow.instant(r, "started_at"), now, r.getString("traceparent"));
+                JobRows.instant(r, "started_at"), now, r.getString("traceparent"));
     }
 
     private static Tuple completions(List<Completion> acks, Instant now) {
@@ -279,7 +281,7 @@ public class JobStore {
                 out.add(new Attempt(r.getUUID("id"), r.getString("type"), r.getString("queue"),
                         JobState.fromWire(r.getString("state")).orElseThrow(), r.getInteger("attempt"),
                         r.getInteger("snoozes"), r.getInteger("run"), r.getString("lease_owner"),
-                        JobRow.instant(r, "lease_expires_at"), r.getString("retry_policy"), r.getUUID("workflow_id")));
+                        JobRows.instant(r, "lease_expires_at"), r.getString("retry_policy"), r.getUUID("workflow_id")));
             }
             return out;
         });
@@ -337,7 +339,7 @@ public class JobStore {
             }
             Row r = rows.iterator().next();
             return Optional.of(new Cancelled(JobState.fromWire(r.getString("previous_state")).orElseThrow(),
-                    JobRow.from(r)));
+                    JobRows.from(r)));
         });
     }
 
@@ -357,7 +359,7 @@ public class JobStore {
 
     /** The first row of a statement's answer as a job, or empty when it matched nothing. */
     static Uni<Optional<JobRow>> one(Uni<RowSet<Row>> q) {
-        return q.map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(JobRow.from(rows.iterator().next())));
+        return q.map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(JobRows.from(rows.iterator().next())));
     }
 
     /**
@@ -379,20 +381,17 @@ public class JobStore {
             }
             Row r = rows.iterator().next();
             return Optional.of(new StateAndOwner(JobState.fromWire(r.getString(0)).orElseThrow(), r.getString(1),
-                    JobRow.instant(r, "lease_expires_at")));
+                    JobRows.instant(r, "lease_expires_at")));
         });
     }
 
-    /** A job's state, lease owner and when the lease runs out. */
-    public record StateAndOwner(JobState state, String leaseOwner, Instant leaseExpiresAt) {
-    }
 
     public Uni<List<QueueRow>> queues() {
         return pool.query(JobSql.LIST_QUEUES).execute().map(rows -> {
             List<QueueRow> out = new ArrayList<>(rows.rowCount());
             for (Row r : rows) {
-                out.add(new QueueRow(r.getString("name"), r.getBoolean("paused"), JobRow.instant(r, "paused_at"),
-                        JobRow.instant(r, "created_at")));
+                out.add(new QueueRow(r.getString("name"), r.getBoolean("paused"), JobRows.instant(r, "paused_at"),
+                        JobRows.instant(r, "created_at")));
             }
             return out;
         });
@@ -415,7 +414,7 @@ public class JobStore {
     public static List<JobRow> rowsOf(RowSet<Row> rows) {
         List<JobRow> out = new ArrayList<>(rows.rowCount());
         for (Row r : rows) {
-            out.add(JobRow.from(r));
+            out.add(JobRows.from(r));
         }
         return out;
     }

@@ -3,6 +3,7 @@ package dev.steadfast.store;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.unique.UniqueHolder;
 import dev.steadfast.domain.unique.UniqueKey;
+import dev.steadfast.model.JobRow;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -63,7 +64,7 @@ public class UniqueStore {
                 for (Row r : rows) {
                     out.computeIfAbsent(r.getString("unique_key"), k -> new ArrayList<>()).add(new UniqueHolder(
                             r.getUUID("id"), JobState.fromWire(r.getString("state")).orElseThrow(),
-                            JobRow.instant(r, "created_at"), JobRow.instant(r, "run_at")));
+                            JobRows.instant(r, "created_at"), JobRows.instant(r, "run_at")));
                 }
                 return out;
             });

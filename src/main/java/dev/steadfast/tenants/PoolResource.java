@@ -7,7 +7,7 @@ import dev.steadfast.http.Body;
 import dev.steadfast.http.Responses;
 import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
-import dev.steadfast.store.tenants.SchedulingStore;
+import dev.steadfast.model.PoolRow;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.DELETE;
@@ -27,7 +27,7 @@ public class PoolResource {
     record PoolView(String name, String strategy, List<String> queues,
                     com.fasterxml.jackson.databind.JsonNode weights, Integer concurrency, String createdAt,
                     String updatedAt) {
-        static PoolView of(com.fasterxml.jackson.databind.ObjectMapper json, SchedulingStore.PoolRow p) {
+        static PoolView of(com.fasterxml.jackson.databind.ObjectMapper json, PoolRow p) {
             com.fasterxml.jackson.databind.JsonNode w;
             try {
                 w = json.readTree(p.weightsJson());

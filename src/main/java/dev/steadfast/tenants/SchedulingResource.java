@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.steadfast.http.Responses;
 import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
-import dev.steadfast.store.tenants.SchedulingStore;
+import dev.steadfast.model.Dispatch;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
@@ -60,10 +60,10 @@ public class SchedulingResource {
     @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> stats() {
         return scheduling.window().map(w -> {
-            long total = w.dispatches().stream().mapToLong(SchedulingStore.Dispatch::count).sum();
+            long total = w.dispatches().stream().mapToLong(Dispatch::count).sum();
             Map<String, long[]> byQueue = new LinkedHashMap<>(); // count, wait sum
             Map<String, long[]> byTenant = new LinkedHashMap<>();
-            for (SchedulingStore.Dispatch d : w.dispatches()) {
+            for (Dispatch d : w.dispatches()) {
                 long[] q = byQueue.computeIfAbsent(d.queue(), k -> new long[2]);
                 q[0] += d.count();
                 q[1] += Math.round(d.avgWaitMs() * d.count());

@@ -8,6 +8,8 @@ import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.OperationTime;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Json;
+import dev.steadfast.model.Dispatch;
+import dev.steadfast.model.PoolRow;
 import dev.steadfast.store.tenants.SchedulingStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -39,7 +41,7 @@ public class SchedulingService {
     }
 
     /** The window's dispatches and the active jobs now. */
-    record Window(Instant since, List<SchedulingStore.Dispatch> dispatches, List<SchedulingStore.Active> active) {
+    record Window(Instant since, List<Dispatch> dispatches, List<SchedulingStore.Active> active) {
     }
 
     private final SchedulingStore store;
@@ -57,16 +59,16 @@ public class SchedulingService {
         return store.dispatches(since).flatMap(d -> store.active().map(a -> new Window(since, d, a)));
     }
 
-    public Uni<List<SchedulingStore.PoolRow>> pools() {
+    public Uni<List<PoolRow>> pools() {
         return store.pools();
     }
 
-    public Uni<SchedulingStore.PoolRow> pool(String name) {
+    public Uni<PoolRow> pool(String name) {
         checkName(name);
         return store.findPool(name).map(o -> o.orElseThrow(() -> OjsException.notFound("pool", name)));
     }
 
-    public Uni<SchedulingStore.PoolRow> save(String name, PoolDefinition d) {
+    public Uni<PoolRow> save(String name, PoolDefinition d) {
         return store.savePool(name, d.strategy(), d.queues(), Json.write(json, d.weights()), d.concurrency(),
                 OperationTime.of(clock));
     }

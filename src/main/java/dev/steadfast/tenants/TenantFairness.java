@@ -2,7 +2,7 @@ package dev.steadfast.tenants;
 
 import dev.steadfast.coalescing.RefreshedSnapshot;
 import dev.steadfast.domain.limits.ClaimRoute;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.JobRow;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.tenants.TenantLimitStore;
 import dev.steadfast.store.tenants.TenantStore;

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.annotation.JsonRawValue;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.steadfast.http.Timestamps;
+import dev.steadfast.model.SubscriptionRow;
 import dev.steadfast.store.webhooks.DeliveryRow;
-import dev.steadfast.store.webhooks.SubscriptionRow;
 import java.util.List;
 
 /** The wire shapes of the webhooks API (ojs-webhooks 5.1, 6 and 10). */

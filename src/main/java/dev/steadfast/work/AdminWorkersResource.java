@@ -3,11 +3,11 @@ package dev.steadfast.work;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.WorkerId;
 import dev.steadfast.http.Pagination;
-import dev.steadfast.maintenance.WorkerTimeoutConfig;
 import dev.steadfast.http.Responses;
 import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
-import dev.steadfast.store.workers.WorkerStore;
+import dev.steadfast.maintenance.WorkerTimeoutConfig;
+import dev.steadfast.model.WorkerRow;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
@@ -27,15 +27,13 @@ import java.util.List;
 @Path("/ojs/v1/admin/workers")
 public class AdminWorkersResource {
 
-    private final WorkerStore workers;
     private final HeartbeatService heartbeats;
     private final WorkerTimeoutConfig config;
     private final Clock clock;
     private final ObjectMapper json;
 
-    public AdminWorkersResource(WorkerStore workers, HeartbeatService heartbeats, WorkerTimeoutConfig config,
+    public AdminWorkersResource(HeartbeatService heartbeats, WorkerTimeoutConfig config,
                                 Clock clock, ObjectMapper json) {
-        this.workers = workers;
         this.heartbeats = heartbeats;
         this.config = config;
         this.clock = clock;
@@ -46,10 +44,10 @@ public class AdminWorkersResource {
     @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> list() {
         Instant staleBefore = clock.instant().minus(config.heartbeatTimeout());
-        return workers.list(500).map(rows -> {
+        return heartbeats.workers(500).map(rows -> {
             List<WorkerList.Item> items = new ArrayList<>(rows.size());
             int running = 0, quiet = 0, stale = 0;
-            for (WorkerStore.WorkerRow w : rows) {
+            for (WorkerRow w : rows) {
                 boolean isStale = w.lastSeen().isBefore(staleBefore);
                 String state = isStale ? "stale" : w.directive();
                 running += "running".equals(state) ? 1 : 0;

@@ -4,6 +4,7 @@ import dev.steadfast.coalescing.Coalescers;
 import dev.steadfast.domain.WorkerState;
 import dev.steadfast.events.WorkSignal;
 import dev.steadfast.maintenance.WorkerTimeoutConfig;
+import dev.steadfast.model.WorkerReport;
 import dev.steadfast.store.workers.WorkerStateStore;
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
@@ -78,6 +79,11 @@ public class Draining {
         return server;
     }
 
+    /** What {@code workerId} last reported, with the operator's directive for it (empty: never heard from). */
+    public Uni<java.util.Optional<WorkerReport>> reportOf(String workerId) {
+        return store.find(workerId);
+    }
+
     /** Whether {@code workerId} (null: an anonymous FETCH) may be handed jobs now. */
     public Uni<Boolean> acceptsWork(String workerId, Instant now) {
         if (server) {
@@ -106,9 +112,9 @@ public class Draining {
             return Uni.createFrom().item(k.state().acceptsWork());
         }
         return store.find(workerId).flatMap(found -> {
-            WorkerState s = found.map(WorkerStateStore.Reported::state).orElse(WorkerState.RUNNING);
+            WorkerState s = found.map(WorkerReport::state).orElse(WorkerState.RUNNING);
             remember(workerId, s, now);
-            Instant last = found.map(WorkerStateStore.Reported::lastSeen).orElse(null);
+            Instant last = found.map(WorkerReport::lastSeen).orElse(null);
             if (!fetching || last != null && last.isAfter(now.minus(seenEvery))) {
                 return Uni.createFrom().item(s.acceptsWork());
             }

@@ -1,8 +1,6 @@
 package dev.steadfast.work;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.steadfast.maintenance.MaintenanceConfig;
-import dev.steadfast.maintenance.Throttle;
 import dev.steadfast.domain.JobExpiry;
 import dev.steadfast.domain.retry.ErrorEntry;
 import dev.steadfast.events.Telemetry;
@@ -10,7 +8,9 @@ import dev.steadfast.http.Json;
 import dev.steadfast.http.Timestamps;
 import dev.steadfast.jobs.ErrorHistoryJson;
 import dev.steadfast.maintenance.Batches;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.maintenance.MaintenanceConfig;
+import dev.steadfast.maintenance.Throttle;
+import dev.steadfast.model.JobRow;
 import dev.steadfast.store.maintenance.MaintenanceStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -5,17 +5,18 @@ import dev.steadfast.coalescing.Coalescers;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobState;
-import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.JobStateMachine;
+import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.OperationTime;
 import dev.steadfast.domain.retry.Failure;
 import dev.steadfast.events.Telemetry;
 import dev.steadfast.events.WorkSignal;
 import dev.steadfast.jobs.Refusals;
+import dev.steadfast.model.JobRow;
+import dev.steadfast.model.StateAndOwner;
 import dev.steadfast.store.Attempt;
 import dev.steadfast.store.FailureWrite;
-import dev.steadfast.store.JobRow;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.tenants.TenantFairness;
 import dev.steadfast.workflows.WorkflowService;
@@ -112,7 +113,7 @@ public class FailureService {
                 if (row == null) {
                     // the attempt was read for this decision: its facts explain a refusal by the lease's end or
                     // holder without a read of their own; only a job changed since is read again
-                    OjsException why = Refusals.of(c.jobId(), Operation.FAIL, new JobStore.StateAndOwner(a.state(),
+                    OjsException why = Refusals.of(c.jobId(), Operation.FAIL, new StateAndOwner(a.state(),
                             a.leaseOwner(), a.leaseExpiresAt()), c.workerId(), now);
                     return why != null ? Uni.createFrom().item((FailOutcome) new FailOutcome.Refused(c.jobId(), why))
                             : Refusals.refusal(store, c.jobId(), Operation.FAIL, now)

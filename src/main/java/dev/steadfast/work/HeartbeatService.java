@@ -1,9 +1,10 @@
 package dev.steadfast.work;
 
-import dev.steadfast.maintenance.WorkerTimeoutConfig;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.OperationTime;
+import dev.steadfast.maintenance.WorkerTimeoutConfig;
+import dev.steadfast.model.WorkerRow;
 import dev.steadfast.store.workers.WorkerStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -78,7 +79,7 @@ public class HeartbeatService {
     }
 
     /** The known workers, most recently seen first (the console's workers page). */
-    public Uni<List<WorkerStore.WorkerRow>> workers(int limit) {
+    public Uni<List<WorkerRow>> workers(int limit) {
         return workers.list(limit);
     }
 

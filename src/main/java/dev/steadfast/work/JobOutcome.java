@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.http.Timestamps;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.JobRow;
 
 /**
  * What a FAIL, NACK or SNOOZE left the job in: its state and attempts, then by state when it runs next

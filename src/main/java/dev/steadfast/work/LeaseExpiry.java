@@ -1,18 +1,18 @@
 package dev.steadfast.work;
 
-import dev.steadfast.domain.SweepFloor;
-import dev.steadfast.maintenance.MaintenanceConfig;
-import dev.steadfast.maintenance.Throttle;
 import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobState;
+import dev.steadfast.domain.SweepFloor;
 import dev.steadfast.domain.retry.Failure;
 import dev.steadfast.events.BucketTimers;
 import dev.steadfast.events.Telemetry;
 import dev.steadfast.events.WorkSignal;
 import dev.steadfast.maintenance.Batches;
+import dev.steadfast.maintenance.MaintenanceConfig;
+import dev.steadfast.maintenance.Throttle;
+import dev.steadfast.model.JobRow;
 import dev.steadfast.store.Attempt;
 import dev.steadfast.store.FailureWrite;
-import dev.steadfast.store.JobRow;
 import dev.steadfast.store.maintenance.MaintenanceStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;

@@ -3,13 +3,11 @@ package dev.steadfast.work;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.checkpoints.CheckpointService;
-import dev.steadfast.jobs.JobsConfig;
 import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobRules;
+import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.TenantId;
 import dev.steadfast.domain.WorkerId;
-import dev.steadfast.http.RequestContext;
-import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.WorkerState;
 import dev.steadfast.domain.retry.Iso8601Duration;
 import dev.steadfast.domain.retry.PolicyViolation;
@@ -17,12 +15,14 @@ import dev.steadfast.http.Body;
 import dev.steadfast.http.HttpFrame;
 import dev.steadfast.http.Json;
 import dev.steadfast.http.Params;
+import dev.steadfast.http.RequestContext;
 import dev.steadfast.http.Responses;
 import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
 import dev.steadfast.jobs.JobView;
-import dev.steadfast.store.JobRow;
-import dev.steadfast.store.workers.WorkerStateStore;
+import dev.steadfast.jobs.JobsConfig;
+import dev.steadfast.model.JobRow;
+import dev.steadfast.model.WorkerReport;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
@@ -58,16 +58,14 @@ public class WorkerResource {
     private final WorkersConfig workersConfig;
     private final ObjectMapper json;
     private final Draining draining;
-    private final WorkerStateStore states;
     private final Clock clock;
     private final CheckpointService checkpoints;
 
     public WorkerResource(WorkerService workers, FailureService failures, HeartbeatService heartbeats,
                           FetchConfig fetchConfig, JobsConfig jobsConfig, WorkersConfig workersConfig, ObjectMapper json,
-                          Draining draining, WorkerStateStore states, Clock clock, CheckpointService checkpoints) {
+                          Draining draining, Clock clock, CheckpointService checkpoints) {
         this.checkpoints = checkpoints;
         this.draining = draining;
-        this.states = states;
         this.clock = clock;
         this.workers = workers;
         this.failures = failures;
@@ -204,7 +202,7 @@ public class WorkerResource {
                     ? BatchAckAnswer.Result.failed(JobOutcome.of(ok.job()))
                     : BatchAckAnswer.Result.refused(id, ((FailureService.FailOutcome.Refused) o).error())));
         }
-        dev.steadfast.store.Completion a = new dev.steadfast.store.Completion(id, resultOf(item), w);
+        dev.steadfast.model.Completion a = new dev.steadfast.model.Completion(id, resultOf(item), w);
         return new BatchItem(id, () -> workers.complete(a).map(o -> o.error() != null
                 ? BatchAckAnswer.Result.refused(id, o.error())
                 : BatchAckAnswer.Result.acked(AckAnswer.of(id, o.completedAt()))));
@@ -386,8 +384,8 @@ public class WorkerResource {
     @Path("/{id}/health")
     @RolesAllowed({Roles.READONLY, Roles.ADMIN})
     public Uni<Response> health(@PathParam("id") String id) {
-        return states.find(id).map(o -> {
-            WorkerStateStore.Reported r = o.orElseThrow(() -> OjsException.notFound("worker", id));
+        return draining.reportOf(id).map(o -> {
+            WorkerReport r = o.orElseThrow(() -> OjsException.notFound("worker", id));
             return Responses.ok(json, new WorkerHealth(id, r.state().wire(),
                     r.state().acceptsWork() && !draining.serverDraining(), r.directive(), r.hostname(),
                     r.activeJobs(), Timestamps.format(r.stateAt()), Timestamps.format(r.lastSeen())));

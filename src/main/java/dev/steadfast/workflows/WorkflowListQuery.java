@@ -4,7 +4,7 @@ import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.PrintableText;
 import dev.steadfast.domain.workflow.WorkflowState;
 import dev.steadfast.domain.workflow.WorkflowType;
-import dev.steadfast.store.workflows.WorkflowFilter;
+import dev.steadfast.model.WorkflowFilter;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.OffsetDateTime;

@@ -1,7 +1,7 @@
 package dev.steadfast.workflows;
 
 import dev.steadfast.domain.KeysetCursor;
-import dev.steadfast.store.workflows.WorkflowFilter;
+import dev.steadfast.model.WorkflowFilter;
 import dev.steadfast.store.workflows.WorkflowListStore;
 import dev.steadfast.store.workflows.WorkflowListStore.Listed;
 import io.smallrye.mutiny.Uni;

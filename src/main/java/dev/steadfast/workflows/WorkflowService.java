@@ -2,12 +2,11 @@ package dev.steadfast.workflows;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.steadfast.jobs.JobsConfig;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.JobIds;
 import dev.steadfast.domain.JobState;
-import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.JobStateMachine;
+import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.OperationTime;
 import dev.steadfast.domain.workflow.MemberRole;
@@ -18,18 +17,20 @@ import dev.steadfast.events.Telemetry;
 import dev.steadfast.events.WorkSignal;
 import dev.steadfast.http.Json;
 import dev.steadfast.jobs.EnqueueCommand;
-import dev.steadfast.jobs.JobService;
+import dev.steadfast.jobs.JobsConfig;
+import dev.steadfast.jobs.PushService;
+import dev.steadfast.model.Completion;
+import dev.steadfast.model.JobRow;
+import dev.steadfast.model.WorkflowRow;
+import dev.steadfast.model.WorkflowView;
 import dev.steadfast.queues.Backpressure;
 import dev.steadfast.queues.QueueRegistry;
-import dev.steadfast.store.Completion;
 import dev.steadfast.store.FailureWrite;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.NewJob;
+import dev.steadfast.store.workflows.WorkflowStore;
 import dev.steadfast.store.workflows.WorkflowStore.Finished;
 import dev.steadfast.store.workflows.WorkflowStore.NewMember;
-import dev.steadfast.store.workflows.WorkflowStore.WorkflowRow;
-import dev.steadfast.store.workflows.WorkflowStore.WorkflowView;
-import dev.steadfast.store.workflows.WorkflowStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -60,7 +61,7 @@ public class WorkflowService {
             .filter(s -> !s.equals(JobState.ACTIVE.wire())).toArray(String[]::new);
 
     private final WorkflowStore store;
-    private final JobService jobs;
+    private final PushService jobs;
     private final QueueRegistry queues;
     private final WorkSignal signal;
     private final Telemetry telemetry;
@@ -69,7 +70,7 @@ public class WorkflowService {
     private final int maxJobs;
     private final Backpressure backpressure;
 
-    public WorkflowService(WorkflowStore store, JobService jobs, QueueRegistry queues, WorkSignal signal,
+    public WorkflowService(WorkflowStore store, PushService jobs, QueueRegistry queues, WorkSignal signal,
                            Telemetry telemetry, ObjectMapper json, Clock clock, JobsConfig config,
                            Backpressure backpressure) {
         this.backpressure = backpressure;
@@ -115,7 +116,7 @@ public class WorkflowService {
             return queues.ensureAll(q, now);
         }).flatMap(v -> {
             for (NewJob j : rows) {
-                JobRow row = JobRow.inserted(j);
+                JobRow row = JobRows.inserted(j);
                 telemetry.pushed(row, now);
                 if (row.state() == JobState.AVAILABLE) {
                     signal.wake(row.queue(), 1);
@@ -180,7 +181,7 @@ public class WorkflowService {
         EnqueueCommand withWorkflow = new EnqueueCommand(c.id(), c.type(), c.queue(), c.argsJson(), c.metaJson(),
                 extensions(c.extensionsJson(), workflowId), c.priority(), c.tags(), c.timeoutMs(),
                 c.visibilityTimeoutMs(), c.scheduledAt(), c.expiresAt(), waits || c.pending(), c.retry(), null, null,
-                null);
+                null, c.tenantId());
         NewJob j;
         try {
             j = jobs.prepare(withWorkflow, now);

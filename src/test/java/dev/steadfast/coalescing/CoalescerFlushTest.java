@@ -3,7 +3,7 @@ package dev.steadfast.coalescing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.steadfast.store.Completion;
+import dev.steadfast.model.Completion;
 import dev.steadfast.testsupport.Api;
 import dev.steadfast.work.WorkerService;
 import io.quarkus.test.junit.QuarkusTest;

@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.OjsException;
+import dev.steadfast.model.JobFilter;
 import dev.steadfast.operations.JobSearchService;
-import dev.steadfast.store.JobFilter;
 import dev.steadfast.store.JobSummary;
 import dev.steadfast.testsupport.Api;
 import dev.steadfast.testsupport.JobsInState;

@@ -7,7 +7,7 @@ import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.OjsException;
-import dev.steadfast.store.JobStore.StateAndOwner;
+import dev.steadfast.model.StateAndOwner;
 import java.time.Instant;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.maintenance.Pruner;
 import dev.steadfast.maintenance.SearchIndexer;
-import dev.steadfast.store.Completion;
+import dev.steadfast.model.Completion;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.maintenance.MaintenanceStore;
 import dev.steadfast.testsupport.Api;

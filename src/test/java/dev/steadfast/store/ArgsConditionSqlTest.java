@@ -3,7 +3,8 @@ package dev.steadfast.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.steadfast.store.JobFilter.ArgsEquals;
+import dev.steadfast.model.JobFilter;
+import dev.steadfast.model.JobFilter.ArgsEquals;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -6,6 +6,7 @@ import static dev.steadfast.testsupport.Api.obj;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.steadfast.model.Completion;
 import dev.steadfast.testsupport.Api;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;

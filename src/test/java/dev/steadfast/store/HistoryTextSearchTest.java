@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.domain.JobState;
+import dev.steadfast.model.BulkScope;
+import dev.steadfast.model.Completion;
+import dev.steadfast.model.JobFilter;
 import dev.steadfast.store.maintenance.MaintenanceStore;
 import dev.steadfast.testsupport.Api;
 import io.quarkus.test.junit.QuarkusTest;
@@ -201,16 +204,16 @@ class HistoryTextSearchTest {
             } else {
                 dropSearchIndexes();
             }
-            JobBulkStore.Matching m = bulk.count(JobBulkStore.Scope.of(new JobFilter(null, null, null, false, null,
+            JobBulkStore.Matching m = bulk.count(BulkScope.of(new JobFilter(null, null, null, false, null,
                     null, null, "count-me")), live, done).await().indefinitely();
             assertEquals(3, m.jobs(), "closed days indexed: " + closedDaysIndexed);
             assertTrue(!m.atLeast());
-            JobBulkStore.Matching args = bulk.count(JobBulkStore.Scope.of(new JobFilter(null, "s-h", null, false, null,
+            JobBulkStore.Matching args = bulk.count(BulkScope.of(new JobFilter(null, "s-h", null, false, null,
                     null, null, null, List.of(new JobFilter.ArgsEquals(List.of("x"), "1")))), live, done)
                     .await().indefinitely();
             assertEquals(0, args.jobs());
             // a queue filter: today's partition read in order, a closed day through its queue index
-            JobBulkStore.Matching queue = bulk.count(JobBulkStore.Scope.of(new JobFilter(null, "s-h", null, false,
+            JobBulkStore.Matching queue = bulk.count(BulkScope.of(new JobFilter(null, "s-h", null, false,
                     null, null, null, null)), live, done).await().indefinitely();
             assertEquals(3, queue.jobs(), "closed days indexed: " + closedDaysIndexed);
             assertTrue(!queue.atLeast());

@@ -14,7 +14,7 @@ import dev.steadfast.domain.JobState;
 import dev.steadfast.events.EventLog;
 import dev.steadfast.events.JobEvent;
 import dev.steadfast.maintenance.MaintenanceHealth;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.JobRow;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.testsupport.Api;
 import dev.steadfast.testsupport.TestClock;

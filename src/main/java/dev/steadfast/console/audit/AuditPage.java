@@ -6,7 +6,7 @@ import dev.steadfast.console.ConsoleParams;
 import dev.steadfast.console.ConsoleRequest;
 import dev.steadfast.console.Format;
 import dev.steadfast.console.Pages;
-import dev.steadfast.store.audit.AuditStore;
+import dev.steadfast.model.AuditFilter;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.PermitAll;
@@ -52,7 +52,7 @@ public class AuditPage {
         Chrome chrome = request.chrome("audit");
         Instant now = clock.instant();
         boolean filtered = who != null || what != null || from != null || to != null;
-        return audit.page(new AuditStore.Filter(who, what, from, to), cursor, PAGE_SIZE).map(p -> Pages.audit(chrome,
+        return audit.page(new AuditFilter(who, what, from, to), cursor, PAGE_SIZE).map(p -> Pages.audit(chrome,
                 new AuditView(who == null ? "" : who, what == null ? "" : what, Format.input(from), Format.input(to),
                         filtered, p.entries().stream().map(r -> AuditView.Line.of(r, now)).toList(),
                         p.next() == null ? null : AuditView.href(who, what, from, to, p.next()),

@@ -2,7 +2,7 @@ package dev.steadfast.console.audit;
 
 import dev.steadfast.console.Format;
 import dev.steadfast.console.Links;
-import dev.steadfast.store.audit.AuditRow;
+import dev.steadfast.model.AuditRow;
 import java.time.Instant;
 import java.util.List;
 

@@ -3,7 +3,7 @@ package dev.steadfast.console.jobs;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.console.Format;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.JobRow;
 import java.time.Instant;
 import java.util.List;
 

@@ -1,16 +1,16 @@
 package dev.steadfast.console.jobs;
 
 import dev.steadfast.console.Chrome;
-import dev.steadfast.console.ConfirmView.Hidden;
 import dev.steadfast.console.ConfirmView;
+import dev.steadfast.console.ConfirmView.Hidden;
 import dev.steadfast.console.ConsoleParams;
 import dev.steadfast.console.ConsoleRequest;
 import dev.steadfast.console.Flash;
 import dev.steadfast.console.Links;
 import dev.steadfast.console.Pages;
 import dev.steadfast.jobs.JobService;
+import dev.steadfast.model.JobRow;
 import dev.steadfast.operations.OperatorService;
-import dev.steadfast.store.JobRow;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.FormParam;

@@ -1,6 +1,5 @@
 package dev.steadfast.console.jobs;
 
-import dev.steadfast.store.JobBulkStore;
 import dev.steadfast.console.ConfirmView;
 import dev.steadfast.console.ConfirmView.Hidden;
 import dev.steadfast.console.ConsoleParams;
@@ -10,9 +9,9 @@ import dev.steadfast.console.Format;
 import dev.steadfast.console.Pages;
 import dev.steadfast.domain.BulkJobAction;
 import dev.steadfast.domain.OjsException;
+import dev.steadfast.model.BulkScope;
 import dev.steadfast.operations.JobBulkService;
 import dev.steadfast.operations.JobSearchService;
-import dev.steadfast.store.JobBulkStore.Scope;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.FormParam;
@@ -66,7 +65,7 @@ public class JobBulkPage {
         JobListQuery query = JobListQuery.parse(state, queue, type, tag, from, to, q, null, null, null);
         JobSearchService.checkText(query.text());
         List<UUID> selected = matching ? List.of() : selected(ids);
-        Scope scope = matching ? Scope.of(query.filter()) : Scope.of(selected);
+        BulkScope scope = matching ? BulkScope.of(query.filter()) : BulkScope.of(selected);
         String back = query.href(null, null);
         if (!ConsoleParams.confirmed(confirm)) {
             return bulk.count(action, scope).map(c -> confirmation(action, matching, query, selected, c, back));
@@ -101,9 +100,9 @@ public class JobBulkPage {
                 : "This " + explain(action) + " " + jobs + " of " + what + " ("
                 + applies(action) + "). A job that a worker claims or another operator changes meanwhile is left"
                 + " alone." + (count.atLeast() ? " Counting stopped at "
-                + String.format(java.util.Locale.ROOT, "%,d", JobBulkStore.COUNT_CAP) + " per table"
+                + String.format(java.util.Locale.ROOT, "%,d", JobBulkService.COUNT_CAP) + " per table"
                 + (query.q() == null ? "" : ", and a text or args search counts among the newest "
-                + String.format(java.util.Locale.ROOT, "%,d", JobBulkStore.COUNT_READ_CAP) + " live jobs and as many"
+                + String.format(java.util.Locale.ROOT, "%,d", JobBulkService.COUNT_READ_CAP) + " live jobs and as many"
                 + " of today's finished ones (they have no search index yet)")
                 + "; the action goes on until no job matches." : "")
                 + (action == BulkJobAction.DELETE ? " This cannot be undone." : "")

@@ -4,7 +4,7 @@ import dev.steadfast.console.ConsoleParams;
 import dev.steadfast.console.Format;
 import dev.steadfast.console.Links;
 import dev.steadfast.domain.JobState;
-import dev.steadfast.store.JobFilter;
+import dev.steadfast.model.JobFilter;
 import java.time.Instant;
 import java.util.stream.Collectors;
 

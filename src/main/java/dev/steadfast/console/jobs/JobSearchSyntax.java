@@ -2,7 +2,7 @@ package dev.steadfast.console.jobs;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.steadfast.domain.OjsException;
-import dev.steadfast.store.JobFilter.ArgsEquals;
+import dev.steadfast.model.JobFilter.ArgsEquals;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,7 +4,7 @@ import dev.steadfast.console.Format;
 import dev.steadfast.console.jobs.JobDetailView.ErrorItem;
 import dev.steadfast.console.jobs.JobDetailView.Moment;
 import dev.steadfast.domain.JobState;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.JobRow;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -2,8 +2,8 @@ package dev.steadfast.console.jobs;
 
 import dev.steadfast.domain.workflow.MemberRole;
 import dev.steadfast.domain.workflow.Outcome;
-import dev.steadfast.store.workflows.WorkflowStore.MemberRow;
-import dev.steadfast.store.workflows.WorkflowStore.WorkflowView;
+import dev.steadfast.model.MemberRow;
+import dev.steadfast.model.WorkflowView;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;

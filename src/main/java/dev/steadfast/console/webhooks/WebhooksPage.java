@@ -3,7 +3,7 @@ package dev.steadfast.console.webhooks;
 import dev.steadfast.console.ConsoleRequest;
 import dev.steadfast.console.Flash;
 import dev.steadfast.console.Pages;
-import dev.steadfast.store.webhooks.SubscriptionRow;
+import dev.steadfast.model.SubscriptionRow;
 import dev.steadfast.webhooks.WebhookService;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Uni;

@@ -1,8 +1,8 @@
 package dev.steadfast.console.webhooks;
 
 import dev.steadfast.console.Format;
+import dev.steadfast.model.SubscriptionRow;
 import dev.steadfast.store.webhooks.DeliveryRow;
-import dev.steadfast.store.webhooks.SubscriptionRow;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -2,7 +2,7 @@ package dev.steadfast.console.workflows;
 
 import dev.steadfast.console.Format;
 import dev.steadfast.console.Links;
-import dev.steadfast.store.workflows.WorkflowFilter;
+import dev.steadfast.model.WorkflowFilter;
 import dev.steadfast.store.workflows.WorkflowListStore.Listed;
 import java.time.Instant;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.steadfast.console.workflows;
 
 import dev.steadfast.domain.workflow.MemberRole;
-import dev.steadfast.store.workflows.WorkflowStore.MemberRow;
-import dev.steadfast.store.workflows.WorkflowStore.WorkflowView;
+import dev.steadfast.model.MemberRow;
+import dev.steadfast.model.WorkflowView;
 import dev.steadfast.workflows.WorkflowService;
 import io.smallrye.mutiny.Uni;
 import java.util.ArrayList;

@@ -8,7 +8,7 @@ import dev.steadfast.console.Pages;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.workflow.WorkflowState;
 import dev.steadfast.domain.workflow.WorkflowType;
-import dev.steadfast.store.workflows.WorkflowFilter;
+import dev.steadfast.model.WorkflowFilter;
 import dev.steadfast.workflows.WorkflowListQuery;
 import dev.steadfast.workflows.WorkflowListing;
 import dev.steadfast.workflows.WorkflowService;

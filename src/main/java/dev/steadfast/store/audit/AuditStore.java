@@ -1,6 +1,8 @@
 package dev.steadfast.store.audit;
 
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.AuditFilter;
+import dev.steadfast.model.AuditRow;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
@@ -27,9 +29,6 @@ public class AuditStore {
         this.pool = pool;
     }
 
-    /** The filters of a page: each null when not filtered on; {@code until} is exclusive. */
-    public record Filter(String actor, String action, Instant since, Instant until) {
-    }
 
     /** Appends one entry; answers its id. */
     public Uni<Long> append(Instant at, String actor, String via, String action, Map<String, Object> scope, Long jobs,
@@ -41,7 +40,7 @@ public class AuditStore {
     }
 
     /** Up to {@code limit} entries matching {@code f}, newest first, before the id {@code beforeId} (null: first page). */
-    public Uni<List<AuditRow>> page(Filter f, Long beforeId, int limit) {
+    public Uni<List<AuditRow>> page(AuditFilter f, Long beforeId, int limit) {
         Tuple t = Tuple.tuple().addValue(f.actor()).addValue(f.action()).addValue(JobStore.odt(f.since()))
                 .addValue(JobStore.odt(f.until())).addValue(beforeId == null ? Long.MAX_VALUE : beforeId)
                 .addValue(limit);
@@ -60,7 +59,7 @@ public class AuditStore {
     }
 
     private static AuditRow row(Row r) {
-        return new AuditRow(r.getLong("id"), JobRow.instant(r, "at"), r.getString("actor"), r.getString("via"),
+        return new AuditRow(r.getLong("id"), JobRows.instant(r, "at"), r.getString("actor"), r.getString("via"),
                 r.getString("action"), r.getString("scope"), r.getLong("jobs"), r.getString("client"),
                 r.getString("outcome"), r.getInteger("status"));
     }

@@ -1,6 +1,7 @@
 package dev.steadfast.store.cron;
 
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.CronRow;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobSql;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.NewJob;
@@ -44,7 +45,7 @@ public class CronStore {
 
     public Uni<Optional<CronRow>> find(String name) {
         return pool.preparedQuery(CronSql.FIND).execute(Tuple.of(name))
-                .map(rows -> rows.iterator().hasNext() ? Optional.of(CronRow.from(rows.iterator().next()))
+                .map(rows -> rows.iterator().hasNext() ? Optional.of(cronRow(rows.iterator().next()))
                         : Optional.empty());
     }
 
@@ -54,7 +55,7 @@ public class CronStore {
             List<CronRow> out = new ArrayList<>(rows.rowCount());
             long total = 0;
             for (Row r : rows) {
-                out.add(CronRow.from(r));
+                out.add(cronRow(r));
                 total = r.getLong("total");
             }
             return new Page(out, total);
@@ -117,7 +118,7 @@ public class CronStore {
                     for (Row r : rows) {
                         due.add(new Due(r.getString("name"), r.getString("expression"), r.getString("timezone"),
                                 r.getString("overlap_policy"), r.getString("template"),
-                                JobRow.instant(r, "next_fire_at"), r.getUUID("last_job_id"),
+                                JobRows.instant(r, "next_fire_at"), r.getUUID("last_job_id"),
                                 r.getString("last_job_state"), r.getInteger("held")));
                     }
                     return Multi.createFrom().iterable(due)
@@ -166,7 +167,7 @@ public class CronStore {
                 .flatMap(rows -> {
                     List<Held> ready = new ArrayList<>();
                     for (Row r : rows) {
-                        Held h = new Held(r.getString("name"), JobRow.instant(r, "fire_at"), r.getUUID("job_id"),
+                        Held h = new Held(r.getString("name"), JobRows.instant(r, "fire_at"), r.getUUID("job_id"),
                                 r.getString("before_state"));
                         if (mayRelease.test(h)) {
                             ready.add(h);
@@ -218,10 +219,19 @@ public class CronStore {
         return pool.preparedQuery(CronSql.RECENT_RUNS).execute(Tuple.of(name, limit)).map(rows -> {
             List<Run> out = new ArrayList<>(rows.rowCount());
             for (Row r : rows) {
-                out.add(new Run(JobRow.instant(r, "fire_at"), r.getString("outcome"), r.getUUID("job_id"),
+                out.add(new Run(JobRows.instant(r, "fire_at"), r.getString("outcome"), r.getUUID("job_id"),
                         r.getString("reason"), r.getBoolean("held"), r.getString("job_state")));
             }
             return out;
         });
+    }
+
+    private static CronRow cronRow(Row r) {
+        return new CronRow(r.getString("name"), r.getString("expression"), r.getString("timezone"),
+                r.getString("overlap_policy"), r.getBoolean("enabled"), r.getString("description"),
+                r.getString("template"), JobRows.instant(r, "next_fire_at"), JobRows.instant(r, "last_fire_at"),
+                r.getUUID("last_job_id"), r.getLong("run_count"), JobRows.instant(r, "created_at"),
+                r.getString("last_job_state"), r.getString("last_outcome"), JobRows.instant(r, "last_outcome_at"),
+                r.getString("last_reason"), r.getLong("queued"));
     }
 }

@@ -1,8 +1,8 @@
 package dev.steadfast.store.deadletters;
 
+import dev.steadfast.model.JobRow;
 import dev.steadfast.store.FinishedJobEntity;
 import dev.steadfast.store.HistorySql;
-import dev.steadfast.store.JobRow;
 import dev.steadfast.store.JobStore;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.panache.common.Parameters;

@@ -2,7 +2,7 @@ package dev.steadfast.store.errorgroups;
 
 import dev.steadfast.store.HistorySql;
 import dev.steadfast.store.JobQueryStore;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.JobSummary;
 import io.smallrye.mutiny.Uni;
@@ -68,7 +68,7 @@ public class ErrorGroupStore {
                     Map<Long, Map<Instant, Long>> out = new HashMap<>();
                     for (Row r : rows) {
                         out.computeIfAbsent(r.getLong("group_id"), k -> new HashMap<>())
-                                .put(JobRow.instant(r, "hour"), r.getLong("failures"));
+                                .put(JobRows.instant(r, "hour"), r.getLong("failures"));
                     }
                     return out;
                 });
@@ -156,7 +156,7 @@ public class ErrorGroupStore {
 
     private static ErrorGroupRow group(Row r) {
         return new ErrorGroupRow(r.getLong("id"), r.getString("error_type"), r.getString("message"),
-                r.getLong("failures"), JobRow.instant(r, "first_seen"), JobRow.instant(r, "last_seen"),
+                r.getLong("failures"), JobRows.instant(r, "first_seen"), JobRows.instant(r, "last_seen"),
                 Arrays.asList(r.getArrayOfStrings("queues")), Arrays.asList(r.getArrayOfStrings("types")));
     }
 }

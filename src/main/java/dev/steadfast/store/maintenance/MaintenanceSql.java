@@ -1,7 +1,7 @@
 package dev.steadfast.store.maintenance;
 
 import dev.steadfast.store.HistorySql;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.store.JobRows;
 
 /**
  * Statements of the periodic maintenance tasks. Every one is safe when several instances run it at once: rows
@@ -17,7 +17,7 @@ public final class MaintenanceSql {
      * Lease expiry: active jobs whose lease ran out by $1 and after $3 (domain.SweepFloor: the epoch for a sweep from
      * the head), oldest first, locked so no other instance takes them.
      */
-    public static final String LOCK_EXPIRED_LEASES = "SELECT " + JobRow.leanColumns("")
+    public static final String LOCK_EXPIRED_LEASES = "SELECT " + JobRows.leanColumns("")
             + " FROM jobs WHERE state = 'active' AND lease_expires_at <= $1 AND lease_expires_at > $3"
             + " ORDER BY lease_expires_at LIMIT $2 FOR UPDATE SKIP LOCKED";
 
@@ -44,7 +44,7 @@ public final class MaintenanceSql {
      * Expiry: jobs not started yet whose expires_at has passed, earliest first, locked so no other instance (and
      * no claim) takes them; through jobs_expiry_idx, which only jobs with a deadline enter.
      */
-    public static final String LOCK_EXPIRED_JOBS = "SELECT " + JobRow.leanColumns("")
+    public static final String LOCK_EXPIRED_JOBS = "SELECT " + JobRows.leanColumns("")
             + " FROM jobs WHERE expires_at <= $1 AND state IN ('available', 'scheduled', 'retryable', 'pending')"
             + " ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED";
 
@@ -53,7 +53,7 @@ public final class MaintenanceSql {
      * like LOCK_EXPIRED_JOBS; a job the reaper or a claim is discarding at that moment is waited for, so the read
      * then finds it in the history.
      */
-    public static final String LOCK_EXPIRED_JOB = "SELECT " + JobRow.leanColumns("")
+    public static final String LOCK_EXPIRED_JOB = "SELECT " + JobRows.leanColumns("")
             + " FROM jobs WHERE id = $3 AND expires_at <= $1 AND state IN ('available', 'scheduled', 'retryable', 'pending')"
             + " LIMIT $2 FOR UPDATE";
 
@@ -67,7 +67,7 @@ public final class MaintenanceSql {
             java.util.Map.of("state", "'discarded'", "discarded_at", "$3::timestamptz", "error", "fin.x_entry::jsonb",
                     "errors", "jsonb_path_query_array(fin.errors || fin.x_entry::jsonb, '$[last - $k to last]',"
                             + " jsonb_build_object('k', $4::int - 1))"))
-            + "\nSELECT " + JobRow.leanColumns("ins") + " FROM ins";
+            + "\nSELECT " + JobRows.leanColumns("ins") + " FROM ins";
 
     /**
      * Pruning, row by row, of finished jobs past retention that sit in the history's default partition (their day

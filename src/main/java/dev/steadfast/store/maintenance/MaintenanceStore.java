@@ -1,7 +1,7 @@
 package dev.steadfast.store.maintenance;
 
+import dev.steadfast.model.JobRow;
 import dev.steadfast.store.FailureWrite;
-import dev.steadfast.store.JobRow;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.SearchIndexes;
 import io.smallrye.mutiny.Uni;

@@ -1,10 +1,10 @@
 package dev.steadfast.store.maintenance;
 
+import dev.steadfast.model.JobRow;
 import dev.steadfast.store.FinishedJobEntity;
 import dev.steadfast.store.HistorySql;
 import dev.steadfast.store.JobColumns;
 import dev.steadfast.store.JobEntity;
-import dev.steadfast.store.JobRow;
 import dev.steadfast.store.deadletters.DeadLetterStore;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;

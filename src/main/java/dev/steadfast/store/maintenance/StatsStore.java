@@ -1,7 +1,7 @@
 package dev.steadfast.store.maintenance;
 
 import dev.steadfast.domain.JobState;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -153,7 +153,7 @@ public class StatsStore {
         return pool.query(OLDEST_AVAILABLE).execute().map(rows -> {
             Map<String, Instant> out = new LinkedHashMap<>();
             for (Row r : rows) {
-                Instant t = JobRow.instant(r, "oldest");
+                Instant t = JobRows.instant(r, "oldest");
                 if (t != null) {
                     out.put(r.getString(0), t);
                 }

@@ -2,7 +2,7 @@ package dev.steadfast.store.queues;
 
 import dev.steadfast.domain.limits.Allowance;
 import dev.steadfast.domain.limits.QueueLimits;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.JobRow;
 import dev.steadfast.store.JobSql;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.tenants.TenantLimitStore;

@@ -1,6 +1,7 @@
 package dev.steadfast.store.queues;
 
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.QueueRow;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -60,7 +61,7 @@ public class QueueStore {
     }
 
     static QueueRow from(Row r) {
-        return new QueueRow(r.getString("name"), r.getBoolean("paused"), JobRow.instant(r, "paused_at"),
-                JobRow.instant(r, "created_at"));
+        return new QueueRow(r.getString("name"), r.getBoolean("paused"), JobRows.instant(r, "paused_at"),
+                JobRows.instant(r, "created_at"));
     }
 }

@@ -1,7 +1,7 @@
 package dev.steadfast.store.queues;
 
 import dev.steadfast.domain.limits.RateLimitRule;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.JobRow;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

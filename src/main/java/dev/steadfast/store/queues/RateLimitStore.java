@@ -1,10 +1,11 @@
 package dev.steadfast.store.queues;
 
 import dev.steadfast.domain.limits.PartitionState;
-import dev.steadfast.domain.limits.RateLimitPolicy.Window;
 import dev.steadfast.domain.limits.RateLimitPolicy;
+import dev.steadfast.domain.limits.RateLimitPolicy.Window;
 import dev.steadfast.domain.limits.RateLimitRule;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.JobRow;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobSql;
 import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
@@ -198,7 +199,7 @@ public class RateLimitStore {
                         String k = r.getString("rate_limit_key");
                         if (k != null) {
                             started.merge(k, 1, Integer::sum);
-                            out.started(k, JobRow.from(r));
+                            out.started(k, JobRows.from(r));
                         }
                     });
                     List<JobRow> jobs = JobStore.claimed(rows);
@@ -269,6 +270,6 @@ public class RateLimitStore {
         for (OffsetDateTime o : raw == null ? new OffsetDateTime[0] : raw) {
             starts.add(o.toInstant());
         }
-        return new PartitionState(starts, JobRow.instant(r, "last_started_at"));
+        return new PartitionState(starts, JobRows.instant(r, "last_started_at"));
     }
 }

@@ -3,7 +3,7 @@ package dev.steadfast.store.schemas;
 import dev.steadfast.domain.schema.SchemaCatalog;
 import dev.steadfast.domain.schema.SchemaVersion;
 import dev.steadfast.domain.schema.ValidationMode;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -150,7 +150,7 @@ public class SchemaStore {
             List<SchemaCatalog.Entry> entries = new ArrayList<>(rows.rowCount());
             for (Row r : rows) {
                 entries.add(new SchemaCatalog.Entry(r.getString("uri"), r.getString("type"),
-                        SchemaVersion.parse("version", r.getString("version")), JobRow.instant(r, "created_at")));
+                        SchemaVersion.parse("version", r.getString("version")), JobRows.instant(r, "created_at")));
             }
             return pool.preparedQuery(MODES).execute().map(m -> {
                 Map<String, ValidationMode> modes = new HashMap<>();
@@ -187,6 +187,6 @@ public class SchemaStore {
         String[] compatible = r.getArrayOfStrings("compatible_with");
         return new SchemaRow(r.getString("uri"), r.getString("type"),
                 SchemaVersion.parse("version", r.getString("version")), r.getString("schema"),
-                JobRow.instant(r, "created_at"), compatible == null ? null : Arrays.asList(compatible));
+                JobRows.instant(r, "created_at"), compatible == null ? null : Arrays.asList(compatible));
     }
 }

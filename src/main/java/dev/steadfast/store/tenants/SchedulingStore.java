@@ -1,5 +1,8 @@
 package dev.steadfast.store.tenants;
 
+import dev.steadfast.model.Dispatch;
+import dev.steadfast.model.PoolRow;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -51,23 +54,9 @@ public class SchedulingStore {
 
     static final String DELETE_POOL = "DELETE FROM scheduling_pools WHERE name = $1";
 
-    /** Jobs started since the window's start, of one queue and tenant (tenant null: jobs without one). */
-    public record Dispatch(String queue, String tenant, long count, double avgWaitMs) {
-    }
-
     public record Active(String queue, long count) {
     }
 
-    /** A stored pool; {@code weightsJson} a JSON object of queue to weight. */
-    public record PoolRow(String name, String strategy, List<String> queues, String weightsJson, Integer concurrency,
-                          Instant createdAt, Instant updatedAt) {
-        static PoolRow of(Row r) {
-            return new PoolRow(r.getString("name"), r.getString("strategy"),
-                    Arrays.asList(r.getArrayOfStrings("queues")), r.getString("weights"), r.getInteger("concurrency"),
-                    dev.steadfast.store.JobRow.instant(r, "created_at"),
-                    dev.steadfast.store.JobRow.instant(r, "updated_at"));
-        }
-    }
 
     private final Pool pool;
 
@@ -95,21 +84,21 @@ public class SchedulingStore {
     public Uni<List<PoolRow>> pools() {
         return pool.query(LIST_POOLS).execute().map(rows -> {
             List<PoolRow> out = new ArrayList<>();
-            rows.forEach(r -> out.add(PoolRow.of(r)));
+            rows.forEach(r -> out.add(poolRow(r)));
             return out;
         });
     }
 
     public Uni<Optional<PoolRow>> findPool(String name) {
         return pool.preparedQuery(FIND_POOL).execute(Tuple.of(name)).map(rows -> rows.rowCount() == 0
-                ? Optional.empty() : Optional.of(PoolRow.of(rows.iterator().next())));
+                ? Optional.empty() : Optional.of(poolRow(rows.iterator().next())));
     }
 
     public Uni<PoolRow> savePool(String name, String strategy, List<String> queues, String weightsJson,
                                  Integer concurrency, Instant now) {
         return pool.preparedQuery(UPSERT_POOL).execute(Tuple.tuple(Arrays.asList(name, strategy,
                 queues.toArray(String[]::new), weightsJson, concurrency, JobStore.odt(now))))
-                .map(rows -> PoolRow.of(rows.iterator().next()));
+                .map(rows -> poolRow(rows.iterator().next()));
     }
 
     public Uni<Boolean> deletePool(String name) {
@@ -118,5 +107,12 @@ public class SchedulingStore {
 
     private static boolean rowsDeleted(int n) {
         return n > 0;
+    }
+
+    private static PoolRow poolRow(Row r) {
+        return new PoolRow(r.getString("name"), r.getString("strategy"),
+                Arrays.asList(r.getArrayOfStrings("queues")), r.getString("weights"), r.getInteger("concurrency"),
+                JobRows.instant(r, "created_at"),
+                JobRows.instant(r, "updated_at"));
     }
 }

@@ -1,7 +1,7 @@
 package dev.steadfast.store.tenants;
 
 import dev.steadfast.domain.limits.EnqueueRate;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -90,7 +90,7 @@ public class TenantAdmissionStore {
                     }
                     Row r = rows.iterator().next();
                     EnqueueRate.Take t = take.apply(new EnqueueRate.Bucket(r.getDouble("enqueue_tokens"),
-                            JobRow.instant(r, "enqueue_tokens_at")));
+                            JobRows.instant(r, "enqueue_tokens_at")));
                     if (!t.admitted()) {
                         return Uni.createFrom().item(t);
                     }

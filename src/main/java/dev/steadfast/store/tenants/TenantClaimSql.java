@@ -1,6 +1,6 @@
 package dev.steadfast.store.tenants;
 
-import dev.steadfast.store.JobRow;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobSql;
 
 /**
@@ -56,7 +56,7 @@ final class TenantClaimSql {
                     FOR UPDATE SKIP LOCKED) c
                 ORDER BY r.ord, c.priority DESC, c.run_at, c.id
                 LIMIT $3)
-            """.formatted(ready("r.q"), SKIP_QUEUE.formatted("r.q"), gate) + JobSql.START + JobRow.leanColumns("j");
+            """.formatted(ready("r.q"), SKIP_QUEUE.formatted("r.q"), gate) + JobSql.START + JobRows.leanColumns("j");
     }
 
     /**
@@ -84,7 +84,7 @@ final class TenantClaimSql {
                     FROM cand) x
                 JOIN allowed a ON a.t = x.t WHERE x.rn <= a.n),
             next AS (SELECT id, ord FROM capped ORDER BY ord, priority DESC, run_at, id LIMIT $3)
-            """.formatted(ready("r.q")) + JobSql.START + JobRow.leanColumns("j");
+            """.formatted(ready("r.q")) + JobSql.START + JobRows.leanColumns("j");
 
     /**
      * FETCH from queues holding tenant jobs: round-robin between tenants within each priority level
@@ -155,5 +155,5 @@ final class TenantClaimSql {
             next AS (SELECT id, ord, k, pos FROM ranked WHERE pos <= $3)
             """.formatted(SKIP_QUEUE.formatted("r.q"), ready("ten.q"), ready("qs.q"), UNLIMITED.formatted("ten.t"))
             + JobSql.START.replace("RETURNING next.ord,", "RETURNING next.ord, next.pos, next.k,")
-            + JobRow.leanColumns("j");
+            + JobRows.leanColumns("j");
 }

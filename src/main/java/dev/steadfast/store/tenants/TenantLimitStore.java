@@ -1,7 +1,7 @@
 package dev.steadfast.store.tenants;
 
 import dev.steadfast.domain.limits.TenantConcurrency;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.JobRow;
 import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;

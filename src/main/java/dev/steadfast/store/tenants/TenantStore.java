@@ -1,7 +1,8 @@
 package dev.steadfast.store.tenants;
 
 import dev.steadfast.domain.JobState;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.JobRow;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -97,7 +98,7 @@ public class TenantStore {
     public record Config(String id, int weight, Limits limits, Instant createdAt, Instant updatedAt) {
         static Config of(Row r) {
             return new Config(r.getString("id"), r.getInteger("fairness_weight"), Limits.of(r),
-                    JobRow.instant(r, "created_at"), JobRow.instant(r, "updated_at"));
+                    JobRows.instant(r, "created_at"), JobRows.instant(r, "updated_at"));
         }
 
         public Integer maxQueueDepth() {
@@ -171,7 +172,7 @@ public class TenantStore {
         Map<String, String> last = new LinkedHashMap<>();
         Map<UUID, String> tenants = new HashMap<>();
         for (Row r : rows) {
-            JobRow j = JobRow.from(r);
+            JobRow j = JobRows.from(r);
             long p = r.getLong("pos");
             pos.put(j.id(), p);
             out.add(j);

@@ -1,6 +1,6 @@
 package dev.steadfast.store.webhooks;
 
-import dev.steadfast.store.JobRow;
+import dev.steadfast.store.JobRows;
 import io.vertx.mutiny.sqlclient.Row;
 import java.time.Instant;
 
@@ -12,7 +12,7 @@ public record ClaimedDelivery(String id, String subscriptionId, String eventType
     static ClaimedDelivery from(Row r) {
         return new ClaimedDelivery(r.getString("id"), r.getString("subscription_id"), r.getString("event_type"),
                 r.getString("body"), r.getInteger("attempts"), r.getString("url"), r.getString("secret"),
-                r.getString("previous_secret"), JobRow.instant(r, "previous_secret_until"),
+                r.getString("previous_secret"), JobRows.instant(r, "previous_secret_until"),
                 r.getInteger("timeout_ms"));
     }
 }

@@ -1,6 +1,6 @@
 package dev.steadfast.store.webhooks;
 
-import dev.steadfast.store.JobRow;
+import dev.steadfast.store.JobRows;
 import io.vertx.mutiny.sqlclient.Row;
 import java.time.Instant;
 
@@ -13,9 +13,9 @@ public record DeliveryRow(String id, String subscriptionId, String eventId, Stri
     static DeliveryRow from(Row r) {
         return new DeliveryRow(r.getString("id"), r.getString("subscription_id"), r.getString("event_id"),
                 r.getString("event_type"), r.getString("subject"), r.getString("body"), r.getString("state"),
-                r.getInteger("attempts"), JobRow.instant(r, "next_attempt_at"), r.getString("lease_owner"),
+                r.getInteger("attempts"), JobRows.instant(r, "next_attempt_at"), r.getString("lease_owner"),
                 r.getInteger("last_status"), r.getString("last_error"), r.getInteger("last_duration_ms"),
-                JobRow.instant(r, "last_attempt_at"), JobRow.instant(r, "created_at"),
-                JobRow.instant(r, "finished_at"));
+                JobRows.instant(r, "last_attempt_at"), JobRows.instant(r, "created_at"),
+                JobRows.instant(r, "finished_at"));
     }
 }

@@ -1,5 +1,7 @@
 package dev.steadfast.store.webhooks;
 
+import dev.steadfast.model.SubscriptionRow;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -34,38 +36,38 @@ public class WebhookStore {
         return pool.preparedQuery(WebhookSql.INSERT_SUBSCRIPTION).execute(Tuple.tuple(Arrays.asList(s.id(),
                         s.tenantId(), s.url(), array(s.events()), array(s.queues()), array(s.jobTypes()), s.active(),
                         s.secret(), s.metadata(), s.timeoutMs(), JobStore.odt(now))))
-                .map(rows -> SubscriptionRow.from(rows.iterator().next()));
+                .map(rows -> subscriptionRow(rows.iterator().next()));
     }
 
     public Uni<List<SubscriptionRow>> list(String tenant, String afterId, int limit) {
         return pool.preparedQuery(WebhookSql.LIST_SUBSCRIPTIONS).execute(Tuple.of(tenant, afterId, limit))
-                .map(rows -> all(rows, SubscriptionRow::from));
+                .map(rows -> all(rows, WebhookStore::subscriptionRow));
     }
 
     public Uni<Optional<SubscriptionRow>> find(String id, String tenant) {
         return pool.preparedQuery(WebhookSql.FIND_SUBSCRIPTION).execute(Tuple.of(id, tenant))
-                .map(rows -> first(rows, SubscriptionRow::from));
+                .map(rows -> first(rows, WebhookStore::subscriptionRow));
     }
 
     public Uni<List<ActiveSubscription>> active() {
         return pool.preparedQuery(WebhookSql.ACTIVE_SUBSCRIPTIONS).execute().map(rows -> all(rows,
                 r -> new ActiveSubscription(r.getString("id"), r.getString("tenant_id"),
-                        SubscriptionRow.strings(r, "events"), SubscriptionRow.strings(r, "queues"),
-                        SubscriptionRow.strings(r, "job_types"))));
+                        strings(r, "events"), strings(r, "queues"),
+                        strings(r, "job_types"))));
     }
 
     public Uni<Optional<SubscriptionRow>> update(String id, String tenant, SubscriptionChange c, Instant now) {
         return pool.preparedQuery(WebhookSql.UPDATE_SUBSCRIPTION).execute(Tuple.tuple(Arrays.asList(id, tenant,
                         c.url(), array(c.events()), array(c.queues()), array(c.jobTypes()), c.active(), c.metadata(),
                         c.timeoutMs(), JobStore.odt(now))))
-                .map(rows -> first(rows, SubscriptionRow::from));
+                .map(rows -> first(rows, WebhookStore::subscriptionRow));
     }
 
     public Uni<Optional<SubscriptionRow>> rotate(String id, String tenant, String secret, Instant graceUntil,
                                                  Instant now) {
         return pool.preparedQuery(WebhookSql.ROTATE_SECRET).execute(Tuple.of(id, tenant, secret,
                         JobStore.odt(graceUntil), JobStore.odt(now)))
-                .map(rows -> first(rows, SubscriptionRow::from));
+                .map(rows -> first(rows, WebhookStore::subscriptionRow));
     }
 
     public Uni<Boolean> delete(String id, String tenant) {
@@ -166,5 +168,18 @@ public class WebhookStore {
 
     private static <T> Optional<T> first(RowSet<Row> rows, Function<Row, T> f) {
         return rows.rowCount() == 0 ? Optional.empty() : Optional.of(f.apply(rows.iterator().next()));
+    }
+
+    private static SubscriptionRow subscriptionRow(Row r) {
+        return new SubscriptionRow(r.getString("id"), r.getString("tenant_id"), r.getString("url"),
+                strings(r, "events"), strings(r, "queues"), strings(r, "job_types"), r.getBoolean("active"),
+                r.getString("secret"), r.getString("previous_secret"), JobRows.instant(r, "previous_secret_until"),
+                r.getString("metadata"), r.getInteger("timeout_ms"), JobRows.instant(r, "created_at"),
+                JobRows.instant(r, "updated_at"));
+    }
+
+    static List<String> strings(Row r, String column) {
+        String[] a = r.getArrayOfStrings(column);
+        return a == null ? List.of() : Arrays.asList(a);
     }
 }

@@ -1,7 +1,7 @@
 package dev.steadfast.store.workers;
 
 import dev.steadfast.domain.JobState;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -123,7 +123,7 @@ public class CheckpointStore {
         return conn.preparedQuery(SAVE).execute(Tuple.tuple(Arrays.asList(id, stateJson, stepIndex, metadataJson,
                 JobStore.odt(now)))).map(rows -> {
                     Row r = rows.iterator().next();
-                    return new Saved.Done(r.getLong("sequence"), JobRow.instant(r, "saved_at"));
+                    return new Saved.Done(r.getLong("sequence"), JobRows.instant(r, "saved_at"));
                 });
     }
 
@@ -140,7 +140,7 @@ public class CheckpointStore {
             }
             Row r = rows.iterator().next();
             return new Saved.Refused(JobState.fromWire(r.getString("state")).orElseThrow(), r.getString("lease_owner"),
-                    JobRow.instant(r, "lease_expires_at"));
+                    JobRows.instant(r, "lease_expires_at"));
         });
     }
 
@@ -152,7 +152,7 @@ public class CheckpointStore {
             Row r = rows.iterator().next();
             JobState state = JobState.fromWire(r.getString("job_state")).orElseThrow();
             Stored c = r.getLong("sequence") == null ? null : new Stored(r.getString("state"), r.getLong("sequence"),
-                    r.getInteger("step_index"), r.getString("metadata"), JobRow.instant(r, "saved_at"));
+                    r.getInteger("step_index"), r.getString("metadata"), JobRows.instant(r, "saved_at"));
             return Optional.of(new JobCheckpoint(state, c));
         });
     }

@@ -3,7 +3,7 @@ package dev.steadfast.store.workers;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.Progress;
 import dev.steadfast.domain.checkpoint.CheckpointRules;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -80,7 +80,7 @@ public class ProgressStore {
             JobState state = JobState.fromWire(r.getString("state")).orElseThrow();
             Progress stored = r.getInteger("p_attempt") == null ? null : new Progress(r.getInteger("p_attempt"),
                     r.getInteger("p_run"), r.getDouble("progress"), r.getString("message"), r.getString("data"),
-                    CheckpointRules.shown(state) ? r.getString("checkpoint") : null, JobRow.instant(r, "updated_at"));
+                    CheckpointRules.shown(state) ? r.getString("checkpoint") : null, JobRows.instant(r, "updated_at"));
             return Optional.of(new JobProgress(state, r.getInteger("attempt"), r.getInteger("run"), stored));
         });
     }
@@ -120,6 +120,6 @@ public class ProgressStore {
         }
         Row r = rows.iterator().next();
         return new Progress(r.getInteger("attempt"), r.getInteger("run"), r.getDouble("progress"),
-                r.getString("message"), r.getString("data"), null, JobRow.instant(r, "updated_at"));
+                r.getString("message"), r.getString("data"), null, JobRows.instant(r, "updated_at"));
     }
 }

@@ -1,7 +1,8 @@
 package dev.steadfast.store.workers;
 
 import dev.steadfast.domain.WorkerState;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.WorkerReport;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -48,19 +49,15 @@ public class WorkerStateStore {
         return pool.preparedQuery(SEEN).execute(Tuple.of(workerId, JobStore.odt(now))).replaceWithVoid();
     }
 
-    /** What a worker last reported, with the operator's directive for it. */
-    public record Reported(WorkerState state, Instant stateAt, String directive, Instant lastSeen, int activeJobs,
-                           String hostname) {
-    }
 
-    public Uni<Optional<Reported>> find(String workerId) {
+    public Uni<Optional<WorkerReport>> find(String workerId) {
         return pool.preparedQuery(FIND).execute(Tuple.of(workerId)).map(rows -> {
             if (rows.rowCount() == 0) {
                 return Optional.empty();
             }
             Row r = rows.iterator().next();
-            return Optional.of(new Reported(WorkerState.fromWire(r.getString("state")).orElseThrow(),
-                    JobRow.instant(r, "state_at"), r.getString("directive"), JobRow.instant(r, "last_seen"),
+            return Optional.of(new WorkerReport(WorkerState.fromWire(r.getString("state")).orElseThrow(),
+                    JobRows.instant(r, "state_at"), r.getString("directive"), JobRows.instant(r, "last_seen"),
                     r.getInteger("active_jobs"), r.getString("hostname")));
         });
     }

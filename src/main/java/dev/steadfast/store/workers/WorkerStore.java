@@ -1,7 +1,8 @@
 package dev.steadfast.store.workers;
 
 import dev.steadfast.domain.JobStateMachine;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.WorkerRow;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -155,18 +156,14 @@ public class WorkerStore {
                 .replaceWithVoid();
     }
 
-    /** A known worker. */
-    public record WorkerRow(String id, String directive, Instant firstSeen, Instant lastSeen, String hostname,
-                            List<String> queues, long activeJobs) {
-    }
 
     public Uni<List<WorkerRow>> list(int limit) {
         return pool.preparedQuery(LIST_WORKERS).execute(Tuple.of(limit)).map(rows -> {
             List<WorkerRow> out = new ArrayList<>(rows.rowCount());
             for (Row r : rows) {
                 String[] q = r.getArrayOfStrings("queues");
-                out.add(new WorkerRow(r.getString("id"), r.getString("directive"), JobRow.instant(r, "first_seen"),
-                        JobRow.instant(r, "last_seen"), r.getString("hostname"), q == null ? List.of() : List.of(q),
+                out.add(new WorkerRow(r.getString("id"), r.getString("directive"), JobRows.instant(r, "first_seen"),
+                        JobRows.instant(r, "last_seen"), r.getString("hostname"), q == null ? List.of() : List.of(q),
                         r.getLong("held")));
             }
             return out;

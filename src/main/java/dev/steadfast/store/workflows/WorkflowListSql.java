@@ -1,5 +1,6 @@
 package dev.steadfast.store.workflows;
 
+import dev.steadfast.model.WorkflowFilter;
 import java.util.ArrayList;
 import java.util.List;
 

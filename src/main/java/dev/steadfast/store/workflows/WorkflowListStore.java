@@ -2,7 +2,8 @@ package dev.steadfast.store.workflows;
 
 import dev.steadfast.domain.workflow.WorkflowState;
 import dev.steadfast.domain.workflow.WorkflowType;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.WorkflowFilter;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -48,8 +49,8 @@ public class WorkflowListStore {
             for (Row r : rows) {
                 out.add(new Listed(r.getUUID("id"), WorkflowType.fromWire(r.getString("type")).orElseThrow(),
                         r.getString("name"), WorkflowState.fromWire(r.getString("state")).orElseThrow(),
-                        JobRow.instant(r, "created_at"), JobRow.instant(r, "started_at"),
-                        JobRow.instant(r, "completed_at"), JobRow.instant(r, "cancelled_at"), r.getUUID("parent_id"),
+                        JobRows.instant(r, "created_at"), JobRows.instant(r, "started_at"),
+                        JobRows.instant(r, "completed_at"), JobRows.instant(r, "cancelled_at"), r.getUUID("parent_id"),
                         r.getLong("total").intValue(), r.getLong("completed").intValue(),
                         r.getLong("failed").intValue(), r.getLong("cancelled").intValue()));
             }

@@ -9,10 +9,13 @@ import dev.steadfast.domain.workflow.WorkflowReport;
 import dev.steadfast.domain.workflow.WorkflowRules;
 import dev.steadfast.domain.workflow.WorkflowState;
 import dev.steadfast.domain.workflow.WorkflowType;
-import dev.steadfast.store.Completion;
+import dev.steadfast.model.Completion;
+import dev.steadfast.model.JobRow;
+import dev.steadfast.model.MemberRow;
+import dev.steadfast.model.WorkflowRow;
+import dev.steadfast.model.WorkflowView;
 import dev.steadfast.store.FailureWrite;
-import dev.steadfast.store.JobRow;
-import dev.steadfast.store.JobSql;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.NewJob;
 import io.smallrye.mutiny.Uni;
@@ -58,24 +61,8 @@ public class WorkflowStore {
                             String stepKey) {
     }
 
-    /** A workflow; {@code parentId} and {@code rootId} null for a top-level one. */
-    public record WorkflowRow(UUID id, WorkflowType type, String name, WorkflowState state, Instant createdAt,
-                              Instant completedAt, Instant cancelledAt, UUID parentId, UUID rootId) {
-    }
 
-    /**
-     * A member as GET shows it; job fields are null when the job no longer exists. For a nested workflow
-     * ({@code workflow}): {@code jobId} is its id, {@code type} its type and {@code jobState} the job state it
-     * stands for (WorkflowState.asMemberState).
-     */
-    public record MemberRow(UUID jobId, MemberRole role, int position, Outcome outcome, JobState jobState,
-                            String type, String queue, Integer attempt, String resultJson, String errorJson,
-                            Instant startedAt, Instant completedAt, boolean workflow, String stepKey) {
-    }
 
-    /** A workflow as GET shows it: its row, its own members, and the report over its whole tree's jobs. */
-    public record WorkflowView(WorkflowRow workflow, List<MemberRow> members, WorkflowReport report) {
-    }
 
     /**
      * What a decision enqueued, to wake this instance's long-polls: the queues of the members made available now,
@@ -314,7 +301,7 @@ public class WorkflowStore {
                 .execute(Tuple.of(job, parents.toArray(UUID[]::new), JobStore.odt(now)))
                 .invoke(rows -> rows.forEach(r -> {
                     if (JobState.SCHEDULED.wire().equals(r.getString("state"))) {
-                        e.scheduled.add(new Due(r.getString("queue"), JobRow.instant(r, "run_at")));
+                        e.scheduled.add(new Due(r.getString("queue"), JobRows.instant(r, "run_at")));
                     } else {
                         e.queues.add(r.getString("queue"));
                     }
@@ -395,8 +382,8 @@ public class WorkflowStore {
             Row r = rows.iterator().next();
             WorkflowRow w = new WorkflowRow(r.getUUID("id"), WorkflowType.fromWire(r.getString("type")).orElseThrow(),
                     r.getString("name"), WorkflowState.fromWire(r.getString("state")).orElseThrow(),
-                    JobRow.instant(r, "created_at"), JobRow.instant(r, "completed_at"),
-                    JobRow.instant(r, "cancelled_at"), r.getUUID("parent_id"), null);
+                    JobRows.instant(r, "created_at"), JobRows.instant(r, "completed_at"),
+                    JobRows.instant(r, "cancelled_at"), r.getUUID("parent_id"), null);
             return client.preparedQuery(WorkflowSql.FIND_MEMBERS).execute(Tuple.of(id)).map(ms -> {
                 List<MemberRow> members = new ArrayList<>(ms.rowCount());
                 for (Row m : ms) {
@@ -406,8 +393,8 @@ public class WorkflowStore {
                             m.getInteger("position"), o == null ? null : Outcome.fromWire(o).orElseThrow(),
                             member(m).jobState(), nested ? m.getString("child_type") : m.getString("type"),
                             m.getString("queue"), m.getInteger("attempt"), m.getString("result"),
-                            m.getString("error"), JobRow.instant(m, "started_at"),
-                            JobRow.instant(m, nested ? "child_completed_at" : "completed_at"), nested,
+                            m.getString("error"), JobRows.instant(m, "started_at"),
+                            JobRows.instant(m, nested ? "child_completed_at" : "completed_at"), nested,
                             m.getString("step_key")));
                 }
                 return members;
@@ -420,14 +407,14 @@ public class WorkflowStore {
         List<WorkflowReport.TreeJob> jobs = new ArrayList<>(rows.rowCount());
         Instant recorded = null;
         for (Row r : rows) {
-            recorded = JobRow.instant(r, "recorded_start");
+            recorded = JobRows.instant(r, "recorded_start");
             String o = r.getString("outcome");
             String st = r.getString("state");
             jobs.add(new WorkflowReport.TreeJob(r.getUUID("job_id"), r.getUUID("workflow_id"),
                     MemberRole.fromWire(r.getString("role")).orElseThrow(), r.getInteger("position"),
                     o == null ? null : Outcome.fromWire(o).orElseThrow(),
                     st == null ? null : JobState.fromWire(st).orElseThrow(), r.getInteger("attempt"),
-                    JobRow.instant(r, "started_at"), r.getString("error_code"), r.getString("error_message"),
+                    JobRows.instant(r, "started_at"), r.getString("error_code"), r.getString("error_message"),
                     r.getString("error")));
         }
         return WorkflowReport.of(recorded, jobs);

@@ -14,9 +14,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.domain.BulkJobAction;
 import dev.steadfast.domain.JobState;
+import dev.steadfast.model.BulkScope;
+import dev.steadfast.model.JobFilter;
 import dev.steadfast.store.JobBulkStore;
-import dev.steadfast.store.JobBulkStore.Scope;
-import dev.steadfast.store.JobFilter;
 import dev.steadfast.testsupport.Api;
 import dev.steadfast.testsupport.JobsInState;
 import io.quarkus.test.junit.QuarkusTest;
@@ -180,7 +180,7 @@ class ConsoleJobsListTest {
         for (int i = 0; i < 7; i++) {
             ids.add(enqueue("t.b", "jl-batch"));
         }
-        Scope scope = Scope.of(new JobFilter(null, "jl-batch", null, false, null, null, null, null));
+        BulkScope scope = BulkScope.of(new JobFilter(null, "jl-batch", null, false, null, null, null, null));
         String[] waiting = BulkJobAction.CANCEL.sources().stream().map(JobState::wire).toArray(String[]::new);
         Instant now = Instant.now();
         assertEquals(3, bulkStore.cancelBatch(scope, waiting, now, 3).await().indefinitely());

@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.OjsException;
-import dev.steadfast.store.JobFilter.ArgsEquals;
+import dev.steadfast.model.JobFilter.ArgsEquals;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** The jobs search box's syntax: text words and args.<path>:<value> conditions, without a database. */
 class JobSearchSyntaxTest {

@@ -6,15 +6,15 @@ import static dev.steadfast.testsupport.Api.obj;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.steadfast.store.JobRow;
+import dev.steadfast.model.JobRow;
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.DatasourceSettings;
 import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.sqlclient.PoolOptions;
-import dev.steadfast.testsupport.DatasourceSettings;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;

@@ -7,10 +7,10 @@ import static dev.steadfast.testsupport.Api.obj;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.steadfast.domain.limits.PartitionState;
-import dev.steadfast.domain.limits.RateLimitPolicy.Window;
 import dev.steadfast.domain.limits.RateLimitPolicy;
+import dev.steadfast.domain.limits.RateLimitPolicy.Window;
 import dev.steadfast.domain.limits.RateLimitRule;
-import dev.steadfast.store.JobRow;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.testsupport.Api;
 import dev.steadfast.testsupport.TestClock;
@@ -157,6 +157,6 @@ class RateLimitStoreTest {
         for (OffsetDateTime o : r.getArrayOfOffsetDateTimes("starts")) {
             starts.add(o.toInstant());
         }
-        return new PartitionState(starts, JobRow.instant(r, "last_started_at"));
+        return new PartitionState(starts, JobRows.instant(r, "last_started_at"));
     }
 }

@@ -1,25 +1,18 @@
 package dev.steadfast.store;
 
 import dev.steadfast.domain.JobState;
+import dev.steadfast.model.JobRow;
 import io.vertx.mutiny.sqlclient.Row;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Arrays;
 import java.util.List;
-import java.util.UUID;
 
-/**
- * One row of the jobs table as the store reads it. JSON columns stay JSON text: the API writes them out
- * verbatim, so a job's args are never re-encoded on the way through the server.
- */
-public record JobRow(UUID id, String type, String queue, String argsJson, String metaJson, String extensionsJson,
-                     int priority, List<String> tags, JobState state, int attempt, int snoozes, int maxAttempts,
-                     String retryPolicyJson, String errorJson, String errorsJson, int run, String resultJson,
-                     Long timeoutMs, long visibilityTimeoutMs, Instant runAt, Instant scheduledAt,
-                     Instant expiresAt, Long retryDelayMs, boolean deadLetter, Instant createdAt,
-                     Instant enqueuedAt, Instant startedAt, Instant completedAt, Instant cancelledAt,
-                     Instant discardedAt, String leaseOwner, Instant leaseExpiresAt, Instant executionDeadline,
-                     Instant leaseRenewedAt, UUID workflowId, boolean checkpointed) {
+/** How the store reads a {@link JobRow}: the select lists and the row's reading. */
+public final class JobRows {
+
+    private JobRows() {
+    }
 
     private static final String[] PLAIN = {"id", "type", "queue", "priority", "tags", "state", "attempt",
         "snoozes", "max_attempts", "run", "timeout_ms", "visibility_timeout_ms", "run_at", "scheduled_at", "expires_at",

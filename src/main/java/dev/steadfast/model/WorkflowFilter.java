@@ -1,4 +1,4 @@
-package dev.steadfast.store.workflows;
+package dev.steadfast.model;
 
 import dev.steadfast.domain.workflow.WorkflowState;
 import dev.steadfast.domain.workflow.WorkflowType;

@@ -1,4 +1,4 @@
-package dev.steadfast.store;
+package dev.steadfast.model;
 
 import dev.steadfast.domain.JobState;
 import java.time.Instant;

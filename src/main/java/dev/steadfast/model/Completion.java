@@ -1,4 +1,4 @@
-package dev.steadfast.store;
+package dev.steadfast.model;
 
 import java.time.Instant;
 import java.util.UUID;
@@ -20,6 +20,6 @@ public record Completion(UUID jobId, String resultJson, String workerId) {
      * An acknowledgement the statement's guard refused, with the job as the same statement saw it: its state, lease
      * holder and lease end ({@code job} null: no such job, live or finished), and the workflow it is a step of.
      */
-    public record Refused(UUID jobId, JobStore.StateAndOwner job, UUID workflowId) implements Result {
+    public record Refused(UUID jobId, StateAndOwner job, UUID workflowId) implements Result {
     }
 }

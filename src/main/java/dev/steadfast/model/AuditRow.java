@@ -1,4 +1,4 @@
-package dev.steadfast.store.audit;
+package dev.steadfast.model;
 
 import java.time.Instant;
 
