@@ -25,33 +25,67 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * LISTEN/NOTIFY ({@link JobNotifications}). A waiter holds no database connection: it is a callback and a timer.
  * A wake is only a hint: the woken FETCH claims with the usual statement and may find nothing (another worker
  * was faster), then waits again until its deadline.
+ *
+ * <p>Waiters of one queue are of two kinds. A <em>plain</em> one takes any job of its queues (no tenant named, a
+ * worker known to accept work): one is as good as another, so a wake for {@code n} jobs wakes the {@code n} that
+ * waited longest and no more, and a wake of unknown size ({@link Wake#MAYBE_MORE}: a notification, a due time)
+ * wakes one, which wakes the next when its claim came back full ({@code WorkerService}). A <em>restricted</em> one
+ * (a tenant's FETCH, a worker not known to accept work) may not be able to take the job, so every wake of its
+ * queues wakes it. Before, a notification woke every waiter of the queue: with eight idle workers each PUSH cost
+ * eight claims, seven of them empty.
  */
 @ApplicationScoped
 public class WorkSignal {
 
-    /** One waiting FETCH: fires once, on a wake of one of its queues (true) or its timer (false). */
+    /** Why a waiting FETCH woke up. */
+    public enum Wake {
+        /** Its wait (or one poll interval of it) ran out. */
+        TIMEOUT,
+        /** A wake for a known number of jobs, one per waiter woken (this instance's PUSH). */
+        JOB,
+        /** Work arrived and how much is not known: a claim that comes back full should wake the next waiter. */
+        MAYBE_MORE
+    }
+
+    /** One waiting FETCH: fires once, on a wake of one of its queues or its timer. */
     private static final class Waiter {
         final List<String> queues;
-        final java.util.function.Consumer<Boolean> wake;
+        final boolean plain;
+        final java.util.function.Consumer<Wake> wake;
         final AtomicBoolean fired = new AtomicBoolean();
 
-        Waiter(List<String> queues, java.util.function.Consumer<Boolean> wake) {
+        Waiter(List<String> queues, boolean plain, java.util.function.Consumer<Wake> wake) {
             this.queues = queues;
+            this.plain = plain;
             this.wake = wake;
         }
 
-        boolean fire(boolean signalled) {
+        boolean fire(Wake why) {
             if (fired.compareAndSet(false, true)) {
-                wake.accept(signalled);
+                wake.accept(why);
                 return true;
             }
             return false;
         }
     }
 
+    /** The waiters of one queue, longest waiting first. */
+    private static final class Waiting {
+        final Set<Waiter> plain = new LinkedHashSet<>();
+        final Set<Waiter> restricted = new LinkedHashSet<>();
+
+        Set<Waiter> of(Waiter w) {
+            return w.plain ? plain : restricted;
+        }
+
+        boolean isEmpty() {
+            return plain.isEmpty() && restricted.isEmpty();
+        }
+    }
+
     private final Vertx vertx;
     private final Clock clock;
-    private final Map<String, Set<Waiter>> waiting = new HashMap<>();
+    private final Map<String, Waiting> waiting = new HashMap<>();
     /** Due-time timers per queue and 10 ms, so a burst of retries sets few timers. */
     private final BucketTimers timers;
 
@@ -64,7 +98,8 @@ public class WorkSignal {
     /** Listens for other instances' new jobs, when configured (steadfast.fetch.listen, on by default). */
     void listen(@Observes StartupEvent e, JobNotifications notifications, FetchListenConfig config) {
         if (config.listen()) {
-            notifications.start(this::wake, this::wakeAll);
+            // a notification says a queue got jobs, not how many: one plain waiter, which passes it on if it filled up
+            notifications.start(this::notified, this::wakeAll);
         }
     }
 
@@ -72,19 +107,26 @@ public class WorkSignal {
         notifications.stop();
     }
 
+    /** A notification: {@code queue} got new jobs, how many not known (another instance's or this one's insert). */
+    public void notified(String queue) {
+        wake(queue, 1, Wake.MAYBE_MORE);
+    }
+
     /**
-     * Completes when one of {@code queues} may have work (true), or after {@code max} (false), whichever comes
-     * first. Cancelling the returned Uni (the client went away) forgets the waiter.
+     * Completes when one of {@code queues} may have work (why: {@link Wake}), or after {@code max}
+     * ({@link Wake#TIMEOUT}), whichever comes first. {@code plain}: the FETCH takes any job of its queues (see the
+     * class comment). Cancelling the returned Uni (the client went away) forgets the waiter.
      */
-    public Uni<Boolean> await(List<String> queues, Duration max) {
-        return Uni.createFrom().<Boolean>emitter(em -> {
-            Waiter w = new Waiter(queues, em::complete);
+    public Uni<Wake> await(List<String> queues, Duration max, boolean plain) {
+        return Uni.createFrom().<Wake>emitter(em -> {
+            Waiter w = new Waiter(queues, plain, em::complete);
             synchronized (this) {
                 for (String q : queues) {
-                    waiting.computeIfAbsent(q, k -> new LinkedHashSet<>()).add(w);
+                    Waiting at = waiting.computeIfAbsent(q, k -> new Waiting());
+                    at.of(w).add(w);
                 }
             }
-            long timer = vertx.setTimer(Math.max(1, max.toMillis()), id -> w.fire(false));
+            long timer = vertx.setTimer(Math.max(1, max.toMillis()), id -> w.fire(Wake.TIMEOUT));
             em.onTermination(() -> {
                 vertx.cancelTimer(timer);
                 forget(queues, w);
@@ -94,10 +136,10 @@ public class WorkSignal {
 
     private synchronized void forget(List<String> queues, Waiter w) {
         for (String q : queues) {
-            Set<Waiter> s = waiting.get(q);
-            if (s != null) {
-                s.remove(w);
-                if (s.isEmpty()) {
+            Waiting at = waiting.get(q);
+            if (at != null) {
+                at.of(w).remove(w);
+                if (at.isEmpty()) {
                     waiting.remove(q);
                 }
             }
@@ -109,32 +151,44 @@ public class WorkSignal {
      * FETCH waiting on it claims again.
      */
     public void wake(String queue) {
-        wake(queue, Integer.MAX_VALUE);
+        wake(queue, Integer.MAX_VALUE, Wake.MAYBE_MORE);
     }
 
     /**
-     * Wakes up to {@code n} of the fetches waiting on {@code queue}, longest waiting first. A PUSH wakes one per
-     * new job, so the others stay asleep instead of all racing for one job; nothing is lost if a woken one finds
-     * the job gone, since the insert's notification wakes every waiter a moment later anyway.
+     * {@code n} jobs arrived in {@code queue}: wakes the {@code n} plain fetches that waited longest, and every
+     * restricted one. A PUSH wakes one per new job, so the others stay asleep instead of all racing for one job;
+     * nothing is lost if a woken one finds the job gone, since the insert's notification wakes another waiter a
+     * moment later anyway.
      */
     public void wake(String queue, int n) {
-        List<Waiter> woken = new ArrayList<>(Math.min(n, 16));
+        wake(queue, n, Wake.JOB);
+    }
+
+    private void wake(String queue, int n, Wake why) {
+        List<Waiter> woken = new ArrayList<>();
         synchronized (this) {
-            Set<Waiter> s = waiting.get(queue);
-            if (s == null) {
+            Waiting at = waiting.get(queue);
+            if (at == null) {
                 return;
             }
-            java.util.Iterator<Waiter> it = s.iterator();
-            while (it.hasNext() && woken.size() < n) {
-                woken.add(it.next());
+            int plain = 0;
+            java.util.Iterator<Waiter> it = at.plain.iterator();
+            while (it.hasNext() && plain < n) {
+                Waiter w = it.next();
                 it.remove();
+                if (!w.fired.get()) { // one woken through another of its queues is on its way out
+                    woken.add(w);
+                    plain++;
+                }
             }
-            if (s.isEmpty()) {
+            woken.addAll(at.restricted);
+            at.restricted.clear();
+            if (at.isEmpty()) {
                 waiting.remove(queue);
             }
         }
         for (Waiter w : woken) {
-            w.fire(true);
+            w.fire(why);
         }
     }
 
@@ -194,7 +248,10 @@ public class WorkSignal {
     /** Whether any FETCH is waiting (tests, metrics). */
     public synchronized int waiting() {
         Set<Waiter> all = new HashSet<>();
-        waiting.values().forEach(all::addAll);
+        waiting.values().forEach(at -> {
+            all.addAll(at.plain);
+            all.addAll(at.restricted);
+        });
         return all.size();
     }
 }

@@ -84,6 +84,21 @@ public class Draining {
         return store.find(workerId);
     }
 
+    /**
+     * Whether {@code workerId} (null: an anonymous FETCH) is known, without asking the database, to accept work now:
+     * false while the server drains, for a worker that said it is quiet or draining, and for one not read lately.
+     */
+    public boolean acceptsNow(String workerId) {
+        if (server) {
+            return false;
+        }
+        if (workerId == null) {
+            return true;
+        }
+        Known k = workers.get(workerId);
+        return k != null && k.state().acceptsWork();
+    }
+
     /** Whether {@code workerId} (null: an anonymous FETCH) may be handed jobs now. */
     public Uni<Boolean> acceptsWork(String workerId, Instant now) {
         if (server) {

@@ -102,7 +102,15 @@ public class WorkerService {
             return Uni.createFrom().item(List.of());
         }
         Duration nap = left.compareTo(pollInterval) < 0 ? left : pollInterval;
-        return signal.await(queues, nap).flatMap(signalled -> claim(queues, count, workerId, vis, tenant))
+        // plain: any job of these queues would do, so one wake is enough for this FETCH (WorkSignal)
+        boolean plain = tenant == null && draining.acceptsNow(workerId);
+        return signal.await(queues, nap, plain).flatMap(why -> claim(queues, count, workerId, vis, tenant)
+                .invoke(jobs -> {
+                    if (why == WorkSignal.Wake.MAYBE_MORE && jobs.size() >= count) {
+                        // woken for an unknown number of jobs and filled up: the next waiter looks for more
+                        queues.forEach(q -> signal.notified(q));
+                    }
+                }))
                 .flatMap(jobs -> jobs.isEmpty() ? waitThenClaim(queues, count, workerId, vis, deadline, tenant)
                         : Uni.createFrom().item(jobs));
     }
