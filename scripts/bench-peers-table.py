@@ -26,7 +26,7 @@ fresh, big = min(history), max(history)
 
 peer_key = {'w1-single': 'graphile-w1-single', 'w1-bulk': 'graphile-w1-bulk', 'w2': 'graphile-w2-c8',
             'w2-batch': 'graphile-w2-batched', 'w2-batch10': 'graphile-w2-batched', 'w3': 'graphile-w3',
-            'w4': 'pgboss-w4', 'w4-batch': 'pgboss-w4'}
+            'w4': 'pgboss-w4', 'w4-batch': 'pgboss-w4', 'w4-batch10': 'pgboss-w4'}
 label = {'w1-single': 'W1 enqueue {n}, one job per request, 16 in flight (jobs/s)',
          'w1-bulk': 'W1 bulk enqueue {n}, 1,000 per call (jobs/s)',
          'w2': 'W2 process {n} no-op jobs, 8 workers x fetch 10, one ACK per job (jobs/s)',
@@ -34,7 +34,8 @@ label = {'w1-single': 'W1 enqueue {n}, one job per request, 16 in flight (jobs/s
          'w2-batch10': 'W2 process {n}, 8 workers x fetch 10, one batch ACK per fetch (jobs/s)',
          'w3': 'W3 enqueue-to-fetch latency of {n} jobs, p50 / p99 (ms)',
          'w4': 'W4 {n} jobs fail once then succeed, one FAIL/ACK per job (jobs/s)',
-         'w4-batch': 'W4 {n} jobs fail once, FAILs+ACKs of a fetch in one batch request (jobs/s)'}
+         'w4-batch': 'W4 {n} jobs fail once, 8 workers x fetch 100, FAILs+ACKs of a fetch in one batch request (jobs/s)',
+         'w4-batch10': 'W4 {n} jobs fail once, 8 workers x fetch 10, FAILs+ACKs of a fetch in one batch request (jobs/s)'}
 peer_label = {'graphile-w1-single': 'graphile addJob', 'graphile-w1-bulk': 'graphile addJobs',
               'graphile-w2-c8': 'graphile unbatched c8', 'graphile-w2-batched': 'graphile batched',
               'graphile-w3': 'graphile LISTEN/NOTIFY', 'pgboss-w4': 'pg-boss batched'}

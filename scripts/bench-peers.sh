@@ -18,7 +18,10 @@
 #                 fetch (w2-batch --fetch-count 100)              --completeBatchDelay 0          (batched)
 #   w2-batch10    8 workers x fetch 10, batch ACK (optional)    graphile batched, as above
 #   w3            long-poll latency                             graphile.mjs w3 --concurrency 8
-#   w4, w4-batch  fail once, then succeed                       pgboss.mjs w4 --n 5000 --batchSize 100
+#   w4, w4-batch  fail once, then succeed (w4: 8 x fetch 10,    pgboss.mjs w4 --n 5000 --batchSize 100
+#                 one FAIL/ACK per job; w4-batch: 8 x fetch
+#                 100, one batch answer per fetch, as pg-boss's
+#                 batchSize 100; w4-batch10: fetch 10, optional)
 #                                                                 --localConcurrency 2 --poll 0.5 --burst batchfull
 # A peer run shared by two workloads runs once a round. After the rounds of history size XMIN_AT comes the xmin run:
 # a psql session on the Steadfast database runs `BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT count(*) FROM queues;`
@@ -333,7 +336,9 @@ sf_args_of() { # WORKLOAD -> bench options
   case "$1" in
     w2-batch) echo "--workload w2-batch --fetch-count 100" ;;
     w2-batch10) echo "--workload w2-batch --fetch-count 10" ;;
-    w1-single|w1-bulk|w2|w3|w4|w4-batch) echo "--workload $1" ;;
+    w4-batch) echo "--workload w4-batch --fetch-count 100" ;;
+    w4-batch10) echo "--workload w4-batch --fetch-count 10" ;;
+    w1-single|w1-bulk|w2|w3|w4) echo "--workload $1" ;;
     *) die "unknown workload $1" ;;
   esac
 }
@@ -362,7 +367,7 @@ peer_of() { # WORKLOAD -> "key|db|script args..."
     w2) echo "graphile-w2-c8|pb_graphile|graphile.mjs w2 --concurrency 8" ;;
     w2-batch|w2-batch10) echo "graphile-w2-batched|pb_graphile|graphile.mjs w2 --concurrency 8 --localQueue 100 --completeBatchDelay 0" ;;
     w3) echo "graphile-w3|pb_graphile|graphile.mjs w3 --concurrency 8" ;;
-    w4|w4-batch) echo "pgboss-w4|pb_pgboss|pgboss.mjs w4 --n 5000 --batchSize 100 --localConcurrency 2 --poll 0.5 --burst batchfull" ;;
+    w4|w4-batch|w4-batch10) echo "pgboss-w4|pb_pgboss|pgboss.mjs w4 --n 5000 --batchSize 100 --localConcurrency 2 --poll 0.5 --burst batchfull" ;;
     *) die "no peer for $1" ;;
   esac
 }
