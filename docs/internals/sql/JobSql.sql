@@ -96,33 +96,44 @@ RETURNING next.ord, j.rate_limit_key, j.id, j.type, j.queue, j.priority, j.tags,
 
 -- JobSql.CLAIM_KEYED
 WITH allowed AS (SELECT * FROM unnest($6::text[], $7::int4[]) AS a(k, n)),
+tenants_allowed AS (SELECT * FROM unnest($8::text[], $9::int4[]) AS ta(t, n)),
 plain AS (
-    SELECT c.id, c.priority, c.run_at, r.ord FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
+    SELECT c.id, c.priority, c.run_at, r.ord, c.tenant_id FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
     CROSS JOIN LATERAL (
-        SELECT id, priority, run_at FROM jobs
-        WHERE queue = r.q AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2 AND (expires_at IS NULL OR expires_at > $2) AND rate_limit_key IS NULL AND (tenant_id IS NULL OR tenant_id NOT IN (SELECT x.id FROM tenants x WHERE x.max_concurrency IS NOT NULL))
+        SELECT id, priority, run_at, tenant_id FROM jobs
+        WHERE queue = r.q AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2 AND (expires_at IS NULL OR expires_at > $2) AND rate_limit_key IS NULL AND (tenant_id IS NULL OR tenant_id = ANY($8::text[])
+       OR tenant_id NOT IN (SELECT x.id FROM tenants x WHERE x.max_concurrency IS NOT NULL))
           AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND (p.paused OR p.limited))
         ORDER BY priority DESC, run_at, id
         LIMIT $3
         FOR UPDATE SKIP LOCKED) c),
 keyed AS (
-    SELECT c.id, c.priority, c.run_at, r.ord, a.k FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
+    SELECT c.id, c.priority, c.run_at, r.ord, c.tenant_id, a.k FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
     CROSS JOIN allowed a
     CROSS JOIN LATERAL (
-        SELECT id, priority, run_at FROM jobs
-        WHERE rate_limit_key = a.k AND queue = r.q AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2 AND (expires_at IS NULL OR expires_at > $2) AND (tenant_id IS NULL OR tenant_id NOT IN (SELECT x.id FROM tenants x WHERE x.max_concurrency IS NOT NULL))
+        SELECT id, priority, run_at, tenant_id FROM jobs
+        WHERE rate_limit_key = a.k AND queue = r.q AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2 AND (expires_at IS NULL OR expires_at > $2) AND (tenant_id IS NULL OR tenant_id = ANY($8::text[])
+       OR tenant_id NOT IN (SELECT x.id FROM tenants x WHERE x.max_concurrency IS NOT NULL))
           AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND (p.paused OR p.limited))
         ORDER BY priority DESC, run_at, id
         LIMIT least(a.n, $3)
         FOR UPDATE SKIP LOCKED) c),
 capped AS (
-    SELECT x.id, x.priority, x.run_at, x.ord FROM (
+    SELECT x.id, x.priority, x.run_at, x.ord, x.tenant_id FROM (
         SELECT keyed.*, row_number() OVER (PARTITION BY keyed.k
                                            ORDER BY keyed.ord, keyed.priority DESC, keyed.run_at, keyed.id) AS rn
         FROM keyed) x
     JOIN allowed a ON a.k = x.k WHERE x.rn <= a.n),
+both_kinds AS (SELECT * FROM plain UNION ALL SELECT * FROM capped),
+tenant_capped AS (
+    SELECT y.id, y.priority, y.run_at, y.ord FROM (
+        SELECT both_kinds.*, row_number() OVER (PARTITION BY both_kinds.tenant_id
+                                                ORDER BY both_kinds.ord, both_kinds.priority DESC,
+                                                         both_kinds.run_at, both_kinds.id) AS tn
+        FROM both_kinds) y
+    LEFT JOIN tenants_allowed ta ON ta.t = y.tenant_id WHERE ta.n IS NULL OR y.tn <= ta.n),
 next AS (
-    SELECT u.id, u.ord FROM (SELECT * FROM plain UNION ALL SELECT * FROM capped) u
+    SELECT u.id, u.ord FROM tenant_capped u
     ORDER BY u.ord, u.priority DESC, u.run_at, u.id
     LIMIT $3)
 UPDATE jobs j SET state = 'active', attempt = j.attempt + 1, started_at = $2, lease_owner = $4,
@@ -136,33 +147,44 @@ RETURNING next.ord, j.rate_limit_key, j.id, j.type, j.queue, j.priority, j.tags,
 
 -- JobSql.CLAIM_KEYED_LIMITED
 WITH allowed AS (SELECT * FROM unnest($6::text[], $7::int4[]) AS a(k, n)),
+tenants_allowed AS (SELECT * FROM unnest($8::text[], $9::int4[]) AS ta(t, n)),
 plain AS (
-    SELECT c.id, c.priority, c.run_at, r.ord FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
+    SELECT c.id, c.priority, c.run_at, r.ord, c.tenant_id FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
     CROSS JOIN LATERAL (
-        SELECT id, priority, run_at FROM jobs
-        WHERE queue = r.q AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2 AND (expires_at IS NULL OR expires_at > $2) AND rate_limit_key IS NULL AND (tenant_id IS NULL OR tenant_id NOT IN (SELECT x.id FROM tenants x WHERE x.max_concurrency IS NOT NULL))
+        SELECT id, priority, run_at, tenant_id FROM jobs
+        WHERE queue = r.q AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2 AND (expires_at IS NULL OR expires_at > $2) AND rate_limit_key IS NULL AND (tenant_id IS NULL OR tenant_id = ANY($8::text[])
+       OR tenant_id NOT IN (SELECT x.id FROM tenants x WHERE x.max_concurrency IS NOT NULL))
           AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND (p.paused))
         ORDER BY priority DESC, run_at, id
         LIMIT $3
         FOR UPDATE SKIP LOCKED) c),
 keyed AS (
-    SELECT c.id, c.priority, c.run_at, r.ord, a.k FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
+    SELECT c.id, c.priority, c.run_at, r.ord, c.tenant_id, a.k FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
     CROSS JOIN allowed a
     CROSS JOIN LATERAL (
-        SELECT id, priority, run_at FROM jobs
-        WHERE rate_limit_key = a.k AND queue = r.q AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2 AND (expires_at IS NULL OR expires_at > $2) AND (tenant_id IS NULL OR tenant_id NOT IN (SELECT x.id FROM tenants x WHERE x.max_concurrency IS NOT NULL))
+        SELECT id, priority, run_at, tenant_id FROM jobs
+        WHERE rate_limit_key = a.k AND queue = r.q AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2 AND (expires_at IS NULL OR expires_at > $2) AND (tenant_id IS NULL OR tenant_id = ANY($8::text[])
+       OR tenant_id NOT IN (SELECT x.id FROM tenants x WHERE x.max_concurrency IS NOT NULL))
           AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND (p.paused))
         ORDER BY priority DESC, run_at, id
         LIMIT least(a.n, $3)
         FOR UPDATE SKIP LOCKED) c),
 capped AS (
-    SELECT x.id, x.priority, x.run_at, x.ord FROM (
+    SELECT x.id, x.priority, x.run_at, x.ord, x.tenant_id FROM (
         SELECT keyed.*, row_number() OVER (PARTITION BY keyed.k
                                            ORDER BY keyed.ord, keyed.priority DESC, keyed.run_at, keyed.id) AS rn
         FROM keyed) x
     JOIN allowed a ON a.k = x.k WHERE x.rn <= a.n),
+both_kinds AS (SELECT * FROM plain UNION ALL SELECT * FROM capped),
+tenant_capped AS (
+    SELECT y.id, y.priority, y.run_at, y.ord FROM (
+        SELECT both_kinds.*, row_number() OVER (PARTITION BY both_kinds.tenant_id
+                                                ORDER BY both_kinds.ord, both_kinds.priority DESC,
+                                                         both_kinds.run_at, both_kinds.id) AS tn
+        FROM both_kinds) y
+    LEFT JOIN tenants_allowed ta ON ta.t = y.tenant_id WHERE ta.n IS NULL OR y.tn <= ta.n),
 next AS (
-    SELECT u.id, u.ord FROM (SELECT * FROM plain UNION ALL SELECT * FROM capped) u
+    SELECT u.id, u.ord FROM tenant_capped u
     ORDER BY u.ord, u.priority DESC, u.run_at, u.id
     LIMIT $3)
 UPDATE jobs j SET state = 'active', attempt = j.attempt + 1, started_at = $2, lease_owner = $4,

@@ -31,8 +31,9 @@ import java.util.Set;
  * once from those three memories by {@link ClaimRoute} (pure: which queues form which leg, and the rules), and its
  * legs run here in the worker's order: the plain statement, the fair claim, each limited queue in its own
  * transaction ({@link QueueLimitStore}), keyed queues through {@link RateLimitStore}. The plain and fair claims pass
- * keyed jobs over; the limited and keyed claims leave out the jobs of tenants with a max_concurrency
- * (store.JobSql.NOT_LIMITED_TENANT): those are started only by the fair claim.
+ * keyed jobs over; the plain and limited claims leave out the jobs of tenants with a max_concurrency
+ * (store.JobSql.NOT_LIMITED_TENANT): those are started by the fair claim, the limited queue's claim of its tenants and
+ * the keyed claim, each under the tenants' row locks (ClaimRoute.Known#limitedTenantsIn names them).
  */
 @ApplicationScoped
 public class QueueLimiter {
@@ -100,7 +101,7 @@ public class QueueLimiter {
         Uni<List<JobRow>> step = switch (leg.way()) {
             case PLAIN -> jobs.claim(leg.queues(), left, workerId, vis, now).map(c -> telemetry.startedBy(c, now));
             case FAIR -> fair.claimFair(leg.queues(), left, workerId, vis, now);
-            case KEYED -> keyedStore.claim(leg.queues(), left, workerId, vis, now, out);
+            case KEYED -> keyedStore.claim(leg.queues(), left, workerId, vis, now, out, k.limitedTenantsIn(leg.queues()));
             case LIMITED_QUEUE -> {
                 String q = leg.queues().get(0);
                 yield fair.limitedIn(q, now).flatMap(tenants -> limits.claim(q, left, workerId, vis, now,

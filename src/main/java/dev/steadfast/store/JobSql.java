@@ -261,8 +261,11 @@ public final class JobSql {
      * jobs_rate_limit_claim_idx. A key may have jobs in several of the queues, so the candidates are cut once more to
      * each key's allowance in the worker's queue order; then the best $3 of all candidates start, in CLAIM's order,
      * so a keyed job never jumps the priority order of the others (ojs-rate-limiting 8.2). A key the caller did not
-     * lock (held by another FETCH, or exhausted) is not in $6, so its jobs stay available (8.1). Rows locked but not
-     * chosen stay locked only until the transaction commits, as in CLAIM.
+     * lock (held by another FETCH, or exhausted) is not in $6, so its jobs stay available (8.1). The jobs of tenants
+     * with a max_concurrency, keyed or not, are candidates only for the tenants in $8, whose rows the caller locked
+     * (store.tenants.TenantLimitStore.allowances), and at most their allowance $9 each is started: so both limits
+     * hold for a limited tenant's keyed job, the key's and the tenant's. Rows locked but not chosen stay locked only
+     * until the transaction commits, as in CLAIM.
      */
     public static final String CLAIM_KEYED = claimKeyed("p.paused OR p.limited");
 
@@ -272,37 +275,54 @@ public final class JobSql {
     private static String claimKeyed(String skipQueue) {
         return """
             WITH allowed AS (SELECT * FROM unnest($6::text[], $7::int4[]) AS a(k, n)),
+            tenants_allowed AS (SELECT * FROM unnest($8::text[], $9::int4[]) AS ta(t, n)),
             plain AS (
-                SELECT c.id, c.priority, c.run_at, r.ord FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
+                SELECT c.id, c.priority, c.run_at, r.ord, c.tenant_id FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
                 CROSS JOIN LATERAL (
-                    SELECT id, priority, run_at FROM jobs
+                    SELECT id, priority, run_at, tenant_id FROM jobs
                     WHERE queue = r.q AND %3$s AND rate_limit_key IS NULL AND %2$s
                       AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND (%1$s))
                     ORDER BY priority DESC, run_at, id
                     LIMIT $3
                     FOR UPDATE SKIP LOCKED) c),
             keyed AS (
-                SELECT c.id, c.priority, c.run_at, r.ord, a.k FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
+                SELECT c.id, c.priority, c.run_at, r.ord, c.tenant_id, a.k FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
                 CROSS JOIN allowed a
                 CROSS JOIN LATERAL (
-                    SELECT id, priority, run_at FROM jobs
+                    SELECT id, priority, run_at, tenant_id FROM jobs
                     WHERE rate_limit_key = a.k AND queue = r.q AND %3$s AND %2$s
                       AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND (%1$s))
                     ORDER BY priority DESC, run_at, id
                     LIMIT least(a.n, $3)
                     FOR UPDATE SKIP LOCKED) c),
             capped AS (
-                SELECT x.id, x.priority, x.run_at, x.ord FROM (
+                SELECT x.id, x.priority, x.run_at, x.ord, x.tenant_id FROM (
                     SELECT keyed.*, row_number() OVER (PARTITION BY keyed.k
                                                        ORDER BY keyed.ord, keyed.priority DESC, keyed.run_at, keyed.id) AS rn
                     FROM keyed) x
                 JOIN allowed a ON a.k = x.k WHERE x.rn <= a.n),
+            both_kinds AS (SELECT * FROM plain UNION ALL SELECT * FROM capped),
+            tenant_capped AS (
+                SELECT y.id, y.priority, y.run_at, y.ord FROM (
+                    SELECT both_kinds.*, row_number() OVER (PARTITION BY both_kinds.tenant_id
+                                                            ORDER BY both_kinds.ord, both_kinds.priority DESC,
+                                                                     both_kinds.run_at, both_kinds.id) AS tn
+                    FROM both_kinds) y
+                LEFT JOIN tenants_allowed ta ON ta.t = y.tenant_id WHERE ta.n IS NULL OR y.tn <= ta.n),
             next AS (
-                SELECT u.id, u.ord FROM (SELECT * FROM plain UNION ALL SELECT * FROM capped) u
+                SELECT u.id, u.ord FROM tenant_capped u
                 ORDER BY u.ord, u.priority DESC, u.run_at, u.id
                 LIMIT $3)
-            """.formatted(skipQueue, NOT_LIMITED_TENANT, CLAIMABLE) + START + JobRows.leanColumns("j");
+            """.formatted(skipQueue, LIMITED_TENANT_IF_ALLOWED, CLAIMABLE) + START + JobRows.leanColumns("j");
     }
+
+    /**
+     * A claimable job's tenant, in the keyed claims: none, one without a max_concurrency, or a limited one whose row
+     * the caller locked and passed in $8 (CLAIM_KEYED).
+     */
+    static final String LIMITED_TENANT_IF_ALLOWED = """
+            (tenant_id IS NULL OR tenant_id = ANY($8::text[])
+                   OR tenant_id NOT IN (SELECT x.id FROM tenants x WHERE x.max_concurrency IS NOT NULL))""";
 
     /**
      * ACK for one or many jobs. The guard is the lease, fenced by time: the job must be active, its lease must

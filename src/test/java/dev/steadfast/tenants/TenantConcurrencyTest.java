@@ -164,6 +164,41 @@ class TenantConcurrencyTest {
         assertEquals(4, active("busy"));
     }
 
+    /** {@code n} jobs of {@code tenant} in {@code queue} under the rate limit key {@code key} (concurrency {@code keyMax}). */
+    static void pushKeyed(String tenant, String queue, String key, int keyMax, int n) {
+        List<Object> jobs = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            jobs.add(obj("type", "tenant.keyed", "args", arr(i), "options", obj("queue", queue,
+                    "rate_limit", obj("key", key, "concurrency", keyMax))));
+        }
+        Response r = send(obj("jobs", jobs)).header(TENANT, tenant).post(Api.JOBS + "/batch");
+        assertEquals(201, r.statusCode(), r::asString);
+    }
+
+    @Test
+    void aLimitedTenantsJobsInAQueueWithKeyedJobsRunWithinBothLimits() {
+        assertEquals(200, limit("busy", 2).statusCode());
+        pushKeyed("busy", "tc-keyed", "tc-key", 5, 3);
+        push("busy", "tc-keyed", 2);
+        pushKeyed("calm", "tc-keyed", "tc-calm-key", 1, 3);
+        push(null, "tc-keyed", 1);
+        Map<String, List<String>> first = fetchByTenant("tc-keyed", 20);
+        assertEquals(2, first.get("busy").size(), "the tenant's limit, over its keyed and plain jobs: " + first);
+        assertEquals(1, first.get("calm").size(), "the key's limit: " + first);
+        assertEquals(1, first.get("-").size(), first::toString);
+        assertEquals(2, active("busy"));
+        assertEquals(Map.of(), fetchByTenant("tc-keyed", 20), "both limits reached");
+        // a finished job frees one of the tenant's slots, and only one
+        assertEquals(200, Api.ack(first.get("busy").get(0)).statusCode());
+        Map<String, List<String>> next = fetchByTenant("tc-keyed", 20);
+        assertEquals(1, next.getOrDefault("busy", List.of()).size(), next::toString);
+        assertEquals(2, active("busy"));
+        // the limit removed, the rest runs within the key's own limit (5)
+        assertEquals(200, limit("busy", null).statusCode());
+        assertEquals(2, fetchByTenant("tc-keyed", 20).getOrDefault("busy", List.of()).size());
+        assertEquals(4, active("busy"));
+    }
+
     @Test
     void aLimitInTwoQueuesCountsTheTenantsJobsInBoth() {
         assertEquals(200, limit("busy", 2).statusCode());

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * How one FETCH claims from its queues, decided once, up front, from what this instance knows about them: which
@@ -48,6 +50,19 @@ public final class ClaimRoute {
      */
     public record Known(Set<String> limitedQueues, Set<String> keyedQueues, Map<String, List<String>> tenantsByQueue,
                         Set<String> limitedTenants, boolean fairClaim) {
+
+        /** The tenants with a max_concurrency that have waiting jobs in {@code queues}, in id order. */
+        public SortedSet<String> limitedTenantsIn(List<String> queues) {
+            SortedSet<String> out = new TreeSet<>();
+            for (String q : queues) {
+                for (String t : tenantsByQueue.getOrDefault(q, List.of())) {
+                    if (limitedTenants.contains(t)) {
+                        out.add(t);
+                    }
+                }
+            }
+            return out;
+        }
 
         /** Whether the tenants per queue matter to any FETCH (else they need not be read). */
         public static boolean tenantsMatter(boolean fairClaim, Set<String> limitedTenants) {

@@ -9,6 +9,7 @@ import dev.steadfast.store.tenants.TenantLimitStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -106,11 +107,15 @@ public class QueueLimitStore {
                 if (n == 0) {
                     return Uni.createFrom().item(List.<JobRow>of());
                 }
-                Uni<List<JobRow>> plain = keyed != null
-                        ? RateLimitStore.claim(conn, JobSql.CLAIM_KEYED_LIMITED, List.of(queue), n, workerId,
-                                visibilityMs, now, keyed)
-                        : JobStore.claim(conn, JobSql.CLAIM_LIMITED, List.of(queue), n, workerId, visibilityMs, now);
-                // Limited tenants' jobs, which those claims leave out, take what the queue's limits still leave.
+                if (keyed != null) {
+                    // the keyed claim takes the limited tenants' jobs too (keyed or not), within their limits
+                    return RateLimitStore.claim(conn, JobSql.CLAIM_KEYED_LIMITED, List.of(queue), n, workerId,
+                            visibilityMs, now, keyed, limitedTenants).flatMap(jobs -> recordStarts(conn, queue,
+                            limits, starts, now, jobs));
+                }
+                Uni<List<JobRow>> plain =
+                        JobStore.claim(conn, JobSql.CLAIM_LIMITED, List.of(queue), n, workerId, visibilityMs, now);
+                // Limited tenants' jobs, which that claim leaves out, take what the queue's limits still leave.
                 Uni<List<JobRow>> claimed = limitedTenants.isEmpty() ? plain : plain.flatMap(got -> got.size() >= n
                         ? Uni.createFrom().item(got)
                         : TenantLimitStore.claimInLimitedQueue(conn, queue, limitedTenants, n - got.size(), workerId,
@@ -119,13 +124,18 @@ public class QueueLimitStore {
                                     all.addAll(more);
                                     return all;
                                 }));
-                return claimed
-                        .flatMap(jobs -> limits.rateLimit() == null || jobs.isEmpty() ? Uni.createFrom().item(jobs)
-                                : conn.preparedQuery(RECORD_STARTS).execute(Tuple.of(queue,
-                                        Allowance.after(limits, starts, now, jobs.size()).stream().map(JobStore::odt)
-                                                .toArray(OffsetDateTime[]::new))).replaceWith(jobs));
+                return claimed.flatMap(jobs -> recordStarts(conn, queue, limits, starts, now, jobs));
             });
         }));
+    }
+
+    /** A rate-limited queue's starts, with the ones just made. */
+    private static Uni<List<JobRow>> recordStarts(SqlConnection conn, String queue, QueueLimits limits,
+                                                  List<Instant> starts, Instant now, List<JobRow> jobs) {
+        return limits.rateLimit() == null || jobs.isEmpty() ? Uni.createFrom().item(jobs)
+                : conn.preparedQuery(RECORD_STARTS).execute(Tuple.of(queue,
+                        Allowance.after(limits, starts, now, jobs.size()).stream().map(JobStore::odt)
+                                .toArray(OffsetDateTime[]::new))).replaceWith(jobs);
     }
 
     private static QueueLimits limits(Row r) {

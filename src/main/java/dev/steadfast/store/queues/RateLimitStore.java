@@ -8,6 +8,7 @@ import dev.steadfast.model.JobRow;
 import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobSql;
 import dev.steadfast.store.JobStore;
+import dev.steadfast.store.tenants.TenantLimitStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -158,20 +159,23 @@ public class RateLimitStore {
 
     /**
      * Claims up to {@code count} jobs from {@code queues} (none of them limited at queue level), keyed ones within
-     * their keys' limits at {@code now}, in one transaction.
+     * their keys' limits at {@code now}, in one transaction; the jobs of {@code limitedTenants} (tenants with a
+     * max_concurrency and waiting jobs in these queues), keyed or not, within their tenants' limits too.
      */
     public Uni<List<JobRow>> claim(List<String> queues, int count, String workerId, Long visibilityMs, Instant now,
-                                   RateLimitOutcomes out) {
+                                   RateLimitOutcomes out, Collection<String> limitedTenants) {
         return pool.withTransaction(conn -> claim(conn, JobSql.CLAIM_KEYED, queues, count, workerId, visibilityMs,
-                now, out));
+                now, out, limitedTenants));
     }
 
     /**
      * {@link #claim} on a connection whose transaction the caller holds ({@code sql}: CLAIM_KEYED or its limited
-     * variant); what it decided per key goes to {@code out}.
+     * variant); what it decided per key goes to {@code out}. The keys' rows are locked first (SKIP LOCKED: never a
+     * wait), then the limited tenants' rows (TenantLimitStore.allowances, in id order, as every claim locks them).
      */
     static Uni<List<JobRow>> claim(SqlConnection conn, String sql, List<String> queues, int count, String workerId,
-                                   Long visibilityMs, Instant now, RateLimitOutcomes out) {
+                                   Long visibilityMs, Instant now, RateLimitOutcomes out,
+                                   Collection<String> limitedTenants) {
         String[] q = queues.toArray(String[]::new);
         return conn.preparedQuery(WAITING_KEYS).execute(Tuple.of(q, JobStore.odt(now))).flatMap(waiting -> {
             Map<String, Row> where = new LinkedHashMap<>();
@@ -179,7 +183,9 @@ public class RateLimitStore {
             List<String> keys = new ArrayList<>(where.keySet());
             Uni<Map<String, Partition>> locked = keys.isEmpty() ? Uni.createFrom().item(Map.of())
                     : lock(conn, keys);
-            return locked.flatMap(parts -> {
+            Uni<Map<String, Integer>> tenantsAllowed = limitedTenants.isEmpty() ? Uni.createFrom().item(Map.of())
+                    : locked.flatMap(x -> TenantLimitStore.allowances(conn, limitedTenants, count));
+            return locked.flatMap(parts -> tenantsAllowed.flatMap(tenants -> {
                 Map<String, Integer> allowed = new LinkedHashMap<>();
                 parts.forEach((k, p) -> {
                     int n = RateLimitRule.allowance(p.policy(), p.state(), p.active(), now, count);
@@ -192,7 +198,8 @@ public class RateLimitStore {
                     }
                 });
                 Tuple t = Tuple.tuple(Arrays.asList(q, JobStore.odt(now), count, workerId, visibilityMs,
-                        allowed.keySet().toArray(String[]::new), allowed.values().toArray(Integer[]::new)));
+                        allowed.keySet().toArray(String[]::new), allowed.values().toArray(Integer[]::new),
+                        tenants.keySet().toArray(String[]::new), tenants.values().toArray(Integer[]::new)));
                 return conn.preparedQuery(sql).execute(t).flatMap(rows -> {
                     Map<String, Integer> started = new HashMap<>();
                     rows.forEach(r -> {
@@ -205,7 +212,7 @@ public class RateLimitStore {
                     List<JobRow> jobs = JobStore.claimed(rows);
                     return recordStarts(conn, parts, started, now).replaceWith(jobs);
                 });
-            });
+            }));
         });
     }
 

@@ -9,8 +9,9 @@ import dev.steadfast.store.JobSql;
  * write (JobSql.START), and all pass over jobs with a rate limit key and paused or limited queues exactly as
  * CLAIM does. Only queues known to hold claimable tenant jobs take CLAIM_FAIR; every other FETCH stays the plain
  * CLAIM, which reads tenant_id only to leave out the jobs of tenants with a max_concurrency
- * (JobSql.NOT_LIMITED_TENANT). Those tenants' jobs are started only by CLAIM_FAIR and CLAIM_OF_LIMITED_TENANT run
- * under the tenant rows' locks (TenantLimitStore), within what each tenant's limit leaves.
+ * (JobSql.NOT_LIMITED_TENANT). Those tenants' jobs are started only by CLAIM_FAIR, CLAIM_OF_LIMITED_TENANT and the
+ * keyed claims (JobSql.CLAIM_KEYED) run under the tenant rows' locks (TenantLimitStore), within what each tenant's
+ * limit leaves.
  */
 final class TenantClaimSql {
 

@@ -22,7 +22,8 @@ import java.util.Map;
  * claims a limited queue: one transaction locks the tenants' rows (LOCK_TENANTS, in id order, so two FETCHes
  * sharing tenants cannot deadlock), counts their active jobs in a new statement (so it sees what the previous
  * holder of the lock committed), lets {@link TenantConcurrency} decide each tenant's allowance, and claims within
- * it. Every other claim leaves these tenants' jobs out (JobSql.NOT_LIMITED_TENANT, TenantClaimSql.UNLIMITED), so
+ * it; the keyed claim takes them the same way ({@link #allowances}, JobSql.CLAIM_KEYED). Every other claim leaves
+ * these tenants' jobs out (JobSql.NOT_LIMITED_TENANT, TenantClaimSql.UNLIMITED), so
  * the limit holds across concurrent FETCHes and instances: FETCHes of one limited tenant run one after another,
  * each for the few milliseconds of three statements. Tenants without a limit never come here.
  *
@@ -101,8 +102,11 @@ public class TenantLimitStore {
         return conn.preparedQuery(sql).execute(t).map(JobStore::claimed);
     }
 
-    /** The allowance of each locked tenant that is below its limit (tenants at their limit are left out). */
-    private static Uni<Map<String, Integer>> allowances(SqlConnection conn, Collection<String> tenants, int count) {
+    /**
+     * Locks the rows of {@code tenants} that still have a limit (in id order) and answers the allowance of each one
+     * below its limit, for a claim of at most {@code count} (tenants at their limit are left out).
+     */
+    public static Uni<Map<String, Integer>> allowances(SqlConnection conn, Collection<String> tenants, int count) {
         return lock(conn, tenants).flatMap(limits -> limits.isEmpty() ? Uni.createFrom().item(Map.<String, Integer>of())
                 : active(conn, limits.keySet()).map(active -> {
                     Map<String, Integer> out = new LinkedHashMap<>();

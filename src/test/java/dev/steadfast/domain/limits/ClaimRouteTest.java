@@ -67,4 +67,14 @@ class ClaimRouteTest {
         assertEquals(true, Known.tenantsMatter(true, Set.of()));
         assertEquals(true, Known.tenantsMatter(false, Set.of("acme")));
     }
+
+    @Test
+    void theLimitedTenantsOfALegAreThoseWithJobsWaitingInItsQueues() {
+        Known k = known(Set.of(), Set.of("a", "b"), Map.of("a", List.of("zed", "calm", "busy"), "b", List.of("busy"),
+                "c", List.of("other")), Set.of("busy", "zed", "other"), false);
+        assertEquals(List.of("busy", "zed"), List.copyOf(k.limitedTenantsIn(List.of("a", "b"))), "in id order, once");
+        assertEquals(List.of(), List.copyOf(k.limitedTenantsIn(List.of("d"))));
+        assertEquals(List.of(), List.copyOf(known(Set.of(), Set.of("a"), Map.of("a", List.of("busy")), Set.of(), true)
+                .limitedTenantsIn(List.of("a"))), "no limited tenant");
+    }
 }

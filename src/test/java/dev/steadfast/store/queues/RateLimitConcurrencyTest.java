@@ -72,7 +72,7 @@ class RateLimitConcurrencyTest {
             List<Uni<List<JobRow>>> fetches = new ArrayList<>();
             for (int i = 0; i < 40; i++) {
                 RateLimitStore s = i % 2 == 0 ? store : other;
-                fetches.add(s.claim(queues, 4, "w-" + i, 3_600_000L, now, new RateLimitOutcomes()));
+                fetches.add(s.claim(queues, 4, "w-" + i, 3_600_000L, now, new RateLimitOutcomes(), List.of()));
             }
             List<JobRow> got = new ArrayList<>();
             Uni.join().all(fetches).andFailFast().await().atMost(Duration.ofSeconds(60)).forEach(got::addAll);
@@ -82,7 +82,7 @@ class RateLimitConcurrencyTest {
 
             // what the race left (a key held by another fetch is passed over, not waited for) comes out now
             for (int i = 0; i < 10; i++) {
-                got.addAll(other.claim(queues, 50, "w-sweep", 3_600_000L, now, new RateLimitOutcomes())
+                got.addAll(other.claim(queues, 50, "w-sweep", 3_600_000L, now, new RateLimitOutcomes(), List.of())
                         .await().atMost(Duration.ofSeconds(10)));
             }
             Set<java.util.UUID> ids = new HashSet<>();

@@ -91,7 +91,7 @@ class RateLimitStoreTest {
             write(p.key(), before);
 
             RateLimitOutcomes out = new RateLimitOutcomes();
-            int started = store.claim(List.of(queue), count, "w-case", 3_600_000L, now, out)
+            int started = store.claim(List.of(queue), count, "w-case", 3_600_000L, now, out, List.of())
                     .await().indefinitely().size();
 
             int allowed = Math.min(waiting, RateLimitRule.allowance(p, before, active, now, count));
