@@ -224,11 +224,11 @@ public class PushService {
     }
 
     /**
-     * The tenants' depth limits admit the jobs of one request (null slots skipped), and their queues take the fair
-     * claim ({@link TenantService#admit}). A job's tenant is the one its command carries (the parser's reading of
-     * meta.tenant_id).
+     * The tenants' limits (depth, enqueue rate, scheduled jobs) admit the jobs of one request (null slots skipped),
+     * and their queues take the fair claim ({@link TenantService#admit}): every PUSH shape, and a workflow's members
+     * (WorkflowService). A job's tenant is the one its command carries (the parser's reading of meta.tenant_id).
      */
-    private Uni<Void> admitTenants(List<EnqueueCommand> commands) {
+    public Uni<Void> admitTenants(List<EnqueueCommand> commands) {
         Map<String, Integer> byTenant = null;
         Map<String, Integer> scheduled = null;
         List<Map.Entry<String, String>> tenantQueues = null;

@@ -86,8 +86,9 @@ public class WorkflowService {
 
     /**
      * Creates and starts a workflow and the workflows nested in it: 400 for a bad definition, 409 when a job id
-     * given is taken, 429 QUEUE_FULL when its jobs would take a bounded queue past its depth bound. Every member
-     * counts, nested workflows' included, also those that wait as pending (chain steps after the first,
+     * given is taken, 429 TENANT_LIMIT_EXCEEDED when its jobs would take their tenant past one of its limits (depth,
+     * enqueue rate, scheduled jobs), 429 QUEUE_FULL when they would take a bounded queue past its depth bound. Every
+     * member counts, nested workflows' included, also those that wait as pending (chain steps after the first,
      * callbacks): they are inserted now and a queue's depth counts them.
      */
     public Uni<WorkflowView> create(WorkflowCommand c) {
@@ -103,8 +104,10 @@ public class WorkflowService {
         List<WorkflowRow> workflows = new ArrayList<>();
         List<NewJob> rows = new ArrayList<>(total);
         List<NewMember> members = new ArrayList<>(total);
-        build(new Tree(workflows, rows, members, new HashSet<>(), now), c, id, null, null, false, "");
-        return backpressure.admitAll(rows.stream().map(NewJob::queue).toList())
+        List<EnqueueCommand> commands = new ArrayList<>(total);
+        build(new Tree(workflows, rows, members, new HashSet<>(), now, commands), c, id, null, null, false, "");
+        // the members' tenants' limits first, as a PUSH's (every member counts, the waiting ones too)
+        return jobs.admitTenants(commands).flatMap(v -> backpressure.admitAll(rows.stream().map(NewJob::queue).toList()))
                 .flatMap(admitted -> store.create(workflows, rows, members)).flatMap(taken -> {
             if (!taken.isEmpty()) {
                 throw new OjsException(ErrorCode.DUPLICATE, "Workflow rejected: " + taken.size()
@@ -130,7 +133,7 @@ public class WorkflowService {
 
     /** What creating a workflow inserts: its rows, nested ones included, jobs and members. */
     private record Tree(List<WorkflowRow> workflows, List<NewJob> rows, List<NewMember> members, Set<UUID> ids,
-                        Instant now) {
+                        Instant now, List<EnqueueCommand> commands) {
     }
 
     /**
@@ -195,6 +198,7 @@ public class WorkflowService {
                     Map.of("existing_job_id", j.id().toString(), "path", where));
         }
         t.rows().add(j);
+        t.commands().add(withWorkflow);
         t.members().add(new NewMember(workflowId, j.id(), role, position, delay == null ? null : delay.toMillis(),
                 false, stepKey));
     }

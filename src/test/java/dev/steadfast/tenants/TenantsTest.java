@@ -220,6 +220,26 @@ class TenantsTest {
     }
 
     @Test
+    void aWorkflowsJobsCountAgainstTheirTenantsLimitsLikePushedOnes() {
+        Response put = Api.send(obj("limits", obj("max_queue_depth", 3))).put("/ojs/v1/admin/tenants/wf-small");
+        assertEquals(200, put.statusCode(), put::asString);
+        assertEquals(201, pushAs("wf-small", job("t-wf", 1)).statusCode());
+        Object chain = obj("type", "chain", "name", "too-big", "steps",
+                arr(job("t-wf", 2), job("t-wf", 3), job("t-wf", 4)));
+        Response full = send(chain).header(TENANT, "wf-small").post("/ojs/v1/workflows");
+        assertEquals(429, full.statusCode(), full::asString);
+        assertEquals("TENANT_LIMIT_EXCEEDED", full.path("error.code"));
+        assertEquals("max_queue_depth", full.path("error.details.limit"));
+        assertEquals(1, (int) Api.request().get("/ojs/v1/admin/tenants/wf-small/stats").path("total_jobs"),
+                "nothing of the refused workflow was created");
+        Object fits = obj("type", "chain", "name", "fits", "steps", arr(job("t-wf", 5), job("t-wf", 6)));
+        Response ok = send(fits).header(TENANT, "wf-small").post("/ojs/v1/workflows");
+        assertEquals(201, ok.statusCode(), ok::asString);
+        assertEquals(201, send(chain).header(TENANT, "wf-other").post("/ojs/v1/workflows").statusCode(),
+                "another tenant's workflow is not held to it");
+    }
+
+    @Test
     void poolsAreStoredAndListedAndSchedulingStatsCountDispatches() {
         Response put = Api.send(obj("name", "p1", "strategy", "weighted", "queues",
                 obj("high", obj("weight", 70), "low", obj("weight", 30)))).put("/ojs/v1/admin/pools/p1");
