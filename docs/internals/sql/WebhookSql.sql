@@ -50,10 +50,14 @@ RETURNING d.id, d.subscription_id, d.event_type, d.body, d.attempts, s.url, s.se
           s.previous_secret_until, s.timeout_ms;
 
 -- WebhookSql.RECORD_ATTEMPT
-UPDATE webhook_deliveries SET state = $4, next_attempt_at = coalesce($5, next_attempt_at),
-       lease_owner = NULL, last_status = $6, last_error = $7, last_duration_ms = $8,
-       last_attempt_at = $9, finished_at = CASE WHEN $4 = 'pending' THEN NULL ELSE $9 END
-WHERE id = $1 AND lease_owner = $2 AND attempts = $3 AND state = 'pending';
+UPDATE webhook_deliveries d SET state = r.state, next_attempt_at = coalesce(r.next_at, d.next_attempt_at),
+       lease_owner = NULL, last_status = r.status, last_error = r.error, last_duration_ms = r.duration_ms,
+       last_attempt_at = r.at, finished_at = CASE WHEN r.state = 'pending' THEN NULL ELSE r.at END
+FROM unnest($1::text[], $2::text[], $3::int4[], $4::text[], $5::timestamptz[], $6::int4[], $7::text[],
+            $8::int4[], $9::timestamptz[])
+     AS r(id, owner, attempt, state, next_at, status, error, duration_ms, at)
+WHERE d.id = r.id AND d.lease_owner = r.owner AND d.attempts = r.attempt AND d.state = 'pending'
+RETURNING d.id, r.owner, r.attempt;
 
 -- WebhookSql.LIST_DELIVERIES
 SELECT id, subscription_id, event_id, event_type, subject, body, state, attempts, next_attempt_at, lease_owner, last_status, last_error, last_duration_ms, last_attempt_at, created_at, finished_at FROM webhook_deliveries d WHERE ($1::text IS NULL OR subscription_id = $1) AND ($2::text IS NULL OR state = $2) AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.id = d.subscription_id AND s.tenant_id = $3)) AND ($4::text IS NULL OR id < $4) ORDER BY id DESC LIMIT $5;

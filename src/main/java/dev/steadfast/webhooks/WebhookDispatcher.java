@@ -1,5 +1,7 @@
 package dev.steadfast.webhooks;
 
+import dev.steadfast.coalescing.Coalescer;
+import dev.steadfast.coalescing.Coalescers;
 import dev.steadfast.domain.retry.RetryPolicy;
 import dev.steadfast.domain.webhook.DeliveryDecision;
 import dev.steadfast.domain.webhook.DeliveryDecision.Kind;
@@ -53,9 +55,11 @@ public class WebhookDispatcher {
     private final WebhooksConfig config;
     private final Clock clock;
     private final RetryPolicy schedule;
+    /** Attempts that end together are written in one statement (RECORD_ATTEMPT over arrays). */
+    private final Coalescer<AttemptRecord, Boolean> records;
 
     public WebhookDispatcher(WebhookStore store, WebhookFanout fanout, WebhookSender sender, WebhookMetrics metrics,
-                             WebhooksConfig config, Clock clock) {
+                             WebhooksConfig config, Clock clock, Coalescers coalescers) {
         this.store = store;
         this.fanout = fanout;
         this.sender = sender;
@@ -63,6 +67,7 @@ public class WebhookDispatcher {
         this.config = config;
         this.clock = clock;
         this.schedule = schedule(config);
+        this.records = coalescers.create("webhook-attempts", store::recordAll);
         fanout.onWritten(this::dispatchSoon);
     }
 
@@ -139,7 +144,7 @@ public class WebhookDispatcher {
                     AttemptRecord rec = new AttemptRecord(d.id(), owner, d.attempt(), state, o.nextAttemptAt(),
                             sent.status() == 0 ? null : sent.status(), error, (int) Math.min(Integer.MAX_VALUE,
                             sent.durationMs()), at);
-                    return store.record(rec).chain(mine -> {
+                    return records.submit(rec).chain(mine -> {
                         if (!mine) {
                             return Uni.createFrom().voidItem();
                         }

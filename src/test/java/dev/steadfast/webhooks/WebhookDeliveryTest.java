@@ -314,10 +314,11 @@ class WebhookDeliveryTest {
             List<ClaimedDelivery> b = store.claim(afterLease, 10, 30_000, "instance-b").await().indefinitely();
             assertEquals(1, b.size(), "instance-a's lease ended: it comes due again");
             assertEquals(2, b.get(0).attempt());
-            assertFalse(store.record(new AttemptRecord(a.get(0).id(), "instance-a", 1, "delivered", null, 200, null, 5,
-                    afterLease)).await().indefinitely(), "instance-a's late answer");
-            assertTrue(store.record(new AttemptRecord(b.get(0).id(), "instance-b", 2, "delivered", null, 200, null, 5,
-                    afterLease)).await().indefinitely());
+            // both answers in one statement, as the dispatcher gathers them: only the lease holder's is written
+            assertEquals(List.of(false, true), store.recordAll(List.of(
+                    new AttemptRecord(a.get(0).id(), "instance-a", 1, "dead", null, 500, "late", 5, afterLease),
+                    new AttemptRecord(b.get(0).id(), "instance-b", 2, "delivered", null, 200, null, 5, afterLease)))
+                    .await().indefinitely(), "instance-a's late answer is refused, instance-b's written");
             assertEquals("delivered", only(sub).get("state"));
         } finally {
             scheduler.resume("webhook-dispatcher");

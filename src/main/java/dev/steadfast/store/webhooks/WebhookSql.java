@@ -96,15 +96,22 @@ final class WebhookSql {
                       s.previous_secret_until, s.timeout_ms""";
 
     /**
-     * An attempt's outcome, written only by the lease's holder for the attempt it claimed ($2, $3): a late answer
-     * from an instance whose lease ran out (and whose delivery another instance took) changes nothing.
-     * $4 'delivered' or 'dead' finishes it at $9; 'pending' makes it due again at $5.
+     * Attempts' outcomes, one row of the arrays each (the dispatcher gathers the attempts that end together into one
+     * statement: webhooks.WebhookDispatcher), each written only by the lease's holder for the attempt it claimed
+     * (owner, attempt): a late answer from an instance whose lease ran out (and whose delivery another instance took)
+     * changes nothing. State 'delivered' or 'dead' finishes a delivery at its time; 'pending' makes it due again at
+     * next_at. Answers the attempts it wrote (id, owner, attempt: one delivery may have a late attempt and the
+     * current one in the same batch).
      */
     static final String RECORD_ATTEMPT = """
-            UPDATE webhook_deliveries SET state = $4, next_attempt_at = coalesce($5, next_attempt_at),
-                   lease_owner = NULL, last_status = $6, last_error = $7, last_duration_ms = $8,
-                   last_attempt_at = $9, finished_at = CASE WHEN $4 = 'pending' THEN NULL ELSE $9 END
-            WHERE id = $1 AND lease_owner = $2 AND attempts = $3 AND state = 'pending'""";
+            UPDATE webhook_deliveries d SET state = r.state, next_attempt_at = coalesce(r.next_at, d.next_attempt_at),
+                   lease_owner = NULL, last_status = r.status, last_error = r.error, last_duration_ms = r.duration_ms,
+                   last_attempt_at = r.at, finished_at = CASE WHEN r.state = 'pending' THEN NULL ELSE r.at END
+            FROM unnest($1::text[], $2::text[], $3::int4[], $4::text[], $5::timestamptz[], $6::int4[], $7::text[],
+                        $8::int4[], $9::timestamptz[])
+                 AS r(id, owner, attempt, state, next_at, status, error, duration_ms, at)
+            WHERE d.id = r.id AND d.lease_owner = r.owner AND d.attempts = r.attempt AND d.state = 'pending'
+            RETURNING d.id, r.owner, r.attempt""";
 
     static final String DELIVERY_COLUMNS = "id, subscription_id, event_id, event_type, subject, body, state, attempts,"
             + " next_attempt_at, lease_owner, last_status, last_error, last_duration_ms, last_attempt_at, created_at,"

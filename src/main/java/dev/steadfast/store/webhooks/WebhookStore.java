@@ -10,12 +10,15 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -106,12 +109,41 @@ public class WebhookStore {
                 .map(rows -> all(rows, ClaimedDelivery::from));
     }
 
-    /** Writes an attempt's outcome; false when the lease was no longer this attempt's. */
-    public Uni<Boolean> record(AttemptRecord a) {
-        return pool.preparedQuery(WebhookSql.RECORD_ATTEMPT).execute(Tuple.tuple(Arrays.asList(a.id(), a.owner(),
-                        a.attempt(), a.state(), JobStore.odt(a.nextAttemptAt()), a.status(), a.error(), a.durationMs(),
-                        JobStore.odt(a.at()))))
-                .map(rows -> rows.rowCount() > 0);
+    /**
+     * Writes attempts' outcomes in one statement; answers, per attempt in order, whether it was written (false when
+     * the lease was no longer that attempt's).
+     */
+    public Uni<List<Boolean>> recordAll(List<AttemptRecord> batch) {
+        int n = batch.size();
+        String[] ids = new String[n];
+        String[] owners = new String[n];
+        Integer[] attempts = new Integer[n];
+        String[] states = new String[n];
+        OffsetDateTime[] next = new OffsetDateTime[n];
+        Integer[] statuses = new Integer[n];
+        String[] errors = new String[n];
+        Integer[] durations = new Integer[n];
+        OffsetDateTime[] ats = new OffsetDateTime[n];
+        for (int i = 0; i < n; i++) {
+            AttemptRecord a = batch.get(i);
+            ids[i] = a.id();
+            owners[i] = a.owner();
+            attempts[i] = a.attempt();
+            states[i] = a.state();
+            next[i] = JobStore.odt(a.nextAttemptAt());
+            statuses[i] = a.status();
+            errors[i] = a.error();
+            durations[i] = a.durationMs();
+            ats[i] = JobStore.odt(a.at());
+        }
+        return pool.preparedQuery(WebhookSql.RECORD_ATTEMPT).execute(Tuple.tuple(Arrays.asList(ids, owners, attempts,
+                states, next, statuses, errors, durations, ats))).map(rows -> {
+                    Set<String> written = new HashSet<>();
+                    rows.forEach(r -> written.add(r.getString(0) + "\n" + r.getString(1) + "\n" + r.getInteger(2)));
+                    List<Boolean> out = new ArrayList<>(n);
+                    batch.forEach(a -> out.add(written.contains(a.id() + "\n" + a.owner() + "\n" + a.attempt())));
+                    return out;
+                });
     }
 
     public Uni<List<DeliveryRow>> deliveries(String subscription, String state, String tenant, String beforeId,
