@@ -2,10 +2,8 @@ package dev.steadfast.work;
 
 import dev.steadfast.coalescing.Coalescer;
 import dev.steadfast.coalescing.Coalescers;
-import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobState;
-import dev.steadfast.domain.JobStateMachine;
 import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.OperationTime;
@@ -27,7 +25,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -142,16 +139,11 @@ public class FailureService {
 
     /** The retry engine's decision for the attempt; refuses (409/404) what the state machine or the lease forbid. */
     private FailureWrite decide(Attempt a, FailCommand c, Instant now) {
-        if (a == null) {
-            throw OjsException.notFound("job", c.jobId().toString());
-        }
-        JobStateMachine.check(Operation.FAIL, a.state(), a.id().toString());
-        if (c.workerId() != null && a.leaseOwner() != null && !c.workerId().equals(a.leaseOwner())) {
-            Map<String, Object> d = new LinkedHashMap<>();
-            d.put("job_id", a.id().toString());
-            d.put("lease_owner", a.leaseOwner());
-            throw new OjsException(ErrorCode.CONFLICT, "The job's lease is held by worker '" + a.leaseOwner()
-                    + "', not by '" + c.workerId() + "'.", d);
+        // the guard's rules (state machine, lease end, holder), as the statement's refusals are explained
+        OjsException refused = Refusals.of(c.jobId(), Operation.FAIL,
+                a == null ? null : new StateAndOwner(a.state(), a.leaseOwner(), a.leaseExpiresAt()), c.workerId(), now);
+        if (refused != null) {
+            throw refused;
         }
         FailureReport r = c.report();
         Failure failure = new Failure(r.type(), r.handlerCode().orElse(null), r.retryable(), false);
