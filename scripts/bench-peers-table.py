@@ -26,6 +26,7 @@ fresh, big = min(history), max(history)
 
 peer_key = {'w1-single': 'graphile-w1-single', 'w1-bulk': 'graphile-w1-bulk', 'w2': 'graphile-w2-c8',
             'w2-batch': 'graphile-w2-batched', 'w2-batch10': 'graphile-w2-batched', 'w3': 'graphile-w3',
+            'w3-200': 'graphile-w3-200',
             'w4': 'pgboss-w4', 'w4-batch': 'pgboss-w4', 'w4-batch10': 'pgboss-w4'}
 label = {'w1-single': 'W1 enqueue {n}, one job per request, 16 in flight (jobs/s)',
          'w1-bulk': 'W1 bulk enqueue {n}, 1,000 per call (jobs/s)',
@@ -33,6 +34,7 @@ label = {'w1-single': 'W1 enqueue {n}, one job per request, 16 in flight (jobs/s
          'w2-batch': 'W2 process {n}, 8 workers x fetch 100, one batch ACK per fetch (jobs/s)',
          'w2-batch10': 'W2 process {n}, 8 workers x fetch 10, one batch ACK per fetch (jobs/s)',
          'w3': 'W3 enqueue-to-fetch latency of {n} jobs, p50 / p99 (ms)',
+         'w3-200': 'W3 enqueue-to-fetch latency of {n} jobs, p50 / p99 (ms)',
          'w4': 'W4 {n} jobs fail once then succeed, one FAIL/ACK per job (jobs/s)',
          'w4-batch': 'W4 {n} jobs fail once, 8 workers x fetch 100, FAILs+ACKs of a fetch in one batch request (jobs/s)',
          'w4-batch10': 'W4 {n} jobs fail once, 8 workers x fetch 10, FAILs+ACKs of a fetch in one batch request (jobs/s)'}
@@ -146,7 +148,7 @@ for wl in workloads:
         avw = [av_steadfast(r)[0] for r in runs]
         avc = f'{sum(avw)} of {len(avw)} runs' if avw else 'n/a'
         skipped = [r['result']['skipped'] for r in allruns if r.get('result') and 'skipped' in r['result']]
-        if wl == 'w3':
+        if wl.startswith('w3'):
             s50, s99 = vals(runs, 'p50_ms'), vals(runs, 'p99_ms')
             p50, p99 = vals(prs, 'p50_ms'), vals(prs, 'p99_ms')
             modes = sorted({r['result'].get('fetch_mode', '?') for r in runs})
@@ -236,7 +238,7 @@ if 'w3' in workloads:
            '-', None)
 if big != fresh:
     for wl in workloads:
-        if wl == 'w3':
+        if wl.startswith('w3'):
             f99, b99 = med(vals(sf_runs(wl, fresh), 'p99_ms')), med(vals(sf_runs(wl, big), 'p99_ms'))
             f50, b50 = med(vals(sf_runs(wl, fresh), 'p50_ms')), med(vals(sf_runs(wl, big), 'p50_ms'))
             target(f'W3 latency at history {big:,} / fresh ({fresh:,}), p50 / p99 (lower is better)',

@@ -17,7 +17,9 @@
 #   w2-batch      8 workers x fetch 100, one batch ACK per      graphile.mjs w2 --concurrency 8 --localQueue 100
 #                 fetch (w2-batch --fetch-count 100)              --completeBatchDelay 0          (batched)
 #   w2-batch10    8 workers x fetch 10, batch ACK (optional)    graphile batched, as above
-#   w3            long-poll latency                             graphile.mjs w3 --concurrency 8
+#   w3            long-poll latency, 2,000 jobs 20 ms apart     graphile.mjs w3 --n 2000 --concurrency 8
+#                 (200 until 2026-11-29: its p99 was the second
+#                 worst sample; w3-200 keeps that shape)
 #   w4, w4-batch  fail once, then succeed (w4: 8 x fetch 10,    pgboss.mjs w4 --n 5000 --batchSize 100
 #                 one FAIL/ACK per job; w4-batch: 8 x fetch
 #                 100, one batch answer per fetch, as pg-boss's
@@ -338,7 +340,9 @@ sf_args_of() { # WORKLOAD -> bench options
     w2-batch10) echo "--workload w2-batch --fetch-count 10" ;;
     w4-batch) echo "--workload w4-batch --fetch-count 100" ;;
     w4-batch10) echo "--workload w4-batch --fetch-count 10" ;;
-    w1-single|w1-bulk|w2|w3|w4) echo "--workload $1" ;;
+    w3) echo "--workload w3 --jobs 2000" ;;
+    w3-200) echo "--workload w3 --jobs 200" ;;
+    w1-single|w1-bulk|w2|w4) echo "--workload $1" ;;
     *) die "unknown workload $1" ;;
   esac
 }
@@ -366,7 +370,8 @@ peer_of() { # WORKLOAD -> "key|db|script args..."
     w1-bulk) echo "graphile-w1-bulk|pb_graphile|graphile.mjs w1 --mode bulk --batch 1000" ;;
     w2) echo "graphile-w2-c8|pb_graphile|graphile.mjs w2 --concurrency 8" ;;
     w2-batch|w2-batch10) echo "graphile-w2-batched|pb_graphile|graphile.mjs w2 --concurrency 8 --localQueue 100 --completeBatchDelay 0" ;;
-    w3) echo "graphile-w3|pb_graphile|graphile.mjs w3 --concurrency 8" ;;
+    w3) echo "graphile-w3|pb_graphile|graphile.mjs w3 --n 2000 --concurrency 8" ;;
+    w3-200) echo "graphile-w3-200|pb_graphile|graphile.mjs w3 --n 200 --concurrency 8" ;;
     w4|w4-batch|w4-batch10) echo "pgboss-w4|pb_pgboss|pgboss.mjs w4 --n 5000 --batchSize 100 --localConcurrency 2 --poll 0.5 --burst batchfull" ;;
     *) die "no peer for $1" ;;
   esac
