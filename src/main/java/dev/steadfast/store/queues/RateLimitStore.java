@@ -183,9 +183,9 @@ public class RateLimitStore {
             List<String> keys = new ArrayList<>(where.keySet());
             Uni<Map<String, Partition>> locked = keys.isEmpty() ? Uni.createFrom().item(Map.of())
                     : lock(conn, keys);
-            Uni<Map<String, Integer>> tenantsAllowed = limitedTenants.isEmpty() ? Uni.createFrom().item(Map.of())
-                    : locked.flatMap(x -> TenantLimitStore.allowances(conn, limitedTenants, count));
-            return locked.flatMap(parts -> tenantsAllowed.flatMap(tenants -> {
+            // then the limited tenants' rows, in the same chain: the keys' lock runs once
+            return locked.flatMap(parts -> (limitedTenants.isEmpty() ? Uni.createFrom().item(Map.<String, Integer>of())
+                    : TenantLimitStore.allowances(conn, limitedTenants, count)).flatMap(tenants -> {
                 Map<String, Integer> allowed = new LinkedHashMap<>();
                 parts.forEach((k, p) -> {
                     int n = RateLimitRule.allowance(p.policy(), p.state(), p.active(), now, count);
