@@ -104,8 +104,8 @@ public class QueueLimiter {
             case KEYED -> keyedStore.claim(leg.queues(), left, workerId, vis, now, out, k.limitedTenantsIn(leg.queues()));
             case LIMITED_QUEUE -> {
                 String q = leg.queues().get(0);
-                yield fair.limitedIn(q, now).flatMap(tenants -> limits.claim(q, left, workerId, vis, now,
-                        k.keyedQueues().contains(q) ? out : null, tenants));
+                yield limits.claim(q, left, workerId, vis, now, k.keyedQueues().contains(q) ? out : null,
+                        k.limitedTenantsIn(leg.queues()));
             }
         };
         return step.flatMap(rows -> {

@@ -130,23 +130,6 @@ public class TenantFairness {
         }));
     }
 
-    /**
-     * The tenants with a max_concurrency known to have waiting jobs in {@code queue} (for a limited queue's claim,
-     * which starts them after its other jobs); empty, at no cost, while no tenant has a limit.
-     */
-    public Uni<Set<String>> limitedIn(String queue, Instant now) {
-        return limited.get(now).flatMap(lim -> lim.isEmpty() ? Uni.createFrom().item(Set.<String>of())
-                : tenants.get(now).map(byQueue -> {
-                    Set<String> out = new TreeSet<>();
-                    byQueue.getOrDefault(queue, List.of()).forEach(t -> {
-                        if (lim.contains(t)) {
-                            out.add(t);
-                        }
-                    });
-                    return out;
-                }));
-    }
-
     private void hold(UUID id, String tenant) {
         if (held.size() >= MAX_HELD) {
             held.clear();
