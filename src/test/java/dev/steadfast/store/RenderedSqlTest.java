@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -50,18 +48,10 @@ class RenderedSqlTest {
     @Test
     void everyStatementIsRenderedInDocs() throws Exception {
         Map<String, Map<String, String>> byClass = new TreeMap<>();
-        for (String name : StatementCacheTest.storeClasses()) {
-            Class<?> c = Class.forName(name, true, getClass().getClassLoader());
-            for (Field f : c.getDeclaredFields()) {
-                if (!Modifier.isStatic(f.getModifiers()) || f.getType() != String.class) {
-                    continue;
-                }
-                f.setAccessible(true);
-                String sql = (String) f.get(null);
-                if (sql != null && isStatement(sql)) {
-                    byClass.computeIfAbsent(c.getSimpleName(), k -> new LinkedHashMap<>())
-                            .put(c.getSimpleName() + "." + f.getName(), sql);
-                }
+        for (StatementCacheTest.StoreString f : StatementCacheTest.storeStrings()) {
+            if (isStatement(f.value())) {
+                String cls = f.owner().getSimpleName();
+                byClass.computeIfAbsent(cls, k -> new LinkedHashMap<>()).put(cls + "." + f.field(), f.value());
             }
         }
         variants().forEach((k, sql) -> byClass.get(k.substring(0, k.indexOf('.'))).put(k, sql));

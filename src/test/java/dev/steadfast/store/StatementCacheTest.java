@@ -26,21 +26,13 @@ class StatementCacheTest {
     void everyNamedStatementFitsTheClientsStatementCache() throws Exception {
         List<String> tooLong = new ArrayList<>();
         int checked = 0;
-        for (String name : storeClasses()) {
-            Class<?> c = Class.forName(name, true, getClass().getClassLoader());
-            for (Field f : c.getDeclaredFields()) {
-                if (!Modifier.isStatic(f.getModifiers()) || f.getType() != String.class) {
-                    continue;
-                }
-                f.setAccessible(true);
-                String sql = (String) f.get(null);
-                if (sql == null || !looksLikeSql(sql)) {
-                    continue;
-                }
-                checked++;
-                if (sql.length() >= PrimaryPoolCreator.STATEMENT_CACHE_SQL_LIMIT) {
-                    tooLong.add(name + "." + f.getName() + " (" + sql.length() + " characters)");
-                }
+        for (StoreString f : storeStrings()) {
+            if (!looksLikeSql(f.value())) {
+                continue;
+            }
+            checked++;
+            if (f.value().length() >= PrimaryPoolCreator.STATEMENT_CACHE_SQL_LIMIT) {
+                tooLong.add(f.owner().getName() + "." + f.field() + " (" + f.value().length() + " characters)");
             }
         }
         assertTrue(checked > 100, "found only " + checked + " statements under " + CLASSES);
@@ -60,5 +52,28 @@ class StatementCacheTest {
             return s.map(p -> CLASSES.relativize(p).toString()).filter(p -> p.endsWith(".class"))
                     .map(p -> p.substring(0, p.length() - ".class".length()).replace('/', '.')).sorted().toList();
         }
+    }
+
+    /** A static String field of a store class, and its value (not null). */
+    record StoreString(Class<?> owner, String field, String value) {
+    }
+
+    /** Every static String field of store/'s classes ({@link #storeClasses}) that holds a value, in class order. */
+    static List<StoreString> storeStrings() throws Exception {
+        List<StoreString> out = new ArrayList<>();
+        for (String name : storeClasses()) {
+            Class<?> c = Class.forName(name, true, StatementCacheTest.class.getClassLoader());
+            for (Field f : c.getDeclaredFields()) {
+                if (!Modifier.isStatic(f.getModifiers()) || f.getType() != String.class) {
+                    continue;
+                }
+                f.setAccessible(true);
+                String value = (String) f.get(null);
+                if (value != null) {
+                    out.add(new StoreString(c, f.getName(), value));
+                }
+            }
+        }
+        return out;
     }
 }
