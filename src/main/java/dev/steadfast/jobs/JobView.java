@@ -58,7 +58,7 @@ public record JobView(String specversion, String id, String type, String queue, 
         JobState s = j.state();
         return new JobView("1.0", j.id().toString(), j.type(), j.queue(), j.argsJson(), j.metaJson(), j.priority(),
                 s.wire(), j.attempt(), j.maxAttempts(), j.timeoutMs(), j.visibilityTimeoutMs(), j.tags(),
-                whole ? j.retryPolicyJson() : null, Timestamps.format(j.createdAt()),
+                whole ? StoredRetryPolicy.effective(m, j.retryPolicyJson()) : null, Timestamps.format(j.createdAt()),
                 Timestamps.format(j.enqueuedAt()), Timestamps.format(j.scheduledAt()),
                 // The deadline as the producer wrote it: no fraction when it is a whole second (the conformance
                 // suite compares it as text); every other timestamp keeps the fixed millisecond form.

@@ -15,7 +15,6 @@ import dev.steadfast.domain.unique.UniqueKey;
 import dev.steadfast.domain.unique.UniquePolicy;
 import dev.steadfast.events.Telemetry;
 import dev.steadfast.events.WorkSignal;
-import dev.steadfast.http.Json;
 import dev.steadfast.model.JobRow;
 import dev.steadfast.queues.Backpressure;
 import dev.steadfast.queues.QueueLimiter;
@@ -379,7 +378,7 @@ public class PushService {
         }
     }
 
-    /** An effective retry policy and its stored JSON form. */
+    /** An effective retry policy's max_attempts and its stored form (StoredRetryPolicy: {} for the default). */
     private record ResolvedPolicy(int maxAttempts, String json) {
     }
 
@@ -395,13 +394,13 @@ public class PushService {
     private ResolvedPolicy policy(String type, String queue, Map<String, Object> partial) {
         if (partial != null) {
             RetryPolicy p = policies.resolve(type, queue, partial);
-            return new ResolvedPolicy(p.maxAttempts(), Json.write(json, p.toWire()));
+            return new ResolvedPolicy(p.maxAttempts(), StoredRetryPolicy.store(json, p));
         }
         String key = type + '\u0000' + queue;
         ResolvedPolicy cached = scopePolicies.get(key);
         if (cached == null) {
             RetryPolicy p = policies.resolve(type, queue, null);
-            cached = new ResolvedPolicy(p.maxAttempts(), Json.write(json, p.toWire()));
+            cached = new ResolvedPolicy(p.maxAttempts(), StoredRetryPolicy.store(json, p));
             if (scopePolicies.size() > 10_000) {
                 scopePolicies.clear();
             }

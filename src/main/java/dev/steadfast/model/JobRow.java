@@ -7,7 +7,9 @@ import java.util.UUID;
 
 /**
  * One job as the store reads it (store.JobRows: its columns and its reading). JSON columns stay JSON text: the API
- * writes them out verbatim, so a job's args are never re-encoded on the way through the server.
+ * writes them out verbatim, so a job's args are never re-encoded on the way through the server. {@code retryPolicyJson}
+ * is the column as stored: only what differs from the spec default, {@code {}} for the default
+ * (jobs.StoredRetryPolicy expands it).
  */
 public record JobRow(UUID id, String type, String queue, String argsJson, String metaJson, String extensionsJson,
                      int priority, List<String> tags, JobState state, int attempt, int snoozes, int maxAttempts,

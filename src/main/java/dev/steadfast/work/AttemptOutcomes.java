@@ -13,6 +13,7 @@ import dev.steadfast.domain.retry.RetryDecider;
 import dev.steadfast.domain.retry.RetryPolicy;
 import dev.steadfast.http.Json;
 import dev.steadfast.jobs.ErrorHistoryJson;
+import dev.steadfast.jobs.StoredRetryPolicy;
 import dev.steadfast.store.Attempt;
 import dev.steadfast.store.FailureWrite;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -48,7 +49,7 @@ public class AttemptOutcomes {
      */
     public FailureWrite failed(Attempt a, FailureReport r, Failure f, Map<String, Object> details,
                                List<String> backtrace, String workerId, Instant now, Instant backoffFrom) {
-        RetryPolicy policy = RetryPolicy.merge(RetryPolicy.DEFAULT, Json.readMap(json, a.retryPolicyJson()));
+        RetryPolicy policy = StoredRetryPolicy.policy(json, a.retryPolicyJson());
         FailureDecision d = RetryDecider.decide(policy, a.attempt() - a.snoozes(), f, backoffFrom,
                 ThreadLocalRandom.current());
         ErrorEntry entry = new ErrorEntry(a.run(), a.attempt(), r.type(), r.code(), r.message(), now, details,

@@ -234,6 +234,20 @@ class JobResourceTest {
         assertEquals(retry, jobView((String) job.get("id")).get("retry"));
     }
 
+    @Test
+    void aJobWithoutAPolicyShowsTheWholeDefaultItsRowDoesNotRepeat() {
+        Map<String, Object> job = push(obj("type", "email.send", "args", arr())).then().statusCode(201)
+                .extract().path("job");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> retry = (Map<String, Object>) job.get("retry");
+        assertEquals(3, retry.get("max_attempts"));
+        assertEquals("PT1S", retry.get("initial_interval"));
+        assertEquals("PT5M", retry.get("max_interval"));
+        assertEquals("discard", retry.get("on_exhaustion"));
+        assertEquals("exponential", retry.get("backoff_strategy"));
+        assertEquals(retry, jobView((String) job.get("id")).get("retry"));
+    }
+
     static List<Object[]> invalidRetryPolicies() {
         return List.of(
                 new Object[] {obj("backoff_coefficient", 0.5), "backoff_coefficient"},

@@ -39,7 +39,7 @@ public class JobDetails {
         return new JobDetailView(j.id().toString(), j.type(), j.queue(), j.state().wire(), j.deadLetter(),
                 envelope(j, now), pretty(j.argsJson()), pretty(j.metaJson()), pretty(j.resultJson()),
                 pretty(j.extensionsJson()), JobTimeline.of(j, errors, now), newestFirst(errors), nextRetry,
-                RetryPreviews.of(json, j.retryPolicyJson(), pretty(j.retryPolicyJson())), actions(j),
+                RetryPreviews.of(json, j.retryPolicyJson()), actions(j),
                 Links.to("/admin/jobs").with("queue", j.queue()).toString(), progress(j, progress, now));
     }
 

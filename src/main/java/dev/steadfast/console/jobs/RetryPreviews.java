@@ -7,13 +7,13 @@ import dev.steadfast.console.jobs.JobDetailView.Step;
 import dev.steadfast.domain.retry.Backoff;
 import dev.steadfast.domain.retry.RetryPolicy;
 import dev.steadfast.domain.retry.ScheduleRow;
+import dev.steadfast.jobs.StoredRetryPolicy;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
- * The effective retry policy of a job (its stored {@code retry} JSON, the canonical form, which
- * {@link RetryPolicy#merge} accepts back) and its delay schedule from {@link Backoff#schedule}: the same domain
+ * The effective retry policy of a job (its stored form over the spec default, {@link StoredRetryPolicy}) and its
+ * delay schedule from {@link Backoff#schedule}: the same domain
  * code that decides real retries, so the preview cannot drift from the behaviour.
  */
 final class RetryPreviews {
@@ -21,13 +21,15 @@ final class RetryPreviews {
     private RetryPreviews() {
     }
 
-    @SuppressWarnings("unchecked")
-    static RetryPreview of(ObjectMapper json, String policyJson, String pretty) {
+    /** {@code stored}: the job row's column (StoredRetryPolicy: only what differs from the default). */
+    static RetryPreview of(ObjectMapper json, String stored) {
         RetryPolicy p;
+        String pretty;
         try {
-            p = RetryPolicy.merge(RetryPolicy.DEFAULT, json.readValue(policyJson, Map.class));
+            p = StoredRetryPolicy.policy(json, stored);
+            pretty = json.writerWithDefaultPrettyPrinter().writeValueAsString(p.toWire());
         } catch (Exception e) {
-            return new RetryPreview(pretty, "The stored policy could not be read: " + e.getMessage(), List.of(), false);
+            return new RetryPreview(stored, "The stored policy could not be read: " + e.getMessage(), List.of(), false);
         }
         List<Step> steps = new ArrayList<>();
         for (ScheduleRow r : Backoff.schedule(p)) {

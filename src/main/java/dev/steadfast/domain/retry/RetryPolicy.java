@@ -75,6 +75,24 @@ public record RetryPolicy(
         return PolicyMerge.merge(Objects.requireNonNull(base, "base"), partial);
     }
 
+    /**
+     * The stored form of this policy: the fields of {@link #toWire()} whose values differ from {@link #DEFAULT}'s,
+     * in the same order; empty for the default itself. A job row keeps this, not the whole policy: the default is
+     * the spec's constant (section 8), never configuration, so what a job was enqueued with stays fixed, and
+     * {@link #fromStored} gives the same policy back.
+     */
+    public Map<String, Object> stored() {
+        Map<String, Object> wire = toWire();
+        Map<String, Object> base = DEFAULT.toWire();
+        wire.entrySet().removeIf(e -> e.getValue().equals(base.get(e.getKey())));
+        return wire;
+    }
+
+    /** The policy a stored form stands for: {@code stored} (null or empty for the default) over {@link #DEFAULT}. */
+    public static RetryPolicy fromStored(Map<String, Object> stored) {
+        return merge(DEFAULT, stored);
+    }
+
     /** A copy with a different {@code max_attempts}. */
     public RetryPolicy withMaxAttempts(int newMaxAttempts) {
         return new RetryPolicy(newMaxAttempts, initialInterval, backoffCoefficient, maxInterval, jitter,
