@@ -1,6 +1,5 @@
 package dev.steadfast.work;
 
-import dev.steadfast.testsupport.TestClock;
 import static dev.steadfast.testsupport.Api.FETCH;
 import static dev.steadfast.testsupport.Api.arr;
 import static dev.steadfast.testsupport.Api.enqueue;
@@ -10,8 +9,9 @@ import static dev.steadfast.testsupport.Api.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.steadfast.domain.retry.Lease;
+import dev.steadfast.domain.Lease;
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -21,8 +21,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A heartbeat extends a lease by the domain rule {@link Lease#extend}: never shorter than already granted, never
- * past the execution deadline. The heartbeat's SQL (WorkerStore.EXTEND_LEASES) is checked against that rule here.
+ * A claim grants a lease by the domain rule {@link Lease#expiry} (now + visibility, capped by the execution deadline)
+ * and a heartbeat extends it by {@link Lease#extend}: never shorter than already granted, never past the execution
+ * deadline. The claim's and the heartbeat's SQL (JobSql.START, WorkerStore.EXTEND_LEASES) are checked against those
+ * rules here.
  */
 @QuarkusTest
 class HeartbeatLeaseTest {
@@ -57,6 +59,24 @@ class HeartbeatLeaseTest {
     private static String fetchWithLease(String worker, String queue, long visibilityMs) {
         return send(obj("queues", arr(queue), "count", 1, "worker_id", worker, "visibility_timeout_ms", visibilityMs))
                 .post(FETCH).then().statusCode(200).extract().path("jobs[0].id");
+    }
+
+    @Test
+    void theClaimGrantsTheLeaseTheDomainRuleGives() {
+        String shortLease = enqueue(obj("type", "hb.claim", "args", arr(),
+                "options", obj("queue", "hb-claim", "timeout_ms", 120_000)));
+        assertEquals(shortLease, fetchWithLease("w", "hb-claim", 30_000));
+        Instant started = Instant.parse((String) jobView(shortLease).get("started_at"));
+        assertEquals(Lease.expiry(started, Duration.ofSeconds(30), started.plusMillis(120_000)), leaseOf(shortLease),
+                "the visibility timeout, inside the deadline");
+
+        String capped = enqueue(obj("type", "hb.claim", "args", arr(),
+                "options", obj("queue", "hb-claim-capped", "timeout_ms", 5_000)));
+        assertEquals(capped, fetchWithLease("w", "hb-claim-capped", 600_000));
+        started = Instant.parse((String) jobView(capped).get("started_at"));
+        assertEquals(Lease.expiry(started, Duration.ofMinutes(10), started.plusMillis(5_000)), leaseOf(capped),
+                "capped at started_at + timeout_ms");
+        assertEquals(started.plusMillis(5_000), leaseOf(capped));
     }
 
     @Test

@@ -23,7 +23,7 @@ import java.util.UUID;
 public class WorkerStore {
 
     /**
-     * The SET list of a lease extension, {@link dev.steadfast.domain.retry.Lease#extend} in SQL: $3 is now, $4 the
+     * The SET list of a lease extension, {@link dev.steadfast.domain.Lease#extend} in SQL: $3 is now, $4 the
      * visibility timeout asked for (null: the job's own). Shared by BEAT and by a progress report (which counts as
      * a heartbeat, ojs-progress.md 6.3).
      */
@@ -37,7 +37,7 @@ public class WorkerStore {
      * BEAT: extends the leases this worker holds, each by its job's own visibility timeout unless the heartbeat
      * asks for another, never past the job's execution deadline, and never shorter than it already was (a
      * heartbeat with a shorter visibility timeout keeps the granted reservation): the set-based form of
-     * {@link dev.steadfast.domain.retry.Lease#extend}, min(max(current, now + visibility), deadline), which
+     * {@link dev.steadfast.domain.Lease#extend}, min(max(current, now + visibility), deadline), which
      * HeartbeatLeaseTest checks against it. A lease that already ran out is not revived: the job belongs to the
      * lease reaper then. This one is the heartbeat without a job list ($1 null): every lease the worker holds is
      * extended; a heartbeat naming its jobs takes EXTEND_LEASES_OF. Returns each extended job's test directive (see

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.steadfast.domain.Lease;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;

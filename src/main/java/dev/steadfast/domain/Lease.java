@@ -1,4 +1,4 @@
-package dev.steadfast.domain.retry;
+package dev.steadfast.domain;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package dev.steadfast.domain.retry;
+package dev.steadfast.domain;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
