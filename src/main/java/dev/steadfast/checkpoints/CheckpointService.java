@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -115,7 +116,7 @@ public class CheckpointService {
             return Uni.createFrom().item(Map.of());
         }
         return store.resumePoints(ids).map(found -> {
-            Map<UUID, String> out = new java.util.HashMap<>();
+            Map<UUID, String> out = new HashMap<>();
             // the state is jsonb text from PostgreSQL: valid JSON, written as it is
             found.forEach((id, c) -> out.put(id, "{\"state\":" + c.stateJson() + ",\"sequence\":" + c.sequence() + "}"));
             return out;

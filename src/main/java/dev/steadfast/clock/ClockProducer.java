@@ -14,7 +14,7 @@ public class ClockProducer {
 
     @Produces
     @Singleton
-    Clock clock(ClockConfig config, Instance<dev.steadfast.clock.DatabaseClock> database) {
+    Clock clock(ClockConfig config, Instance<DatabaseClock> database) {
         if (config.source() == ClockSource.SYSTEM) {
             return Clock.systemUTC();
         }

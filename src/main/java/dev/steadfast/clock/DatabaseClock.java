@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import org.jboss.logging.Logger;
@@ -46,7 +47,7 @@ public class DatabaseClock extends Clock {
     private final Duration interval;
     private final boolean used;
     private volatile Duration offset = Duration.ZERO;
-    private final java.util.ArrayDeque<List<ClockOffset.Sample>> kept = new java.util.ArrayDeque<>();
+    private final ArrayDeque<List<ClockOffset.Sample>> kept = new ArrayDeque<>();
     private volatile long timer = -1;
 
     public DatabaseClock(DatabaseTime database, Vertx vertx, ClockConfig config) {

@@ -8,10 +8,15 @@ import io.smallrye.mutiny.subscription.UniEmitter;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
+import java.util.function.IntConsumer;
+import java.util.function.LongSupplier;
 
 /**
  * Gathers concurrent requests into batches so that many jobs cost one statement and one commit ("natural
@@ -61,10 +66,10 @@ public final class Coalescer<I, O> {
     private final ArrayDeque<Pending<I, O>> waiting = new ArrayDeque<>();
     private int inFlight;
     private long refused;
-    private java.util.function.IntConsumer batchSizes = n -> { };
+    private IntConsumer batchSizes = n -> { };
     private long lingerNanos;
     private Timer timer;
-    private java.util.function.LongSupplier nanoTime = System::nanoTime;
+    private LongSupplier nanoTime = System::nanoTime;
     private boolean timerSet;
     private boolean flushing;
 
@@ -91,7 +96,7 @@ public final class Coalescer<I, O> {
      * Lets a batch wait up to {@code linger} for more requests (see the class comment), woken by {@code timer};
      * {@code nanoTime} is the clock the wait is measured with. Set once, before the first request.
      */
-    void linger(Duration linger, Timer timer, java.util.function.LongSupplier nanoTime) {
+    void linger(Duration linger, Timer timer, LongSupplier nanoTime) {
         this.lingerNanos = Math.max(0, linger.toNanos());
         this.timer = timer;
         this.nanoTime = nanoTime;
@@ -106,7 +111,7 @@ public final class Coalescer<I, O> {
     }
 
     /** Told the size of every batch that leaves (for a metric); set once, before the first request. */
-    void onBatch(java.util.function.IntConsumer sizes) {
+    void onBatch(IntConsumer sizes) {
         this.batchSizes = sizes;
     }
 
@@ -247,7 +252,7 @@ public final class Coalescer<I, O> {
      */
     public static <I, O, K> Uni<List<O>> firstOfEachKey(List<I> batch, Function<I, K> key, Function<O, K> resultKey,
                                                  Function<List<I>, Uni<List<O>>> run) {
-        java.util.Set<K> seen = new java.util.HashSet<>();
+        Set<K> seen = new HashSet<>();
         List<I> unique = new ArrayList<>(batch.size());
         for (I item : batch) {
             if (seen.add(key.apply(item))) {
@@ -255,7 +260,7 @@ public final class Coalescer<I, O> {
             }
         }
         return run.apply(unique).map(applied -> {
-            java.util.Map<K, O> byKey = new java.util.HashMap<>();
+            Map<K, O> byKey = new HashMap<>();
             applied.forEach(o -> byKey.put(resultKey.apply(o), o));
             List<O> out = new ArrayList<>(batch.size());
             for (I item : batch) {

@@ -1,5 +1,6 @@
 package dev.steadfast.console;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.console.ConfirmView.Hidden;
 import dev.steadfast.cron.CronService;
 import io.quarkus.qute.TemplateInstance;
@@ -13,6 +14,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -37,10 +39,10 @@ public class CronPage {
     private final CronService crons;
     private final ConsoleRequest request;
     private final Clock clock;
-    private final com.fasterxml.jackson.databind.ObjectMapper json;
+    private final ObjectMapper json;
 
     public CronPage(CronService crons, ConsoleRequest request, Clock clock,
-                    com.fasterxml.jackson.databind.ObjectMapper json) {
+                    ObjectMapper json) {
         this.crons = crons;
         this.request = request;
         this.clock = clock;
@@ -74,7 +76,7 @@ public class CronPage {
     private String pretty(String templateJson) {
         try {
             return json.writerWithDefaultPrettyPrinter().writeValueAsString(json.readTree(templateJson));
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return templateJson;
         }
     }

@@ -1,8 +1,11 @@
 package dev.steadfast.console;
 
+import dev.steadfast.cron.CronService;
 import dev.steadfast.model.CronRow;
 import java.time.Instant;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** The cron page: every schedule with its next and last occurrence and its last run. */
 public record CronView(List<Line> schedules, long total) {
@@ -23,7 +26,7 @@ public record CronView(List<Line> schedules, long total) {
     /** The expression in words; a stored expression the describer cannot read is shown as itself. */
     static String describe(String expression) {
         try {
-            return dev.steadfast.cron.CronService.describe(expression);
+            return CronService.describe(expression);
         } catch (RuntimeException e) {
             return expression;
         }
@@ -42,7 +45,7 @@ public record CronView(List<Line> schedules, long total) {
 
     /** A string field of the stored template (type, or options.queue), without a JSON library in the view. */
     private static String field(String json, String name) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"" + name + "\"\\s*:\\s*\"([^\"]*)\"")
+        Matcher m = Pattern.compile("\"" + name + "\"\\s*:\\s*\"([^\"]*)\"")
                 .matcher(json);
         return m.find() ? m.group(1) : "";
     }

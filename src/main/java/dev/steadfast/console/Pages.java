@@ -7,6 +7,8 @@ import dev.steadfast.console.jobs.DeadLetterView;
 import dev.steadfast.console.jobs.JobDetailView;
 import dev.steadfast.console.jobs.JobListView;
 import dev.steadfast.console.jobs.WorkflowPanel;
+import dev.steadfast.console.tools.RetrySimulation;
+import dev.steadfast.console.webhooks.WebhooksView;
 import dev.steadfast.console.workflows.WorkflowListView;
 import dev.steadfast.console.workflows.WorkflowPageView;
 import io.quarkus.qute.CheckedTemplate;
@@ -43,10 +45,10 @@ public final class Pages {
 
     public static native TemplateInstance workers(Chrome chrome, WorkersView view);
 
-    public static native TemplateInstance webhooks(Chrome chrome, dev.steadfast.console.webhooks.WebhooksView view);
+    public static native TemplateInstance webhooks(Chrome chrome, WebhooksView view);
 
     public static native TemplateInstance webhook(Chrome chrome,
-                                                  dev.steadfast.console.webhooks.WebhooksView.Detail view);
+                                                  WebhooksView.Detail view);
 
     public static native TemplateInstance cron(Chrome chrome, CronView view);
 
@@ -57,7 +59,7 @@ public final class Pages {
     public static native TemplateInstance workflow(Chrome chrome, WorkflowPageView view);
 
     public static native TemplateInstance retrySimulator(Chrome chrome,
-            dev.steadfast.console.tools.RetrySimulation view);
+            RetrySimulation view);
 
     public static native TemplateInstance confirm(Chrome chrome, ConfirmView view);
 

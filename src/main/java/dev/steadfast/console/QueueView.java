@@ -1,6 +1,7 @@
 package dev.steadfast.console;
 
 import dev.steadfast.console.errors.Sparkline;
+import dev.steadfast.domain.limits.QueueLimits;
 import dev.steadfast.stats.QueueActivity;
 import dev.steadfast.stats.QueueStats;
 import dev.steadfast.stats.StatsService;
@@ -52,7 +53,7 @@ public record QueueView(QueueLine queue, List<String> headers, QueueLimitsForm l
     }
 
     /** The limits in force in words. */
-    static String summary(dev.steadfast.domain.limits.QueueLimits l) {
+    static String summary(QueueLimits l) {
         if (!l.limited()) {
             return "No limits: workers get as many jobs as they ask for.";
         }

@@ -19,6 +19,8 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import org.jboss.logging.Logger;
 
@@ -121,7 +123,7 @@ public class QueuesPage {
     }
 
     private static String path(String name) {
-        return "/admin/queues/" + java.net.URLEncoder.encode(name, java.nio.charset.StandardCharsets.UTF_8);
+        return "/admin/queues/" + URLEncoder.encode(name, StandardCharsets.UTF_8);
     }
 
     private static String nz(String s) {

@@ -14,6 +14,7 @@ import java.time.ZonedDateTime;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * Cron expressions (ojs-cron.md sections 3 and 4) parsed and evaluated by cron-utils, behind the domain's
@@ -87,7 +88,7 @@ public final class CronExpressions {
      * The expression parsed and validated, then {@code use}d; anything either refuses is a 400 naming {@code field}
      * (one rule for what {@link #describe} and the schedule accept).
      */
-    private static <T> T parsed(String field, String expression, java.util.function.Function<Cron, T> use) {
+    private static <T> T parsed(String field, String expression, Function<Cron, T> use) {
         String text = expression.trim();
         if (text.startsWith("@every")) {
             throw invalid(field, expression, "'@every' intervals are not supported; use a cron expression");

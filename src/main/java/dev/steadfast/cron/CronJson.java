@@ -1,5 +1,6 @@
 package dev.steadfast.cron;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.cron.OverlapPolicy;
@@ -34,7 +35,7 @@ final class CronJson {
     private static JsonNode tree(ObjectMapper m, String json) {
         try {
             return m.readTree(json);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException("stored cron template is not JSON", e);
         }
     }

@@ -1,6 +1,7 @@
 package dev.steadfast.cron;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.OffsetPagination;
@@ -9,6 +10,7 @@ import dev.steadfast.http.Responses;
 import dev.steadfast.http.Roles;
 import dev.steadfast.jobs.EnqueueCommand;
 import dev.steadfast.jobs.EnqueueParser;
+import dev.steadfast.model.CronRow;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.DELETE;
@@ -98,7 +100,7 @@ public class CronResource {
         return crons.setEnabled(name, true).map(c -> Responses.json(json, 200, wrap(c)));
     }
 
-    private CronView.Answer wrap(dev.steadfast.model.CronRow c) {
+    private CronView.Answer wrap(CronRow c) {
         return CronView.Answer.of(CronJson.view(json, c));
     }
 
@@ -120,7 +122,7 @@ public class CronResource {
         }
         if (t.rateLimit() != null) {
             String field = (template != null ? "job_template." : "") + "options.rate_limit";
-            throw new OjsException(dev.steadfast.domain.ErrorCode.UNSUPPORTED, "'" + field + "' with a key is not"
+            throw new OjsException(ErrorCode.UNSUPPORTED, "'" + field + "' with a key is not"
                     + " supported in a cron template; push rate-limited jobs on their own.", Map.of("field", field));
         }
         return new CronCommand(name, expression, b.string("timezone", false), b.string("overlap_policy", false),

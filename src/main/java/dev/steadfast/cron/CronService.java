@@ -28,6 +28,7 @@ import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.jboss.logging.Logger;
 
 /**
@@ -194,7 +195,7 @@ public class CronService {
     }
 
     /** What a run made by hand changed: the one job it enqueued. */
-    public record RunNow(String name, java.util.UUID jobId, String queue, Instant at) {
+    public record RunNow(String name, UUID jobId, String queue, Instant at) {
     }
 
     /**

@@ -19,6 +19,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * Dead letter operations (ojs-dead-letter.md): browse with filters and cursor pagination, read one, retry it as
@@ -135,7 +136,7 @@ public class DeadLetterService {
                 .invoke(b -> audit.noteJobs(b.succeeded()));
     }
 
-    private static Uni<Integer> each(List<UUID> ids, java.util.function.Function<UUID, Uni<Void>> op) {
+    private static Uni<Integer> each(List<UUID> ids, Function<UUID, Uni<Void>> op) {
         Uni<Integer> done = Uni.createFrom().item(0);
         for (UUID id : ids) {
             done = done.flatMap(n -> op.apply(id).map(v -> n + 1)

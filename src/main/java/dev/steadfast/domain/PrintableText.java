@@ -1,5 +1,7 @@
 package dev.steadfast.domain;
 
+import java.util.Locale;
+
 /**
  * The rule for free-form names a client chooses (a worker's id, a workflow name filter): any printable Unicode
  * (letters of any script, digits, punctuation, spaces, dots, colons, slashes) but no control character, so such a
@@ -42,7 +44,7 @@ public final class PrintableText {
         }
         String received = value == null ? "null" : value.isEmpty() ? "an empty string"
                 : value.length() > maxLength ? value.length() + " characters"
-                : String.format(java.util.Locale.ROOT, "a control character (U+%04X) at index %d", (int) value.charAt(control), control);
+                : String.format(Locale.ROOT, "a control character (U+%04X) at index %d", (int) value.charAt(control), control);
         throw OjsException.invalidField(field, "'" + field + "' must be 1 to " + maxLength
                 + " characters without control characters (U+0000-U+001F, U+007F-U+009F).",
                 "1.." + maxLength + " printable characters", received);

@@ -3,6 +3,7 @@ package dev.steadfast.errorgroups;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.store.errorgroups.ErrorGroupRow;
 import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Optional;
@@ -46,7 +47,7 @@ public final class ErrorGroupIds {
             if (parts.length == 2 && parts[1].matches("[0-9a-f]{16}")) {
                 return Optional.of(new Cursor(Instant.parse(parts[0]), Long.parseUnsignedLong(parts[1], 16)));
             }
-        } catch (IllegalArgumentException | java.time.DateTimeException e) {
+        } catch (IllegalArgumentException | DateTimeException e) {
             // refused below
         }
         throw OjsException.invalidField("cursor", "The cursor is not one this server handed out.");

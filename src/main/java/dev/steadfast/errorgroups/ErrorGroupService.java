@@ -1,15 +1,16 @@
 package dev.steadfast.errorgroups;
 
+import dev.steadfast.audit.AuditLog;
 import dev.steadfast.domain.JobStateMachine;
 import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.OperationTime;
+import dev.steadfast.http.Params;
 import dev.steadfast.maintenance.Batches;
 import dev.steadfast.store.JobSummary;
 import dev.steadfast.store.errorgroups.ErrorGroupRow;
 import dev.steadfast.store.errorgroups.ErrorGroupStore;
 import io.smallrye.mutiny.Uni;
-import dev.steadfast.audit.AuditLog;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
@@ -18,6 +19,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -108,7 +110,7 @@ public class ErrorGroupService {
         RETRY, DISCARD, DELETE;
 
         public String wire() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
 
         public long count(Counts c) {
@@ -144,7 +146,7 @@ public class ErrorGroupService {
 
     public Uni<Detail> get(String id, String before, int limit) {
         long group = ErrorGroupIds.parse(id);
-        UUID beforeId = before == null || before.isBlank() ? null : dev.steadfast.http.Params.uuid(before)
+        UUID beforeId = before == null || before.isBlank() ? null : Params.uuid(before)
                 .orElseThrow(() -> OjsException.invalidField("cursor", "The cursor is not one this server handed out."));
         Instant now = clock.instant();
         return found(group, id).flatMap(row -> withHours(List.of(row), now).flatMap(g -> store.countByState(group)

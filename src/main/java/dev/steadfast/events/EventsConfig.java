@@ -3,6 +3,7 @@ package dev.steadfast.events;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.PositiveOrZero;
 
 /** The lifecycle events kept for GET /ojs/v1/events and shared between instances. */
 @ConfigMapping(prefix = "steadfast.events")
@@ -27,6 +28,6 @@ public interface EventsConfig {
      * 0: no per-tenant metric.
      */
     @WithDefault("1000")
-    @jakarta.validation.constraints.PositiveOrZero
+    @PositiveOrZero
     int tenantMetricLabels();
 }

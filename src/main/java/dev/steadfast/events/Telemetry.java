@@ -1,17 +1,24 @@
 package dev.steadfast.events;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobState;
+import dev.steadfast.domain.TenantLabels;
 import dev.steadfast.http.Timestamps;
 import dev.steadfast.model.JobRow;
+import dev.steadfast.store.JobStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Every job lifecycle event, in one place: it is appended to the {@link EventLog} (GET /ojs/v1/events and the
@@ -35,16 +42,16 @@ public class Telemetry {
     private final MeterRegistry meters;
 
     /** Per-tenant counting (null: off), and the reader of a job's tenant from its meta. */
-    private final dev.steadfast.domain.TenantLabels tenantLabels;
-    private final com.fasterxml.jackson.databind.ObjectMapper json;
+    private final TenantLabels tenantLabels;
+    private final ObjectMapper json;
 
     public Telemetry(EventLog events, MeterRegistry meters, EventsConfig config,
-                     com.fasterxml.jackson.databind.ObjectMapper json) {
+                     ObjectMapper json) {
         this.events = events;
         this.meters = meters;
         this.json = json;
         this.tenantLabels = config.tenantMetricLabels() == 0 ? null
-                : new dev.steadfast.domain.TenantLabels(config.tenantMetricLabels());
+                : new TenantLabels(config.tenantMetricLabels());
     }
 
     public void pushed(JobRow row, Instant now) {
@@ -126,7 +133,7 @@ public class Telemetry {
      * The jobs a plain claim started; the ones it discarded instead because their expires_at had passed are
      * announced as the expiry reaper's are ({@link #expired}).
      */
-    public java.util.List<JobRow> startedBy(dev.steadfast.store.JobStore.Claimed claimed, Instant now) {
+    public List<JobRow> startedBy(JobStore.Claimed claimed, Instant now) {
         for (JobRow r : claimed.expired()) {
             expired(r, now);
         }
@@ -251,9 +258,9 @@ public class Telemetry {
             return null;
         }
         try {
-            com.fasterxml.jackson.databind.JsonNode t = json.readTree(metaJson).get("tenant_id");
+            JsonNode t = json.readTree(metaJson).get("tenant_id");
             return t != null && t.isTextual() ? t.textValue() : null;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return null;
         }
     }
@@ -274,8 +281,8 @@ public class Telemetry {
      * the registry took a visible share of each request's CPU (docs/performance/README.md). Bounded by the number of
      * queue x type x meter combinations, like the registry itself.
      */
-    private final java.util.concurrent.ConcurrentHashMap<MeterKey, Object> meterCache =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<MeterKey, Object> meterCache =
+            new ConcurrentHashMap<>();
 
     private Counter counter(String name, String queue, String type) {
         return (Counter) meterCache.computeIfAbsent(new MeterKey(name, queue, type, null),

@@ -1,5 +1,7 @@
 package dev.steadfast.events;
 
+import dev.steadfast.domain.JobState;
+import dev.steadfast.model.JobRow;
 import dev.steadfast.store.JobNotifications;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -13,11 +15,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * Wakes long-polling FETCH requests when work may have arrived in their queues: this instance's PUSHes, retries
@@ -51,10 +56,10 @@ public class WorkSignal {
     private static final class Waiter {
         final List<String> queues;
         final boolean plain;
-        final java.util.function.Consumer<Wake> wake;
+        final Consumer<Wake> wake;
         final AtomicBoolean fired = new AtomicBoolean();
 
-        Waiter(List<String> queues, boolean plain, java.util.function.Consumer<Wake> wake) {
+        Waiter(List<String> queues, boolean plain, Consumer<Wake> wake) {
             this.queues = queues;
             this.plain = plain;
             this.wake = wake;
@@ -172,7 +177,7 @@ public class WorkSignal {
                 return;
             }
             int plain = 0;
-            java.util.Iterator<Waiter> it = at.plain.iterator();
+            Iterator<Waiter> it = at.plain.iterator();
             while (it.hasNext() && plain < n) {
                 Waiter w = it.next();
                 it.remove();
@@ -222,7 +227,7 @@ public class WorkSignal {
         });
     }
 
-    private final java.util.List<Runnable> dueListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Runnable> dueListeners = new CopyOnWriteArrayList<>();
 
     /**
      * Runs {@code listener} whenever a due-time timer of {@link #dueAt} fires (a scheduled job or retry of this
@@ -237,10 +242,10 @@ public class WorkSignal {
      * A job was pushed: wake one long-polling fetch of its queue when it is available (so a batch of n jobs wakes
      * the n that waited longest), or set the wake-up for when a scheduled job comes due.
      */
-    public void announce(dev.steadfast.model.JobRow row) {
-        if (row.state() == dev.steadfast.domain.JobState.AVAILABLE) {
+    public void announce(JobRow row) {
+        if (row.state() == JobState.AVAILABLE) {
             wake(row.queue(), 1);
-        } else if (row.state() == dev.steadfast.domain.JobState.SCHEDULED) {
+        } else if (row.state() == JobState.SCHEDULED) {
             dueAt(row.queue(), row.runAt());
         }
     }

@@ -5,6 +5,7 @@ import com.google.protobuf.Any;
 import com.google.rpc.ErrorInfo;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.OjsException;
+import dev.steadfast.http.Json;
 import dev.steadfast.store.DatabaseFaults;
 import io.grpc.Metadata;
 import io.grpc.Status;
@@ -72,7 +73,7 @@ final class GrpcErrors {
         if (details != null) {
             details.forEach((k, v) -> {
                 if (v != null) {
-                    info.putMetadata(k, v instanceof String s ? s : dev.steadfast.http.Json.write(json, v));
+                    info.putMetadata(k, v instanceof String s ? s : Json.write(json, v));
                 }
             });
         }

@@ -10,12 +10,15 @@ import dev.steadfast.http.Body;
 import dev.steadfast.jobs.JobService;
 import dev.steadfast.model.JobRow;
 import dev.steadfast.work.Draining;
+import dev.steadfast.work.FetchConfig;
 import dev.steadfast.work.WorkerResource;
 import dev.steadfast.work.WorkerService;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.MultiEmitter;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
@@ -60,7 +63,7 @@ class GrpcJobStreams {
     private final Set<MultiEmitter<? super Job>> open = ConcurrentHashMap.newKeySet();
 
     GrpcJobStreams(WorkerResource workers, WorkerService service, JobService jobs, EventLog events, Draining draining,
-                   ObjectMapper json, dev.steadfast.work.FetchConfig fetch) {
+                   ObjectMapper json, FetchConfig fetch) {
         this.workers = workers;
         this.service = service;
         this.jobs = jobs;
@@ -76,7 +79,7 @@ class GrpcJobStreams {
         int max = r.getMaxConcurrent() <= 0 ? 1 : Math.min(r.getMaxConcurrent(), maxCount);
         // the call's own Vert.x context: the loop always resumes there, never on the thread of another request
         // whose event freed a slot, nor on a timer's thread
-        io.vertx.core.Context context = io.vertx.core.Vertx.currentContext();
+        Context context = Vertx.currentContext();
         return Multi.createFrom().<Job>emitter(em -> new Delivery(r, max, em, requestId, tenant, context).start());
     }
 
@@ -92,14 +95,14 @@ class GrpcJobStreams {
         private final MultiEmitter<? super Job> em;
         private final String requestId;
         private final String tenant;
-        private final io.vertx.core.Context context;
+        private final Context context;
         private final Set<String> held = ConcurrentHashMap.newKeySet();
         private final Consumer<JobEvent> sink;
         private volatile Runnable wake;
         private volatile boolean recheckDue;
 
         Delivery(StreamJobsRequest request, int max, MultiEmitter<? super Job> em, String requestId, String tenant,
-                 io.vertx.core.Context context) {
+                 Context context) {
             this.request = request;
             this.max = max;
             this.em = em;

@@ -17,8 +17,10 @@ import dev.steadfast.stats.DepthCounts;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
+import java.util.UUID;
 import org.openjobspec.ojs.v1.CronEntry;
 import org.openjobspec.ojs.v1.EnqueueOptions;
+import org.openjobspec.ojs.v1.Job;
 import org.openjobspec.ojs.v1.ListCronResponse;
 import org.openjobspec.ojs.v1.ListDeadLetterRequest;
 import org.openjobspec.ojs.v1.ListDeadLetterResponse;
@@ -121,7 +123,7 @@ class GrpcOperations {
                 });
     }
 
-    Uni<org.openjobspec.ojs.v1.Job> retryDeadLetter(String id) {
+    Uni<Job> retryDeadLetter(String id) {
         return deadLetters.retry(jobId(id)).map(messages::job);
     }
 
@@ -129,7 +131,7 @@ class GrpcOperations {
         return deadLetters.delete(jobId(id));
     }
 
-    private static java.util.UUID jobId(String id) {
+    private static UUID jobId(String id) {
         if (id.isEmpty()) {
             throw OjsException.invalidField("job_id", "The 'job_id' field is required.", "uuid", "missing");
         }

@@ -4,7 +4,10 @@ import dev.steadfast.http.HttpConfig;
 import io.grpc.Context;
 import io.grpc.Contexts;
 import io.grpc.InternalServer;
+import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
@@ -103,9 +106,9 @@ public class GrpcServing {
         }
 
         @Override
-        public <Q, A> io.grpc.ServerCall.Listener<Q> interceptCall(io.grpc.ServerCall<Q, A> call,
-                                                                 io.grpc.Metadata headers,
-                                                                 io.grpc.ServerCallHandler<Q, A> next) {
+        public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call,
+                                                                 Metadata headers,
+                                                                 ServerCallHandler<Q, A> next) {
             return Contexts.interceptCall(Context.current().withValue(InternalServer.SERVER_CONTEXT_KEY, this), call,
                     headers, next);
         }

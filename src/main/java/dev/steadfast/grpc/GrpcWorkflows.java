@@ -1,5 +1,6 @@
 package dev.steadfast.grpc;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steadfast.domain.JobState;
@@ -36,7 +37,7 @@ class GrpcWorkflows {
     private final WorkflowResource reader;
     private final Messages messages;
 
-    GrpcWorkflows(WorkflowService workflows, WorkflowResource reader, com.fasterxml.jackson.databind.ObjectMapper json) {
+    GrpcWorkflows(WorkflowService workflows, WorkflowResource reader, ObjectMapper json) {
         this.workflows = workflows;
         this.reader = reader;
         this.messages = new Messages(json);

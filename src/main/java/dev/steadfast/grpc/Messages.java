@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.protobuf.Timestamp;
+import com.google.protobuf.Value;
+import dev.steadfast.domain.TraceContext;
 import dev.steadfast.jobs.JobView;
 import dev.steadfast.model.JobRow;
 import java.util.List;
@@ -13,6 +16,7 @@ import org.openjobspec.ojs.v1.Job;
 import org.openjobspec.ojs.v1.JobError;
 import org.openjobspec.ojs.v1.JobState;
 import org.openjobspec.ojs.v1.RetryPolicy;
+import org.openjobspec.ojs.v1.UniqueConflictAction;
 import org.openjobspec.ojs.v1.UniquePolicy;
 
 /**
@@ -36,7 +40,7 @@ final class Messages {
     }
 
     /** A PUSH body: {@code type}, {@code args} and {@code options} in the HTTP binding's shape. */
-    ObjectNode push(String type, List<com.google.protobuf.Value> args, EnqueueOptions o) {
+    ObjectNode push(String type, List<Value> args, EnqueueOptions o) {
         ObjectNode b = object();
         b.put("type", type);
         b.set("args", ProtoJson.array(args));
@@ -120,7 +124,7 @@ final class Messages {
         }
         if (u.getOnConflictValue() != 0) {
             // UNIQUE_CONFLICT_ACTION_REJECT -> "reject"; an unknown number reaches the reader as it is and is refused
-            p.put("on_conflict", u.getOnConflict() == org.openjobspec.ojs.v1.UniqueConflictAction.UNRECOGNIZED
+            p.put("on_conflict", u.getOnConflict() == UniqueConflictAction.UNRECOGNIZED
                     ? Integer.toString(u.getOnConflictValue())
                     : u.getOnConflict().name().substring("UNIQUE_CONFLICT_ACTION_".length()).toLowerCase(Locale.ROOT));
         }
@@ -202,7 +206,7 @@ final class Messages {
             }
             JsonNode parent = meta.get("traceparent");
             if (parent != null && parent.isTextual()) {
-                dev.steadfast.domain.TraceContext t = dev.steadfast.domain.TraceContext.parse(parent.textValue(), null);
+                TraceContext t = TraceContext.parse(parent.textValue(), null);
                 if (t != null) {
                     j.setTraceId(t.traceId());
                 }
@@ -257,7 +261,7 @@ final class Messages {
             b.setMessage(e.get("message").textValue());
         }
         b.setRetryable(e.path("retryable").asBoolean(false)).setAttempt(e.path("attempt").asInt(0));
-        com.google.protobuf.Timestamp at = e.path("occurred_at").isTextual()
+        Timestamp at = e.path("occurred_at").isTextual()
                 ? ProtoJson.timestamp(e.get("occurred_at").textValue()) : null;
         if (at != null) {
             b.setOccurredAt(at);

@@ -3,6 +3,7 @@ package dev.steadfast.grpc;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.TenantId;
 import dev.steadfast.domain.TraceContext;
@@ -295,7 +296,7 @@ public class OjsGrpcService implements BindableService {
             Body body = Body.of(b);
             return workers.nack(WorkerResource.jobIdField(body), body).map(row -> {
                 NackResponse.Builder n = NackResponse.newBuilder().setState(Messages.state(row.state().wire()));
-                if (row.state() == dev.steadfast.domain.JobState.RETRYABLE && row.runAt() != null) {
+                if (row.state() == JobState.RETRYABLE && row.runAt() != null) {
                     n.setNextAttemptAt(ProtoJson.timestamp(row.runAt()));
                 }
                 return n.build();

@@ -11,7 +11,10 @@ import com.google.protobuf.NullValue;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Timestamp;
 import com.google.protobuf.Value;
+import java.io.IOException;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 
@@ -96,7 +99,7 @@ final class ProtoJson {
         }
         try {
             return m.readTree(json);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalStateException("stored JSON is not JSON", e);
         }
     }
@@ -111,8 +114,8 @@ final class ProtoJson {
             return null;
         }
         try {
-            return timestamp(java.time.OffsetDateTime.parse(rfc3339).toInstant());
-        } catch (java.time.format.DateTimeParseException e) {
+            return timestamp(OffsetDateTime.parse(rfc3339).toInstant());
+        } catch (DateTimeParseException e) {
             return null; // stored history written by a worker: left out rather than failing the whole answer
         }
     }

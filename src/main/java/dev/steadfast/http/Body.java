@@ -1,13 +1,18 @@
 package dev.steadfast.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.OjsException;
+import dev.steadfast.domain.retry.Iso8601Duration;
+import dev.steadfast.domain.retry.PolicyViolation;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -17,6 +22,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Reads a JSON request body field by field, refusing a wrong shape with a 400 that names the field, what was
@@ -30,7 +36,7 @@ public final class Body {
      */
     static volatile long maxBytes = Long.MAX_VALUE;
 
-    private static final java.util.regex.Pattern RFC3339_YEAR = java.util.regex.Pattern.compile("^\\d{4}-");
+    private static final Pattern RFC3339_YEAR = Pattern.compile("^\\d{4}-");
 
     private final ObjectNode root;
     private final String prefix;
@@ -77,14 +83,14 @@ public final class Body {
     }
 
     private static String reason(JsonProcessingException e) {
-        if (e instanceof com.fasterxml.jackson.core.io.JsonEOFException) {
+        if (e instanceof JsonEOFException) {
             return "it ends before the JSON is complete (an object, array or string is not closed)";
         }
-        if (e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException
+        if (e instanceof MismatchedInputException
                 && String.valueOf(e.getOriginalMessage()).startsWith("Trailing token")) {
             return "more than one JSON value (send a single object)";
         }
-        if (e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException) {
+        if (e instanceof StreamConstraintsException) {
             return "it is nested too deeply or holds a number or string too long to read";
         }
         String m = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
@@ -288,8 +294,8 @@ public final class Body {
         }
         if (now != null && s.startsWith("+")) {
             try {
-                return now.plus(dev.steadfast.domain.retry.Iso8601Duration.parse(field(name), s.substring(1)));
-            } catch (dev.steadfast.domain.retry.PolicyViolation e) {
+                return now.plus(Iso8601Duration.parse(field(name), s.substring(1)));
+            } catch (PolicyViolation e) {
                 throw OjsException.invalidField(field(name), "'" + field(name) + "' must be an RFC 3339 timestamp"
                         + " or '+' and an ISO 8601 duration (e.g. +PT5S): " + e.getMessage(),
                         "RFC 3339 or +ISO 8601 duration", s);

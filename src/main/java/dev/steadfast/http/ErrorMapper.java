@@ -10,8 +10,10 @@ import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -29,8 +31,8 @@ public class ErrorMapper {
 
     private final ConsoleErrorPage console;
     private final ResourceMethods methods;
-    private static final java.util.concurrent.atomic.AtomicLong unavailable = new java.util.concurrent.atomic.AtomicLong();
-    private static final java.util.concurrent.atomic.AtomicLong lastUnavailableLog = new java.util.concurrent.atomic.AtomicLong();
+    private static final AtomicLong unavailable = new AtomicLong();
+    private static final AtomicLong lastUnavailableLog = new AtomicLong();
 
     public ErrorMapper(ConsoleErrorPage console, ResourceMethods methods) {
         this.console = console;
@@ -69,7 +71,7 @@ public class ErrorMapper {
 
     @ServerExceptionMapper
     public Response any(Throwable e, HttpHeaders headers, UriInfo uri) {
-        if (e instanceof java.io.IOException && "Request too large".equals(e.getMessage())) {
+        if (e instanceof IOException && "Request too large".equals(e.getMessage())) {
             // the HTTP layer's own backstop (quarkus.http.limits.max-body-size) tripped on a chunked body
             return envelope(ErrorCode.PAYLOAD_TOO_LARGE, "The request body is larger than the server accepts.",
                     Map.of(), headers, uri);

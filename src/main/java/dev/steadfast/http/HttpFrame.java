@@ -11,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.jboss.logging.Logger;
 
 /**
  * What every HTTP exchange gets before and after the resources see it (ojs-http-binding.md sections 3.2, 4,
@@ -23,7 +24,7 @@ import java.util.regex.Pattern;
 @ApplicationScoped
 public class HttpFrame {
 
-    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(HttpFrame.class);
+    private static final Logger LOG = Logger.getLogger(HttpFrame.class);
     public static final String OJS_MEDIA_TYPE = "application/openjobspec+json";
     public static final String REQUEST_ID = "X-Request-Id";
     private static final Pattern SANE_ID = Pattern.compile("^[A-Za-z0-9._:\\-]{1,200}$");

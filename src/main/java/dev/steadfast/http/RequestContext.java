@@ -1,5 +1,6 @@
 package dev.steadfast.http;
 
+import dev.steadfast.domain.TenantId;
 import dev.steadfast.domain.TraceContext;
 import io.smallrye.common.vertx.ContextLocals;
 import io.smallrye.common.vertx.VertxContext;
@@ -33,7 +34,7 @@ public final class RequestContext {
             return; // not a request's own context: writing would reach other requests
         }
         MDC.put("request_id", requestId);
-        String tenant = req.getHeader(dev.steadfast.domain.TenantId.HEADER);
+        String tenant = req.getHeader(TenantId.HEADER);
         if (tenant != null) {
             ContextLocals.put(TENANT_KEY, tenant); // as sent: checked where it is used (domain.TenantId)
         }

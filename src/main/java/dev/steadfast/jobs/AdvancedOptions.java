@@ -1,23 +1,27 @@
 package dev.steadfast.jobs;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.limits.QueueLimits;
-import dev.steadfast.domain.limits.RateLimitPolicy.Window;
 import dev.steadfast.domain.limits.RateLimitPolicy;
+import dev.steadfast.domain.limits.RateLimitPolicy.Window;
 import dev.steadfast.domain.retry.Iso8601Duration;
 import dev.steadfast.domain.retry.PolicyViolation;
 import dev.steadfast.domain.unique.OnConflict;
-import dev.steadfast.domain.unique.UniquePolicy.Dimension;
 import dev.steadfast.domain.unique.UniquePolicy;
+import dev.steadfast.domain.unique.UniquePolicy.Dimension;
 import dev.steadfast.domain.unique.UniqueRequest;
 import dev.steadfast.http.Body;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Reads the Level 4 enqueue options: {@code unique} (ojs-unique-jobs.md 2 and 13, plus {@code key} as an array of
@@ -147,9 +151,9 @@ final class AdvancedOptions {
                 throw OjsException.invalidField(r.field("on_limit"), "'" + r.field("on_limit")
                         + "' must be one of wait, reschedule, drop.", "wait|reschedule|drop", onLimit);
             }
-            throw new OjsException(dev.steadfast.domain.ErrorCode.UNSUPPORTED, "'" + r.field("on_limit") + "': "
+            throw new OjsException(ErrorCode.UNSUPPORTED, "'" + r.field("on_limit") + "': "
                     + onLimit + " is not supported; this server holds a limited job available until its key allows it"
-                    + " (on_limit wait, the default).", java.util.Map.of("field", r.field("on_limit"),
+                    + " (on_limit wait, the default).", Map.of("field", r.field("on_limit"),
                     "supported", List.of("wait")));
         }
         return new RateLimitPolicy(key, conc == null ? null : conc.intValue(), rate, throttle);
@@ -222,14 +226,14 @@ final class AdvancedOptions {
         }
     }
 
-    private static <E> E enumValue(String field, String text, E[] values, java.util.function.Function<E, String> wire) {
+    private static <E> E enumValue(String field, String text, E[] values, Function<E, String> wire) {
         for (E e : values) {
             if (wire.apply(e).equals(text)) {
                 return e;
             }
         }
         throw OjsException.invalidField(field, "'" + field + "' holds '" + text + "', which is not one of "
-                + String.join(", ", java.util.Arrays.stream(values).map(wire).toList()) + ".",
-                String.join("|", java.util.Arrays.stream(values).map(wire).toList()), text);
+                + String.join(", ", Arrays.stream(values).map(wire).toList()) + ".",
+                String.join("|", Arrays.stream(values).map(wire).toList()), text);
     }
 }

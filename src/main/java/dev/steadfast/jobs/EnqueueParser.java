@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.TenantId;
 import dev.steadfast.domain.TraceContext;
+import dev.steadfast.domain.retry.Iso8601Duration;
+import dev.steadfast.domain.retry.PolicyViolation;
 import dev.steadfast.domain.schema.SchemaVersion;
 import dev.steadfast.domain.schema.VersionedType;
 import dev.steadfast.http.Body;
@@ -14,6 +16,8 @@ import dev.steadfast.http.RequestContext;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -129,7 +133,7 @@ public final class EnqueueParser {
         }
         if (t != null && !t.isTextual()) {
             throw OjsException.invalidField("meta.tenant_id", "meta.tenant_id must be a string.", "string",
-                    t.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+                    t.getNodeType().name().toLowerCase(Locale.ROOT));
         }
         String tenant = TenantId.resolve(t == null ? null : t.textValue(), header);
         metaNode.put("tenant_id", tenant);
@@ -158,8 +162,8 @@ public final class EnqueueParser {
             return null;
         }
         try {
-            return dev.steadfast.domain.retry.Iso8601Duration.parse(o.field("delay"), iso);
-        } catch (dev.steadfast.domain.retry.PolicyViolation e) {
+            return Iso8601Duration.parse(o.field("delay"), iso);
+        } catch (PolicyViolation e) {
             throw OjsException.invalidField(o.field("delay"), e.getMessage(), "ISO 8601 duration", iso);
         }
     }
@@ -200,7 +204,7 @@ public final class EnqueueParser {
             return from(name).object(name);
         }
 
-        java.util.List<String> strings(String name) {
+        List<String> strings(String name) {
             return from(name).strings(name, false);
         }
     }

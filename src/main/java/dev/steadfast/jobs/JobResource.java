@@ -104,7 +104,8 @@ public class JobResource {
     @Path("/bulk")
     @RolesAllowed({Roles.PRODUCER, Roles.ADMIN})
     public Uni<Response> bulk(String body) {
-        return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(pushes::bulk)
+        return Uni.createFrom().item(() -> Body.parse(json, body))
+                .flatMap(b -> pushes.bulk(b, RequestContext.trace(), RequestContext.tenantHeader()))
                 .map(b -> bulkResponse(b.outcomes(), b.warnings()));
     }
 

@@ -13,6 +13,7 @@ import dev.steadfast.model.JobRow;
 import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.UUID;
@@ -95,7 +96,7 @@ public class JobService {
         try {
             JsonNode t = json.readTree(row.metaJson()).get("tenant_id");
             return t != null && t.isTextual() ? t.textValue() : null;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return null;
         }
     }

@@ -1,5 +1,6 @@
 package dev.steadfast.jobs;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.coalescing.Coalescer;
 import dev.steadfast.coalescing.Coalescers;
@@ -10,6 +11,8 @@ import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.OperationTime;
 import dev.steadfast.domain.TenantId;
+import dev.steadfast.domain.limits.QueueLimits;
+import dev.steadfast.domain.limits.RateLimitPolicy;
 import dev.steadfast.domain.retry.RetryPolicy;
 import dev.steadfast.domain.unique.UniqueKey;
 import dev.steadfast.domain.unique.UniquePolicy;
@@ -29,6 +32,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -36,6 +40,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * PUSH in its three shapes: one job ({@link #enqueue}, {@link #push}), a batch all or nothing ({@link #pushAll}) and
@@ -87,7 +92,7 @@ public class PushService {
      * depth bound admits it ({@link Backpressure}: 429 QUEUE_FULL); a created job carries the queue's pressure.
      */
     public Uni<PushOutcome> enqueue(EnqueueCommand c) {
-        return admitTenants(java.util.Collections.singletonList(c)).flatMap(v -> backpressure.admit(java.util.Collections.singletonMap(queueOf(c), 1)).flatMap(pressure ->
+        return admitTenants(Collections.singletonList(c)).flatMap(v -> backpressure.admit(Collections.singletonMap(queueOf(c), 1)).flatMap(pressure ->
                 enqueueAdmitted(c).map(o -> pressure != null && o instanceof PushOutcome.Created cr
                         ? new PushOutcome.Created(cr.job(), pressure) : o)));
     }
@@ -151,8 +156,8 @@ public class PushService {
         Instant now = OperationTime.of(clock);
         List<UniqueEnqueue.Candidate> candidates = new ArrayList<>(commands.size());
         Set<UUID> ids = new HashSet<>();
-        Map<String, dev.steadfast.domain.limits.QueueLimits> limits = new LinkedHashMap<>();
-        List<dev.steadfast.domain.limits.RateLimitPolicy> keys = new ArrayList<>();
+        Map<String, QueueLimits> limits = new LinkedHashMap<>();
+        List<RateLimitPolicy> keys = new ArrayList<>();
         for (int i = 0; i < commands.size(); i++) {
             EnqueueCommand c = commands.get(i);
             if (unreadable.containsKey(i)) {
@@ -180,7 +185,7 @@ public class PushService {
             }
         }
         Uni<Void> setLimits = Uni.createFrom().voidItem();
-        for (Map.Entry<String, dev.steadfast.domain.limits.QueueLimits> e : limits.entrySet()) {
+        for (Map.Entry<String, QueueLimits> e : limits.entrySet()) {
             setLimits = setLimits.flatMap(v -> limiter.set(e.getKey(), e.getValue()).replaceWithVoid());
         }
         return setLimits.flatMap(v -> rateLimits.record(keys)).flatMap(v -> unique.push(candidates, atomic, now))
@@ -287,16 +292,8 @@ public class PushService {
             }
             jobs.add(j);
         }
-        return store.insertAllOrNothing(jobs).flatMap(taken -> {
-            if (!taken.isEmpty()) {
-                throw new OjsException(ErrorCode.DUPLICATE, "Batch rejected: " + taken.size()
-                        + " job id(s) already exist; nothing was enqueued.",
-                        Map.of("existing_job_ids", taken.stream().map(UUID::toString).sorted().toList()));
-            }
-            Set<String> q = new HashSet<>();
-            jobs.forEach(j -> q.add(j.queue()));
-            return queues.ensureAll(q, now);
-        }).map(v -> {
+        return store.insertAllOrNothing(jobs)
+                .flatMap(taken -> refuseTakenOrRegisterQueues(taken, jobs, now, "Batch", "enqueued")).map(v -> {
             List<JobRow> rows = new ArrayList<>(jobs.size());
             for (NewJob j : jobs) {
                 JobRow row = JobRows.inserted(j);
@@ -306,6 +303,23 @@ public class PushService {
             rows.forEach(this::announce);
             return rows;
         });
+    }
+
+    /**
+     * The end of an all-or-nothing insert of {@code rows}: when some ids were already {@code taken}, nothing was
+     * written, and the request is refused with 409 duplicate naming them ("{what} rejected: ...; nothing was
+     * {undone}."); otherwise the jobs' queues are registered.
+     */
+    public Uni<Void> refuseTakenOrRegisterQueues(Set<UUID> taken, List<NewJob> rows, Instant now, String what,
+                                                 String undone) {
+        if (!taken.isEmpty()) {
+            return Uni.createFrom().failure(new OjsException(ErrorCode.DUPLICATE, what + " rejected: " + taken.size()
+                    + " job id(s) already exist; nothing was " + undone + ".",
+                    Map.of("existing_job_ids", taken.stream().map(UUID::toString).sorted().toList())));
+        }
+        Set<String> q = new HashSet<>();
+        rows.forEach(j -> q.add(j.queue()));
+        return queues.ensureAll(q, now);
     }
 
     private void announce(JobRow row) {
@@ -373,7 +387,7 @@ public class PushService {
     private String uniqueKey(UniquePolicy p, String type, String queue, String argsJson, String metaJson) {
         try {
             return UniqueKey.of(p, type, queue, json.readValue(argsJson, List.class), json.readValue(metaJson, Map.class));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException("args and meta were serialized by this server", e);
         }
     }
@@ -383,8 +397,8 @@ public class PushService {
     }
 
     /** The policies of jobs that brought none of their own, per type and queue (configuration is fixed at start). */
-    private final java.util.concurrent.ConcurrentHashMap<String, ResolvedPolicy> scopePolicies =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, ResolvedPolicy> scopePolicies =
+            new ConcurrentHashMap<>();
 
     /**
      * The job's effective policy. A job without a policy of its own gets its type's and queue's, resolved and

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * PUSH and batch PUSH from a request body in the HTTP binding's shape, whichever binding received it: the one
@@ -75,29 +76,12 @@ public class Pushes {
                 throw OjsException.invalidField("jobs", "'jobs' must hold 1 to " + max + " jobs.",
                         "1 to " + max + " jobs", list.size() + " jobs");
             }
-            Instant now = clock.instant();
-            List<EnqueueCommand> commands = new ArrayList<>(list.size());
-            for (int i = 0; i < list.size(); i++) {
-                try {
-                    commands.add(EnqueueParser.parse(json, Body.element(json, list.get(i), "jobs[" + i + "]"), now,
-                            trace, tenant));
-                } catch (OjsException e) {
-                    throw e.atIndex(i);
-                }
-            }
-            return commands;
-        }).flatMap(commands -> argsValidation.checkEach(commands).flatMap(checked -> {
+            return list;
+        }).flatMap(l -> parseAndCheck(l, trace, tenant, true)).flatMap(checked -> {
             List<String> warnings = new ArrayList<>();
-            for (int i = 0; i < checked.size(); i++) {
-                if (checked.get(i).refusal() != null) {
-                    throw checked.get(i).refusal().atIndex(i);
-                }
-                for (String w : checked.get(i).warnings()) {
-                    warnings.add("jobs[" + i + "]: " + w);
-                }
-            }
-            return jobs.pushAll(commands).map(rows -> new PushedAll(rows, warnings));
-        }));
+            checked.warnings().forEach((i, ws) -> ws.forEach(w -> warnings.add("jobs[" + i + "]: " + w)));
+            return jobs.pushAll(checked.commands()).map(rows -> new PushedAll(rows, warnings));
+        });
     }
 
     /**
@@ -105,7 +89,7 @@ public class Pushes {
      * partial by default: each job stands alone, a refused one answered in its place; atomic: all or nothing, the
      * first refusal thrown with its index. More jobs than steadfast.jobs.max-batch: 413; none: 400.
      */
-    public Uni<Bulked> bulk(Body b) {
+    public Uni<Bulked> bulk(Body b, TraceContext trace, String tenant) {
         return Uni.createFrom().item(() -> {
             JsonNode list = b.array("jobs", true);
             int max = config.maxBatch();
@@ -128,38 +112,53 @@ public class Pushes {
                         + " is refused, never enqueued twice).", Map.of("field", "idempotency_key"));
             }
             return new BulkRequest(list, "atomic".equals(mode));
-        }).flatMap(r -> {
-            List<EnqueueCommand> commands = new ArrayList<>(r.list().size());
-            Map<Integer, OjsException> bad = new HashMap<>();
-            Instant now = clock.instant();
-            for (int i = 0; i < r.list().size(); i++) {
-                try {
-                    commands.add(EnqueueParser.parse(json, Body.element(json, r.list().get(i), "jobs[" + i + "]"), now));
-                } catch (OjsException e) {
-                    if (r.atomic()) {
-                        throw e.atIndex(i);
+        }).flatMap(r -> parseAndCheck(r.list(), trace, tenant, r.atomic())
+                .flatMap(c -> jobs.pushBulk(c.commands(), c.refused(), r.atomic())
+                        .map(outcomes -> new Bulked(outcomes, c.warnings()))));
+    }
+
+    /**
+     * The jobs of a batch or bulk PUSH parsed ({@link EnqueueParser}) and their args checked against their schemas,
+     * in request order; a refusal names the job's index. {@code allOrNothing}: the first refusal is thrown; otherwise
+     * a refused job's command is null and its refusal kept by index.
+     */
+    private Uni<Checked> parseAndCheck(JsonNode list, TraceContext trace, String tenant, boolean allOrNothing) {
+        List<EnqueueCommand> commands = new ArrayList<>(list.size());
+        Map<Integer, OjsException> refused = new HashMap<>();
+        Instant now = clock.instant();
+        for (int i = 0; i < list.size(); i++) {
+            try {
+                commands.add(EnqueueParser.parse(json, Body.element(json, list.get(i), "jobs[" + i + "]"), now,
+                        trace, tenant));
+            } catch (OjsException e) {
+                if (allOrNothing) {
+                    return Uni.createFrom().failure(e.atIndex(i));
+                }
+                refused.put(i, e.atIndex(i));
+                commands.add(null);
+            }
+        }
+        return argsValidation.checkEach(commands).map(outcomes -> {
+            Map<Integer, List<String>> warnings = new TreeMap<>();
+            for (int i = 0; i < outcomes.size(); i++) {
+                ArgsValidation.Outcome o = outcomes.get(i);
+                if (o.refusal() != null) {
+                    if (allOrNothing) {
+                        throw o.refusal().atIndex(i);
                     }
-                    bad.put(i, e.atIndex(i));
-                    commands.add(null);
+                    refused.put(i, o.refusal().atIndex(i));
+                    commands.set(i, null);
+                } else if (!o.warnings().isEmpty()) {
+                    warnings.put(i, o.warnings());
                 }
             }
-            return argsValidation.checkEach(commands).flatMap(checked -> {
-                Map<Integer, List<String>> warnings = new HashMap<>();
-                for (int i = 0; i < checked.size(); i++) {
-                    ArgsValidation.Outcome o = checked.get(i);
-                    if (o.refusal() != null) {
-                        if (r.atomic()) {
-                            throw o.refusal().atIndex(i);
-                        }
-                        bad.put(i, o.refusal().atIndex(i));
-                        commands.set(i, null);
-                    } else if (!o.warnings().isEmpty()) {
-                        warnings.put(i, o.warnings());
-                    }
-                }
-                return jobs.pushBulk(commands, bad, r.atomic()).map(outcomes -> new Bulked(outcomes, warnings));
-            });
+            return new Checked(commands, refused, warnings);
         });
+    }
+
+    /** Parsed and checked jobs: a refused one's command null, its refusal and any job's warnings by index. */
+    private record Checked(List<EnqueueCommand> commands, Map<Integer, OjsException> refused,
+                           Map<Integer, List<String>> warnings) {
     }
 
     private record BulkRequest(JsonNode list, boolean atomic) {

@@ -1,8 +1,8 @@
 package dev.steadfast.jobs;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
@@ -11,8 +11,10 @@ import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.retry.MaxAttemptsRule;
 import dev.steadfast.domain.retry.PolicyViolation;
 import dev.steadfast.domain.retry.RetryPolicy;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -25,7 +27,7 @@ import java.util.TreeMap;
  * rule of ojs-retry.md section 11 is refused with 422 naming the field, and nothing is enqueued (RET-16).
  */
 @ApplicationScoped
-@io.quarkus.runtime.Startup
+@Startup
 public class RetryPolicies {
 
     private final RetryPolicy serverDefault;
@@ -66,7 +68,7 @@ public class RetryPolicies {
     public Description describe() {
         return new Description(List.of("job", "type", "queue", "default"), serverDefault.toWire(), byQueue, byType,
                 new AttemptsRange(maxAttempts.min(), maxAttempts.max() == Integer.MAX_VALUE ? null : maxAttempts.max(),
-                        maxAttempts.mode().name().toLowerCase(java.util.Locale.ROOT)));
+                        maxAttempts.mode().name().toLowerCase(Locale.ROOT)));
     }
 
     /** {@code {"precedence", "default", "queues", "types", "max_attempts_range"}}. */

@@ -1,12 +1,14 @@
 package dev.steadfast.maintenance;
 
 import dev.steadfast.http.Timestamps;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,7 +23,7 @@ import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
  * one line per failed run. Refuses to start with an interval under one second, the Quarkus scheduler's resolution.
  */
 @ApplicationScoped
-@io.quarkus.runtime.Startup
+@Startup
 public class MaintenanceHealth {
 
     public static final String LEASE_REAPER = "lease-reaper";
@@ -59,7 +61,7 @@ public class MaintenanceHealth {
         staleAfter.put(WORKFLOW_ADVANCER, m.workflowInterval().multipliedBy(n));
         staleAfter.put(CRON_FIRER, cron.tickInterval().multipliedBy(n));
         staleAfter.put(PRUNER, m.prunerInterval().multipliedBy(n)
-                .plus(Duration.parse("PT" + Pruner.FIRST_RUN_DELAY.toUpperCase(java.util.Locale.ROOT))));
+                .plus(Duration.parse("PT" + Pruner.FIRST_RUN_DELAY.toUpperCase(Locale.ROOT))));
     }
 
     void succeeded(String task, Instant at) {

@@ -2,12 +2,15 @@ package dev.steadfast.maintenance;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.jboss.logging.Logger;
 
@@ -47,7 +50,7 @@ public class MaintenanceRuns {
     private volatile boolean stopping;
 
     /** Once the application stops, no new run starts: the pool is about to close under it. */
-    void onStop(@jakarta.enterprise.event.Observes io.quarkus.runtime.ShutdownEvent e) {
+    void onStop(@Observes ShutdownEvent e) {
         stopping = true;
     }
 
@@ -75,8 +78,8 @@ public class MaintenanceRuns {
                 .replaceWithVoid();
     }
 
-    private final java.util.concurrent.ConcurrentHashMap<String, OutageLog> outages =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, OutageLog> outages =
+            new ConcurrentHashMap<>();
 
     /** The task's failure log: one line per database outage, not one per run (OutageLog). */
     private OutageLog outages(String task) {

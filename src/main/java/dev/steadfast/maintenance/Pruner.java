@@ -8,6 +8,7 @@ import dev.steadfast.store.workflows.WorkflowStore;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.time.Instant;
 import org.jboss.logging.Logger;
 
@@ -70,7 +71,7 @@ public class Pruner {
     }
 
     /** Error groups' hourly counts are kept this long: the console's sparkline shows the last 24 hours. */
-    public static final java.time.Duration ERROR_HOURS_KEPT = java.time.Duration.ofHours(48);
+    public static final Duration ERROR_HOURS_KEPT = Duration.ofHours(48);
 
     /** Partitions exist this many days ahead, so a missed run or two never sends a day to the default partition. */
     static final int DAYS_AHEAD = 3;

@@ -2,9 +2,11 @@ package dev.steadfast.maintenance;
 
 import dev.steadfast.store.SearchIndexes;
 import dev.steadfast.store.maintenance.MaintenanceStore;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -44,7 +46,7 @@ public class SearchIndexer {
         this.clock = clock;
     }
 
-    void onStop(@jakarta.enterprise.event.Observes io.quarkus.runtime.ShutdownEvent e) {
+    void onStop(@Observes ShutdownEvent e) {
         stopping = true;
     }
 

@@ -18,7 +18,9 @@ import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -78,7 +80,7 @@ public class JobBulkService {
             return depth.get().map(snapshot -> new Count(snapshot.byQueue().entrySet().stream()
                     .filter(q -> f.queue() == null || f.queue().equals(q.getKey()))
                     .flatMap(q -> q.getValue().entrySet().stream())
-                    .filter(e -> states.contains(e.getKey())).mapToLong(java.util.Map.Entry::getValue).sum(),
+                    .filter(e -> states.contains(e.getKey())).mapToLong(Map.Entry::getValue).sum(),
                     snapshot.at(), true, false));
         }
         Instant now = clock.instant();
@@ -112,7 +114,7 @@ public class JobBulkService {
                         .map(b -> a + b)));
     }
 
-    private Uni<Long> loop(String[] states, java.util.function.Supplier<Uni<Integer>> step) {
+    private Uni<Long> loop(String[] states, Supplier<Uni<Integer>> step) {
         return states.length == 0 ? Uni.createFrom().item(0L)
                 : Batches.untilShort(step, batch).map(Integer::longValue);
     }

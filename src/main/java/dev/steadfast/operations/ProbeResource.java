@@ -1,5 +1,6 @@
 package dev.steadfast.operations;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.maintenance.MaintenanceReadiness;
 import dev.steadfast.work.Draining;
@@ -9,6 +10,7 @@ import jakarta.annotation.security.PermitAll;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Response;
+import java.util.Locale;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
@@ -62,11 +64,11 @@ public class ProbeResource {
     private String body(String status, String backend, HealthCheckResponse m) {
         OperationsViews.Ready out = new OperationsViews.Ready(status,
                 new OperationsViews.Backend("postgres", backend, null, null, null),
-                new OperationsViews.Maintenance(m.getStatus().name().toLowerCase(java.util.Locale.ROOT),
+                new OperationsViews.Maintenance(m.getStatus().name().toLowerCase(Locale.ROOT),
                         m.getData().orElse(null)));
         try {
             return json.writeValueAsString(out);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }

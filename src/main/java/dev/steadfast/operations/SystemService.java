@@ -8,6 +8,8 @@ import dev.steadfast.queues.QueueRegistry;
 import dev.steadfast.schemas.ArgsValidation;
 import dev.steadfast.stats.StatsService;
 import dev.steadfast.store.JobStore;
+import dev.steadfast.tenants.TenantService;
+import dev.steadfast.webhooks.WebhookFanout;
 import dev.steadfast.work.LeaseExpiry;
 import dev.steadfast.work.RetryPromoter;
 import io.smallrye.mutiny.Uni;
@@ -28,7 +30,7 @@ public class SystemService {
 
     private final StatsService stats;
 
-    private final dev.steadfast.tenants.TenantService tenants;
+    private final TenantService tenants;
 
     private final ClaimCursors cursors;
 
@@ -36,12 +38,12 @@ public class SystemService {
 
     private final RetryPromoter promoter;
 
-    private final dev.steadfast.webhooks.WebhookFanout webhooks;
+    private final WebhookFanout webhooks;
 
     public SystemService(JobStore store, QueueRegistry queues, EventLog events, QueueLimiter limiter,
                          Backpressure backpressure, StatsService stats, ArgsValidation argsValidation,
-                         dev.steadfast.tenants.TenantService tenants, ClaimCursors cursors, LeaseExpiry leases,
-                         RetryPromoter promoter, dev.steadfast.webhooks.WebhookFanout webhooks) {
+                         TenantService tenants, ClaimCursors cursors, LeaseExpiry leases,
+                         RetryPromoter promoter, WebhookFanout webhooks) {
         this.webhooks = webhooks;
         this.cursors = cursors;
         this.leases = leases;

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.JobRules;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.limits.QueueLimits;
+import dev.steadfast.domain.retry.Iso8601Duration;
+import dev.steadfast.domain.retry.PolicyViolation;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Pagination;
 import dev.steadfast.http.Responses;
@@ -21,6 +23,7 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Response;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -93,7 +96,7 @@ public class AdminQueuesResource {
             Long concurrency = b.integer("concurrency");
             Body rate = b.object("rate");
             Integer limit = null;
-            java.time.Duration period = null;
+            Duration period = null;
             if (rate != null) {
                 Long l = rate.integer("limit");
                 if (l == null || l < 0 || l > QueueLimits.MAX_RATE) {
@@ -103,8 +106,8 @@ public class AdminQueuesResource {
                 limit = l.intValue();
                 String p = rate.string("period", true);
                 try {
-                    period = dev.steadfast.domain.retry.Iso8601Duration.parse("rate.period", p);
-                } catch (dev.steadfast.domain.retry.PolicyViolation e) {
+                    period = Iso8601Duration.parse("rate.period", p);
+                } catch (PolicyViolation e) {
                     throw OjsException.invalidField("rate.period", "'rate.period' must be an ISO 8601 duration such"
                             + " as PT1M.", "ISO 8601 duration", p);
                 }
@@ -134,7 +137,7 @@ public class AdminQueuesResource {
     private static AdminQueueViews.Limits limitsView(String queue, QueueLimits l) {
         return new AdminQueueViews.Limits(queue, l.concurrency(), l.rateLimit() == null ? null
                 : new AdminQueueViews.Rate(l.rateLimit(),
-                        dev.steadfast.domain.retry.Iso8601Duration.format(l.ratePeriod()), "sliding"));
+                        Iso8601Duration.format(l.ratePeriod()), "sliding"));
     }
 
     private static AdminQueueViews.Queue view(QueueStats q) {

@@ -10,6 +10,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -78,7 +79,7 @@ public class Backpressure {
 
     /** {@link #admit} for the jobs of one request, given by their queues (null: the default one). */
     public Uni<Double> admitAll(Iterable<String> queues) {
-        Map<String, Integer> n = new java.util.HashMap<>();
+        Map<String, Integer> n = new HashMap<>();
         for (String q : queues) {
             n.merge(q == null ? JobRules.DEFAULT_QUEUE : q, 1, Integer::sum);
         }
@@ -98,7 +99,7 @@ public class Backpressure {
     /** Bounds {@code queue} (null: no bound); applies on this instance at once. */
     public Uni<Void> configure(String queue, QueueBound bound) {
         return store.set(queue, bound, clock.instant()).invoke(() -> bounds.changed(b -> {
-            Map<String, QueueBound> next = new java.util.HashMap<>(b);
+            Map<String, QueueBound> next = new HashMap<>(b);
             if (bound == null) {
                 next.remove(queue);
             } else {

@@ -6,6 +6,7 @@ import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.OperationTime;
 import dev.steadfast.domain.limits.ClaimRoute;
 import dev.steadfast.domain.limits.QueueLimits;
+import dev.steadfast.events.Telemetry;
 import dev.steadfast.model.JobRow;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.queues.QueueLimitStore;
@@ -18,6 +19,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -48,11 +50,11 @@ public class QueueLimiter {
 
     private final TenantFairness fair;
     private final JobStore jobs;
-    private final dev.steadfast.events.Telemetry telemetry;
+    private final Telemetry telemetry;
 
     public QueueLimiter(QueueLimitStore limits, Clock clock, RateLimits keys,
                         RateLimitStore keyedStore, TenantFairness fair, JobStore jobs,
-                        dev.steadfast.events.Telemetry telemetry) {
+                        Telemetry telemetry) {
         this.telemetry = telemetry;
         this.fair = fair;
         this.jobs = jobs;
@@ -124,7 +126,7 @@ public class QueueLimiter {
         JobRules.checkQueue(queue);
         Instant now = OperationTime.of(clock);
         return limits.set(queue, l, now).invoke(set -> limited.changed(before -> {
-            java.util.Set<String> next = new java.util.HashSet<>(before);
+            Set<String> next = new HashSet<>(before);
             if (set.limited()) {
                 next.add(queue);
             } else {

@@ -4,6 +4,7 @@ import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,7 +25,7 @@ public class QueueRegistry {
     }
 
     /** Registers every queue of {@code names} this instance has not seen yet, in one statement. */
-    public Uni<Void> ensureAll(java.util.Collection<String> names, Instant now) {
+    public Uni<Void> ensureAll(Collection<String> names, Instant now) {
         List<String> unseen = names.stream().filter(q -> !known.contains(q)).toList();
         if (unseen.isEmpty()) {
             return Uni.createFrom().voidItem();

@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Per-key rate limits (ojs-rate-limiting.md 6 and 10.1): records the limits a PUSH names for its key, answers
@@ -31,7 +32,7 @@ public class RateLimits {
     static final Duration REFRESH = Duration.ofSeconds(1);
 
     /** Keys this instance saw held, with the strategy that held them; bounded (cleared past {@link #MAX_HELD}). */
-    private final java.util.concurrent.ConcurrentHashMap<String, String> held = new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, String> held = new ConcurrentHashMap<>();
     static final int MAX_HELD = 10_000;
 
     private final RateLimitStore store;

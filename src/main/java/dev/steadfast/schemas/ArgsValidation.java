@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
@@ -54,7 +55,7 @@ public class ArgsValidation {
     private final ValidationMode defaultMode;
     private final RefreshedSnapshot<SchemaCatalog> catalog;
     /** A compiled schema, or null for a stored document that no longer compiles. */
-    private final Map<String, java.util.Optional<ArgsSchemas.Compiled>> compiled = new ConcurrentHashMap<>();
+    private final Map<String, Optional<ArgsSchemas.Compiled>> compiled = new ConcurrentHashMap<>();
 
     public ArgsValidation(SchemaStore store, ArgsSchemas schemas, ObjectMapper json, Clock clock, SchemaConfig config) {
         this.store = store;
@@ -169,22 +170,22 @@ public class ArgsValidation {
                 + ": " + found.get(0).message(), d));
     }
 
-    private Uni<java.util.Optional<ArgsSchemas.Compiled>> compiled(SchemaCatalog.Entry e) {
+    private Uni<Optional<ArgsSchemas.Compiled>> compiled(SchemaCatalog.Entry e) {
         String key = e.uri() + '\n' + e.createdAt();
-        java.util.Optional<ArgsSchemas.Compiled> known = compiled.get(key);
+        Optional<ArgsSchemas.Compiled> known = compiled.get(key);
         if (known != null) {
             return Uni.createFrom().item(known);
         }
         return store.find(e.uri()).map(row -> {
             if (row.isEmpty() || !row.get().createdAt().equals(e.createdAt())) {
-                return java.util.Optional.<ArgsSchemas.Compiled>empty(); // changed since the catalog was read
+                return Optional.<ArgsSchemas.Compiled>empty(); // changed since the catalog was read
             }
-            java.util.Optional<ArgsSchemas.Compiled> c;
+            Optional<ArgsSchemas.Compiled> c;
             try {
-                c = java.util.Optional.of(schemas.compile("schema", read(row.get().schemaJson())));
+                c = Optional.of(schemas.compile("schema", read(row.get().schemaJson())));
             } catch (OjsException bad) { // registered before schemas were checked (V22): documentation only
                 LOG.warnf("Schema %s does not compile and is not applied to args: %s", e.uri(), bad.getMessage());
-                c = java.util.Optional.empty();
+                c = Optional.empty();
             }
             if (compiled.size() >= MAX_COMPILED) {
                 compiled.clear();

@@ -3,6 +3,7 @@ package dev.steadfast.schemas;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.util.RawValue;
@@ -94,7 +95,7 @@ final class SchemaJson {
 
     /** A version from a body field: a whole number or a version string; {@code dflt} when absent. */
     static SchemaVersion bodyVersion(Body b, String name, SchemaVersion dflt) {
-        com.fasterxml.jackson.databind.JsonNode v = b.raw(name);
+        JsonNode v = b.raw(name);
         if (v == null) {
             return dflt;
         }

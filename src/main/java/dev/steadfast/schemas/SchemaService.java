@@ -1,5 +1,6 @@
 package dev.steadfast.schemas;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.ErrorCode;
@@ -9,8 +10,8 @@ import dev.steadfast.domain.OperationTime;
 import dev.steadfast.domain.schema.SchemaVersion;
 import dev.steadfast.domain.schema.ValidationMode;
 import dev.steadfast.http.Json;
-import dev.steadfast.store.schemas.SchemaStore.SchemaRow;
 import dev.steadfast.store.schemas.SchemaStore;
+import dev.steadfast.store.schemas.SchemaStore.SchemaRow;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -90,7 +91,7 @@ public class SchemaService {
     private boolean sameDocument(String stored, JsonNode doc) {
         try {
             return stored != null && json.readTree(stored).equals(doc);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             return false;
         }
     }

@@ -1,5 +1,6 @@
 package dev.steadfast.store;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -31,7 +32,7 @@ public final class HistorySql {
      * and run_at are always cleared), {@code extra} adds ", expr AS x_name" items the expressions can read.
      */
     public static String finish(String using, String where, String extra, Map<String, String> set) {
-        Map<String, String> values = new java.util.HashMap<>(set);
+        Map<String, String> values = new HashMap<>(set);
         values.putIfAbsent("run_at", "NULL");
         values.putIfAbsent("lease_expires_at", "NULL");
         values.putIfAbsent("execution_deadline", "NULL");

@@ -1,6 +1,8 @@
 package dev.steadfast.store;
 
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -12,6 +14,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -121,15 +126,15 @@ public class InstancePresence {
      * Waits at most 2 s for a session connection's close, at shutdown (a close still running when Vert.x stops its
      * event loops logs an error); on an event loop it does not wait.
      */
-    static void await(io.vertx.core.Future<Void> close) {
-        if (io.vertx.core.Context.isOnEventLoopThread()) {
+    static void await(Future<Void> close) {
+        if (Context.isOnEventLoopThread()) {
             return;
         }
         try {
-            close.toCompletionStage().toCompletableFuture().get(2, java.util.concurrent.TimeUnit.SECONDS);
+            close.toCompletionStage().toCompletableFuture().get(2, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             LOG.debugf("closing a session connection at shutdown: %s", e.toString());
         }
     }

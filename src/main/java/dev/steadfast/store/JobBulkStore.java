@@ -1,5 +1,6 @@
 package dev.steadfast.store;
 
+import dev.steadfast.domain.OjsException;
 import dev.steadfast.model.BulkScope;
 import dev.steadfast.model.JobFilter;
 import io.smallrye.mutiny.Uni;
@@ -238,7 +239,7 @@ public class JobBulkStore {
 
     /** A count or batch that ran into the listing's time limit: the filter is too broad for its search. */
     private static Throwable tooSlow(Throwable e) {
-        return dev.steadfast.domain.OjsException.invalidField("q", "Counting or changing the jobs this filter matches"
+        return OjsException.invalidField("q", "Counting or changing the jobs this filter matches"
                 + " took longer than 5 s; narrow it with a queue, type, state or time range.");
     }
 

@@ -6,6 +6,7 @@ import dev.steadfast.model.JobFilter;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Predicate;
 
 /**
  * Job listings for the console: filters, text search and keyset pagination on (created_at, id), never OFFSET, so
@@ -201,7 +203,7 @@ public class JobQueryStore {
     static final String UP_TO_DESC = "(created_at, id) >= ($%d, $%d)";
     static final String UP_TO_ASC = "(created_at, id) <= ($%d, $%d)";
 
-    private static List<JobSummary> summaries(io.vertx.mutiny.sqlclient.RowSet<Row> rows) {
+    private static List<JobSummary> summaries(RowSet<Row> rows) {
         List<JobSummary> out = new ArrayList<>(rows.rowCount());
         for (Row r : rows) {
             out.add(summary(r));
@@ -340,7 +342,7 @@ public class JobQueryStore {
      * @param typePrefixParam the parameter of the type prefix among {@code searching}, 0 if none
      */
     static String searchListing(List<Part> parts, List<String> narrowing, List<String> searching, int typePrefixParam,
-                                java.util.function.Predicate<Part> bounded, boolean ascending, int limitParam,
+                                Predicate<Part> bounded, boolean ascending, int limitParam,
                                 int scanRows) {
         String dir = ascending ? "ASC" : "DESC";
         String back = ascending ? "DESC" : "ASC";
@@ -485,7 +487,7 @@ public class JobQueryStore {
     public static JobSummary summary(Row r) {
         String[] tags = r.getArrayOfStrings("tags");
         return new JobSummary(r.getUUID("id"), r.getString("type"), r.getString("queue"),
-                dev.steadfast.domain.JobState.fromWire(r.getString("state")).orElseThrow(), r.getInteger("priority"),
+                JobState.fromWire(r.getString("state")).orElseThrow(), r.getInteger("priority"),
                 r.getInteger("attempt"), r.getInteger("max_attempts"), tags == null ? List.of() : Arrays.asList(tags),
                 JobRows.instant(r, "created_at"), JobRows.instant(r, "run_at"), r.getBoolean("dead_letter"),
                 r.getInteger("run"), r.getString("error_type"), r.getString("error_message"),

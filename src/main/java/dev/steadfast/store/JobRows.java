@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
 /** How the store reads a {@link JobRow}: the select lists and the row's reading. */
 public final class JobRows {
@@ -22,7 +23,7 @@ public final class JobRows {
     private static final String[] JSON = {"args", "meta", "extensions", "retry_policy", "error", "errors", "result"};
 
     /** What a worker's transitions never need: the error history, the last error and the result. */
-    private static final java.util.Set<String> HEAVY = java.util.Set.of("errors", "error", "result");
+    private static final Set<String> HEAVY = Set.of("errors", "error", "result");
 
     /**
      * The select list of {@link #columns(String)} with the error history, the last error and the result read as

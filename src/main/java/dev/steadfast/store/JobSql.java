@@ -1,5 +1,8 @@
 package dev.steadfast.store;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
 /**
  * Every statement the server runs against the live jobs table (and, when a job finishes, the history it moves to), each named for the transition it makes, with the
  * reason it looks the way it does. Times are always bound from the application clock ($n), never now(), so a
@@ -149,7 +152,7 @@ public final class JobSql {
         return HistorySql.finish("USING gone",
                 "j.id = gone.id AND j.state IN ('available', 'scheduled', 'retryable', 'pending')",
                 ", " + expiryEntry("j", "$2") + " AS x_entry",
-                java.util.Map.of("state", "'discarded'", "discarded_at", "$2", "error", "fin.x_entry",
+                Map.of("state", "'discarded'", "discarded_at", "$2", "error", "fin.x_entry",
                         "errors", "jsonb_path_query_array(fin.errors || fin.x_entry, '$[last - $k to last]',"
                                 + " jsonb_build_object('k', " + keep + "::int - 1))"));
     }
@@ -202,8 +205,8 @@ public final class JobSql {
                   AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = $1 AND (p.paused OR p.limited))"""
             .formatted(CLAIMABLE, NOT_LIMITED_TENANT);
 
-    private static final java.util.concurrent.ConcurrentHashMap<Integer, String> CLAIM_ONE =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<Integer, String> CLAIM_ONE =
+            new ConcurrentHashMap<>();
 
     /** {@link #claimOneText}, built once per count. */
     static String claimOne(int count) {
@@ -245,8 +248,8 @@ public final class JobSql {
         return withExpired("queue = $1", Integer.toString(count), "$7", next, start("$2", "$3", "$4"));
     }
 
-    private static final java.util.concurrent.ConcurrentHashMap<Integer, String> CLAIM_FROM =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<Integer, String> CLAIM_FROM =
+            new ConcurrentHashMap<>();
 
     /** {@link #claimFromText}, built once per count. */
     static String claimFrom(int count) {
@@ -380,7 +383,7 @@ public final class JobSql {
                 j.id = a.id AND j.state = ANY($5::text[] COLLATE "C") AND j.lease_expires_at > $4::timestamptz
                   AND (a.worker IS NULL OR j.lease_owner IS NULL OR j.lease_owner = a.worker) AND\s""" + which,
                 ", a.result AS x_result",
-                java.util.Map.of("state", "'completed'", "completed_at", "$4::timestamptz",
+                Map.of("state", "'completed'", "completed_at", "$4::timestamptz",
                         "result", "fin.x_result::jsonb", "error", "NULL", "error_group", "NULL"));
     }
 
@@ -465,7 +468,7 @@ public final class JobSql {
             + HistorySql.finish("USING f", "f.state = 'discarded' AND " + FAILURE_GUARD,
                     ", f.entry AS x_entry, f.delay_ms AS x_delay_ms, f.dead_letter AS x_dead_letter, f.at AS x_at,"
                             + " f.grp AS x_grp",
-                    java.util.Map.of("state", "'discarded'", "retry_delay_ms", "fin.x_delay_ms",
+                    Map.of("state", "'discarded'", "retry_delay_ms", "fin.x_delay_ms",
                             "error", "fin.x_entry::jsonb", "error_group", "fin.x_grp",
                             "errors", "jsonb_path_query_array(fin.errors || fin.x_entry::jsonb, '$[last - $k to last]',"
                                     + " jsonb_build_object('k', $2::int - 1))",
@@ -478,7 +481,7 @@ public final class JobSql {
      * lists the states cancel may start from (all of them live).
      */
     static final String CANCEL = "WITH " + HistorySql.finish("", "j.id = $1 AND j.state = ANY($3)", "",
-            java.util.Map.of("state", "'cancelled'", "cancelled_at", "$2::timestamptz"))
+            Map.of("state", "'cancelled'", "cancelled_at", "$2::timestamptz"))
             + "\nSELECT fin.state AS previous_state, " + JobRows.columns("ins") + " FROM ins JOIN fin ON fin.id = ins.id";
 
     /**
@@ -543,6 +546,6 @@ public final class JobSql {
      */
     static final String CANCEL_REPLACED = "WITH " + HistorySql.finish("",
             "j.id = ANY($1::uuid[]) AND j.state = ANY($3)", "",
-            java.util.Map.of("state", "'cancelled'", "cancelled_at", "$2::timestamptz"))
+            Map.of("state", "'cancelled'", "cancelled_at", "$2::timestamptz"))
             + "\nSELECT " + JobRows.columns("ins") + " FROM ins";
 }

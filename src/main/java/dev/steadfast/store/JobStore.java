@@ -3,6 +3,7 @@ package dev.steadfast.store;
 import dev.steadfast.domain.ClaimCursors;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.JobStateMachine;
+import dev.steadfast.domain.retry.ErrorHistory;
 import dev.steadfast.model.Completion;
 import dev.steadfast.model.JobRow;
 import dev.steadfast.model.QueueRow;
@@ -12,7 +13,9 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,11 +24,15 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The jobs aggregate's only door to PostgreSQL. Each method runs the named statements of {@link JobSql}; every
@@ -46,9 +53,9 @@ public class JobStore {
     private final int historyKept;
 
     public JobStore(Pool pool, ClaimCursors cursors,
-                    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "steadfast.errors.history-size",
+                    @ConfigProperty(name = "steadfast.errors.history-size",
                             defaultValue = "50") int historySize) {
-        this.historyKept = dev.steadfast.domain.retry.ErrorHistory.kept(historySize);
+        this.historyKept = ErrorHistory.kept(historySize);
         this.pool = pool;
         this.cursors = cursors;
     }
@@ -84,7 +91,7 @@ public class JobStore {
     }
 
     /** Inserts on {@code client}: the pool, or a connection whose transaction the job belongs to (cron firing). */
-    public static Uni<Set<UUID>> insert(io.vertx.mutiny.sqlclient.SqlClient client, List<NewJob> jobs) {
+    public static Uni<Set<UUID>> insert(SqlClient client, List<NewJob> jobs) {
         int n = jobs.size();
         UUID[] ids = new UUID[n];
         String[] types = new String[n], queues = new String[n], args = new String[n], metas = new String[n],
@@ -182,7 +189,7 @@ public class JobStore {
         }
     }
 
-    public static Uni<List<JobRow>> claim(io.vertx.mutiny.sqlclient.SqlClient client, String sql, List<String> queues,
+    public static Uni<List<JobRow>> claim(SqlClient client, String sql, List<String> queues,
                                    int count, String workerId, Long visibilityMs, Instant now) {
         Tuple t = Tuple.tuple(Arrays.asList(queues.toArray(String[]::new), odt(now), count, workerId, visibilityMs));
         return client.preparedQuery(sql).execute(t).map(JobStore::claimed);
@@ -196,7 +203,7 @@ public class JobStore {
     /** {@link #claimed(RowSet)}, the rows a claim discarded (state discarded, no ord) put into {@code expired}. */
     private static List<JobRow> claimed(RowSet<Row> rows, List<JobRow> expired) {
         List<JobRow> out = new ArrayList<>(rows.rowCount());
-        java.util.Map<UUID, Long> ord = new java.util.HashMap<>();
+        Map<UUID, Long> ord = new HashMap<>();
         for (Row r : rows) {
             JobRow j = JobRows.from(r);
             if (expired != null && j.state() == JobState.DISCARDED) {
@@ -207,8 +214,8 @@ public class JobStore {
             out.add(j);
         }
         // RETURNING has no order: restore it (queue order, priority, then when each became available).
-        out.sort(java.util.Comparator.<JobRow>comparingLong(j -> ord.get(j.id()))
-                .thenComparing(JobRow::priority, java.util.Comparator.reverseOrder())
+        out.sort(Comparator.<JobRow>comparingLong(j -> ord.get(j.id()))
+                .thenComparing(JobRow::priority, Comparator.reverseOrder())
                 .thenComparing(JobRow::enqueuedAt).thenComparing(JobRow::id));
         return out;
     }
@@ -226,7 +233,7 @@ public class JobStore {
     }
 
     /** {@link #complete(List, Instant)} on {@code client}. */
-    public static Uni<List<Completion.Result>> complete(io.vertx.mutiny.sqlclient.SqlClient client,
+    public static Uni<List<Completion.Result>> complete(SqlClient client,
                                                         List<Completion> acks, Instant now) {
         return client.preparedQuery(JobSql.COMPLETE).execute(completions(acks, now)).map(rows -> {
             List<Completion.Result> out = new ArrayList<>(rows.rowCount());
@@ -245,7 +252,7 @@ public class JobStore {
     }
 
     /** Completes the given workflow steps whose lease allows it (JobSql.COMPLETE_STEP); the others are left out. */
-    public static Uni<List<Completion.Done>> completeSteps(io.vertx.mutiny.sqlclient.SqlClient client,
+    public static Uni<List<Completion.Done>> completeSteps(SqlClient client,
                                                            List<Completion> acks, Instant now) {
         return client.preparedQuery(JobSql.COMPLETE_STEP).execute(completions(acks, now)).map(rows -> {
             List<Completion.Done> done = new ArrayList<>(rows.rowCount());
@@ -297,7 +304,7 @@ public class JobStore {
     }
 
     /** {@code steps}: whether workflow steps are written too (see JobSql.RECORD_FAILURES). */
-    public static Uni<List<JobRow>> recordFailures(io.vertx.mutiny.sqlclient.SqlClient client, List<FailureWrite> writes,
+    public static Uni<List<JobRow>> recordFailures(SqlClient client, List<FailureWrite> writes,
                                             int keep, Instant fence, boolean steps) {
         int n = writes.size();
         UUID[] ids = new UUID[n];
@@ -402,7 +409,7 @@ public class JobStore {
         // cron firer releasing a held run: cron_runs, then jobs) can deadlock with it, and PostgreSQL may pick the
         // reset as the victim: emptying the tables again is harmless, so it is retried
         return pool.query(JobSql.RESET).execute().replaceWithVoid()
-                .onFailure(e -> e instanceof io.vertx.pgclient.PgException pg && "40P01".equals(pg.getSqlState()))
+                .onFailure(e -> e instanceof PgException pg && "40P01".equals(pg.getSqlState()))
                 .retry().atMost(5);
     }
 

@@ -1,6 +1,9 @@
 package dev.steadfast.tenants;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.steadfast.http.Body;
@@ -25,13 +28,13 @@ public class PoolResource {
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record PoolView(String name, String strategy, List<String> queues,
-                    com.fasterxml.jackson.databind.JsonNode weights, Integer concurrency, String createdAt,
+                    JsonNode weights, Integer concurrency, String createdAt,
                     String updatedAt) {
-        static PoolView of(com.fasterxml.jackson.databind.ObjectMapper json, PoolRow p) {
-            com.fasterxml.jackson.databind.JsonNode w;
+        static PoolView of(ObjectMapper json, PoolRow p) {
+            JsonNode w;
             try {
                 w = json.readTree(p.weightsJson());
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            } catch (JsonProcessingException e) {
                 throw new IllegalStateException("scheduling_pools.weights is jsonb", e);
             }
             return new PoolView(p.name(), p.strategy(), p.queues(), w, p.concurrency(),
@@ -46,9 +49,9 @@ public class PoolResource {
     }
 
     private final SchedulingService scheduling;
-    private final com.fasterxml.jackson.databind.ObjectMapper json;
+    private final ObjectMapper json;
 
-    public PoolResource(SchedulingService scheduling, com.fasterxml.jackson.databind.ObjectMapper json) {
+    public PoolResource(SchedulingService scheduling, ObjectMapper json) {
         this.scheduling = scheduling;
         this.json = json;
     }

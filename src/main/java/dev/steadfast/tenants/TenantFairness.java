@@ -2,6 +2,7 @@ package dev.steadfast.tenants;
 
 import dev.steadfast.coalescing.RefreshedSnapshot;
 import dev.steadfast.domain.limits.ClaimRoute;
+import dev.steadfast.events.Telemetry;
 import dev.steadfast.model.JobRow;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.tenants.TenantLimitStore;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -59,7 +61,7 @@ public class TenantFairness {
 
     private final TenantStore store;
     private final JobStore jobs;
-    private final dev.steadfast.events.Telemetry telemetry;
+    private final Telemetry telemetry;
     private final TenantsConfig config;
     private final RefreshedSnapshot<Map<String, List<String>>> tenants;
     private volatile Map<String, List<String>> known = Map.of();
@@ -70,7 +72,7 @@ public class TenantFairness {
     private final Map<UUID, String> held = new ConcurrentHashMap<>();
 
     public TenantFairness(TenantStore store, JobStore jobs, TenantsConfig config, TenantLimitStore limits,
-                          dev.steadfast.events.Telemetry telemetry) {
+                          Telemetry telemetry) {
         this.telemetry = telemetry;
         this.store = store;
         this.jobs = jobs;
@@ -158,7 +160,7 @@ public class TenantFairness {
     /** This instance's admin API set ({@code limited}) or removed a tenant's max_concurrency: effective at once. */
     public void concurrencyChanged(String tenant, boolean isLimited) {
         limited.changed(before -> {
-            Set<String> next = new java.util.HashSet<>(before);
+            Set<String> next = new HashSet<>(before);
             if (isLimited) {
                 next.add(tenant);
             } else {

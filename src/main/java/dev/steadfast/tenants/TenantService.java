@@ -16,6 +16,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -163,7 +164,7 @@ public class TenantService {
         Duration d = null;
         try {
             d = period == null ? null : Duration.parse(period);
-        } catch (java.time.format.DateTimeParseException e) {
+        } catch (DateTimeParseException e) {
             // refused below
         }
         if (d == null || d.compareTo(EnqueueRate.MIN_PERIOD) < 0 || d.compareTo(EnqueueRate.MAX_PERIOD) > 0) {

@@ -1,11 +1,14 @@
 package dev.steadfast.tenants;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.steadfast.domain.JobState;
 import dev.steadfast.http.Timestamps;
 import dev.steadfast.store.tenants.TenantStore;
+import dev.steadfast.store.tenants.TenantStore.Limits;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,49 +26,62 @@ final class TenantViews {
      * max_concurrency, waiting ones for max_queue_depth) and fairness weight.
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record Stats(String tenantId, long totalJobs, Map<String, Long> jobs, Map<String, Long> byState,
-                 long deadLetters, Map<String, Object> limits, Map<String, Object> fairness) {
+    record Stats(String tenantId, long totalJobs, Jobs jobs, Map<String, Long> byState, long deadLetters,
+                 Usages limits, Fairness fairness) {
 
         static Stats of(TenantService.Stats s) {
             Map<JobState, Long> all = s.all().byState();
             long waiting = all.get(JobState.AVAILABLE) + all.get(JobState.SCHEDULED) + all.get(JobState.RETRYABLE)
                     + all.get(JobState.PENDING);
-            Map<String, Long> jobs = new LinkedHashMap<>();
-            jobs.put("available", all.get(JobState.AVAILABLE));
-            jobs.put("active", all.get(JobState.ACTIVE));
-            jobs.put("scheduled", all.get(JobState.SCHEDULED));
-            jobs.put("retryable", all.get(JobState.RETRYABLE));
-            jobs.put("pending", all.get(JobState.PENDING));
-            jobs.put("completed_24h", s.day().byState().get(JobState.COMPLETED));
-            jobs.put("failed_24h", s.day().byState().get(JobState.DISCARDED));
+            Jobs jobs = new Jobs(all.get(JobState.AVAILABLE), all.get(JobState.ACTIVE), all.get(JobState.SCHEDULED),
+                    all.get(JobState.RETRYABLE), all.get(JobState.PENDING), s.day().byState().get(JobState.COMPLETED),
+                    s.day().byState().get(JobState.DISCARDED));
             Map<String, Long> byState = new LinkedHashMap<>();
             long total = 0;
             for (JobState st : JobState.values()) {
                 byState.put(st.wire(), all.get(st));
                 total += all.get(st);
             }
-            Map<String, Object> limits = new LinkedHashMap<>();
-            s.config().map(TenantStore.Config::maxConcurrency).ifPresent(max -> limits.put("max_concurrency",
-                    Map.of("limit", max, "current", all.get(JobState.ACTIVE))));
-            s.config().map(TenantStore.Config::maxQueueDepth).ifPresent(max -> limits.put("max_queue_depth",
-                    Map.of("limit", max, "current", waiting)));
-            s.config().map(c -> c.limits().maxScheduled()).ifPresent(max -> limits.put("max_scheduled",
-                    Map.of("limit", max, "current", all.get(JobState.SCHEDULED))));
-            s.config().map(c -> rate(c.limits())).ifPresent(rate -> limits.put("max_enqueue_rate", rate));
-            Map<String, Object> fairness = Map.of("weight", s.config().map(TenantStore.Config::weight).orElse(1));
-            return new Stats(s.tenant(), total, jobs, byState, s.all().deadLetters(), limits, fairness);
+            Limits l = s.config().map(TenantStore.Config::limits).orElse(Limits.NONE);
+            Usages limits = new Usages(Usage.of(l.maxConcurrency(), all.get(JobState.ACTIVE)),
+                    Usage.of(l.maxQueueDepth(), waiting), Usage.of(l.maxScheduled(), all.get(JobState.SCHEDULED)),
+                    Rate.of(l));
+            return new Stats(s.tenant(), total, jobs, byState, s.all().deadLetters(), limits,
+                    new Fairness(s.config().map(TenantStore.Config::weight).orElse(1)));
         }
     }
 
-    /** max_enqueue_rate as configured ({@code {"limit": 1000, "period": "PT1M"}}), or null. */
-    static Map<String, Object> rate(TenantStore.Limits l) {
-        if (l.enqueueRateLimit() == null) {
-            return null;
+    /** The jobs of 10.2: live ones by state, and those that completed or failed (were discarded) in 24 hours. */
+    record Jobs(long available, long active, long scheduled, long retryable, long pending,
+                @JsonProperty("completed_24h") long completed24h, @JsonProperty("failed_24h") long failed24h) {
+    }
+
+    /** The configured limits with what each counts now; a limit not set is left out. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Usages(Usage maxConcurrency, Usage maxQueueDepth, Usage maxScheduled, Rate maxEnqueueRate) {
+    }
+
+    /** {@code {"limit": n, "current": m}}. */
+    record Usage(int limit, long current) {
+
+        /** Null when the limit is not set. */
+        static Usage of(Integer limit, long current) {
+            return limit == null ? null : new Usage(limit, current);
         }
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("limit", l.enqueueRateLimit());
-        m.put("period", java.time.Duration.ofMillis(l.enqueueRatePeriodMs()).toString());
-        return m;
+    }
+
+    record Fairness(int weight) {
+    }
+
+    /** max_enqueue_rate as configured ({@code {"limit": 1000, "period": "PT1M"}}). */
+    record Rate(int limit, String period) {
+
+        /** Null when the tenant has no rate. */
+        static Rate of(Limits l) {
+            return l.enqueueRateLimit() == null ? null
+                    : new Rate(l.enqueueRateLimit(), Duration.ofMillis(l.enqueueRatePeriodMs()).toString());
+        }
     }
 
     /** A tenant's configuration (PUT, GET): {@code {"tenant": {...}}}. */
@@ -74,18 +90,19 @@ final class TenantViews {
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    record Config(String tenantId, int fairnessWeight, Map<String, Object> limits, String createdAt,
-                  String updatedAt) {
+    record Config(String tenantId, int fairnessWeight, ConfiguredLimits limits, String createdAt, String updatedAt) {
 
         static Config of(TenantStore.Config c) {
-            Map<String, Object> limits = new LinkedHashMap<>();
-            limits.put("max_queue_depth", c.maxQueueDepth());
-            limits.put("max_concurrency", c.maxConcurrency());
-            limits.put("max_scheduled", c.limits().maxScheduled());
-            limits.put("max_enqueue_rate", rate(c.limits()));
-            return new Config(c.id(), c.weight(), limits, Timestamps.format(c.createdAt()),
-                    Timestamps.format(c.updatedAt()));
+            Limits l = c.limits();
+            return new Config(c.id(), c.weight(), new ConfiguredLimits(l.maxQueueDepth(), l.maxConcurrency(),
+                    l.maxScheduled(), Rate.of(l)), Timestamps.format(c.createdAt()), Timestamps.format(c.updatedAt()));
         }
+    }
+
+    /** Every limit, null when not set. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @JsonInclude(JsonInclude.Include.ALWAYS)
+    record ConfiguredLimits(Integer maxQueueDepth, Integer maxConcurrency, Integer maxScheduled, Rate maxEnqueueRate) {
     }
 
     /** GET /ojs/v1/admin/tenants: every tenant with live jobs or a configuration, with its live jobs by state. */

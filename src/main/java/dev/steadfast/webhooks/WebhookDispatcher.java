@@ -2,6 +2,7 @@ package dev.steadfast.webhooks;
 
 import dev.steadfast.coalescing.Coalescer;
 import dev.steadfast.coalescing.Coalescers;
+import dev.steadfast.domain.retry.Iso8601Duration;
 import dev.steadfast.domain.retry.RetryPolicy;
 import dev.steadfast.domain.webhook.DeliveryDecision;
 import dev.steadfast.domain.webhook.DeliveryDecision.Kind;
@@ -14,9 +15,12 @@ import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -160,10 +164,10 @@ public class WebhookDispatcher {
         if (config.retryDelays().isEmpty()) {
             return DeliveryDecision.schedule(config.maxAttempts(), config.jitter());
         }
-        java.util.List<java.time.Duration> delays = new java.util.ArrayList<>();
+        List<Duration> delays = new ArrayList<>();
         for (String d : config.retryDelays().get().split(",")) {
             if (!d.isBlank()) {
-                delays.add(dev.steadfast.domain.retry.Iso8601Duration.parse("steadfast.webhooks.retry-delays",
+                delays.add(Iso8601Duration.parse("steadfast.webhooks.retry-delays",
                         d.trim()));
             }
         }

@@ -3,6 +3,7 @@ package dev.steadfast.webhooks;
 import dev.steadfast.domain.webhook.DeliveryDecision.Kind;
 import dev.steadfast.domain.webhook.DeliveryDecision.Outcome;
 import dev.steadfast.events.EventLog;
+import dev.steadfast.http.Timestamps;
 import dev.steadfast.store.webhooks.ClaimedDelivery;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
@@ -69,7 +70,7 @@ public class WebhookMetrics {
         }
         data.put("error", error);
         if (o.kind() == Kind.RETRY) {
-            data.put("next_attempt_at", dev.steadfast.http.Timestamps.format(o.nextAttemptAt()));
+            data.put("next_attempt_at", Timestamps.format(o.nextAttemptAt()));
             events.emitAbout("webhook.failed", at, d.id(), data);
             return;
         }

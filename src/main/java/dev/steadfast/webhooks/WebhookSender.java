@@ -20,9 +20,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 
@@ -168,25 +173,25 @@ public class WebhookSender {
             return Duration.ofSeconds(Math.max(0, Long.parseLong(header.trim())));
         } catch (NumberFormatException e) {
             try {
-                java.time.Instant at = java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME
-                        .parse(header.trim(), java.time.Instant::from);
-                Duration d = Duration.between(java.time.Instant.now(), at);
+                Instant at = DateTimeFormatter.RFC_1123_DATE_TIME
+                        .parse(header.trim(), Instant::from);
+                Duration d = Duration.between(Instant.now(), at);
                 return d.isNegative() ? Duration.ZERO : d;
-            } catch (java.time.DateTimeException ex) {
+            } catch (DateTimeException ex) {
                 return null;
             }
         }
     }
 
     private static Failure kind(Throwable t) {
-        String m = String.valueOf(t.getMessage()).toLowerCase(java.util.Locale.ROOT);
+        String m = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
         return t instanceof TimeoutException || t.getClass().getSimpleName().contains("Timeout")
                 || m.contains("timeout") || m.contains("timed out") ? Failure.TIMEOUT : Failure.CONNECTION;
     }
 
     private static String message(Throwable t) {
         String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
-        if (t instanceof java.net.UnknownHostException) {
+        if (t instanceof UnknownHostException) {
             m = "unknown host " + m;
         }
         return m.length() > 300 ? m.substring(0, 300) : m;

@@ -6,6 +6,7 @@ import dev.steadfast.domain.JobIds;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.webhook.AddressRange;
 import dev.steadfast.events.JobEvent;
+import dev.steadfast.http.Body;
 import dev.steadfast.http.Json;
 import dev.steadfast.model.SubscriptionRow;
 import dev.steadfast.store.webhooks.DeliveryRow;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The webhooks extension's operations (ojs-webhooks 6 and 10): subscriptions created, listed, read, changed,
@@ -33,9 +35,9 @@ import java.util.Set;
 public class WebhookService {
 
     static final Set<String> DELIVERY_STATES = Set.of("pending", "delivered", "dead");
-    static final java.util.regex.Pattern SUBSCRIPTION_ID = java.util.regex.Pattern.compile(
+    static final Pattern SUBSCRIPTION_ID = Pattern.compile(
             "^sub_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$");
-    static final java.util.regex.Pattern DELIVERY_ID = java.util.regex.Pattern.compile(
+    static final Pattern DELIVERY_ID = Pattern.compile(
             "^del_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$");
 
     private final WebhookStore store;
@@ -77,11 +79,11 @@ public class WebhookService {
         return List.copyOf(out);
     }
 
-    SubscriptionRequest parseCreate(dev.steadfast.http.Body b) {
+    SubscriptionRequest parseCreate(Body b) {
         return SubscriptionRequest.create(b, config.allowHttp(), allowed);
     }
 
-    SubscriptionChange parseChange(dev.steadfast.http.Body b) {
+    SubscriptionChange parseChange(Body b) {
         return SubscriptionRequest.change(b, config.allowHttp(), allowed);
     }
 
@@ -211,7 +213,7 @@ public class WebhookService {
     }
 
     /** A page cursor: the last id of the previous page, of the given form; 400 otherwise. */
-    private static String cursor(String value, java.util.regex.Pattern form) {
+    private static String cursor(String value, Pattern form) {
         if (value == null || value.isEmpty()) {
             return null;
         }

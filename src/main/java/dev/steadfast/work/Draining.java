@@ -14,6 +14,7 @@ import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
@@ -80,7 +81,7 @@ public class Draining {
     }
 
     /** What {@code workerId} last reported, with the operator's directive for it (empty: never heard from). */
-    public Uni<java.util.Optional<WorkerReport>> reportOf(String workerId) {
+    public Uni<Optional<WorkerReport>> reportOf(String workerId) {
         return store.find(workerId);
     }
 

@@ -2,11 +2,13 @@ package dev.steadfast.work;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.JobExpiry;
+import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.retry.ErrorEntry;
 import dev.steadfast.events.Telemetry;
 import dev.steadfast.http.Json;
 import dev.steadfast.http.Timestamps;
 import dev.steadfast.jobs.ErrorHistoryJson;
+import dev.steadfast.jobs.ExpiredOnRead;
 import dev.steadfast.maintenance.Batches;
 import dev.steadfast.maintenance.MaintenanceConfig;
 import dev.steadfast.maintenance.Throttle;
@@ -16,6 +18,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.Map;
+import java.util.UUID;
 
 /**
  * Job expiry (expires_at, ojs-core.md 5.2): jobs whose deadline passed before a worker started them are
@@ -29,7 +32,7 @@ import java.util.Map;
  * Rows are locked with SKIP LOCKED: instances never discard the same job twice.
  */
 @ApplicationScoped
-public class ExpiredJobs implements dev.steadfast.jobs.ExpiredOnRead {
+public class ExpiredJobs implements ExpiredOnRead {
 
     private final MaintenanceStore store;
     private final FetchConfig fetchConfig;
@@ -72,7 +75,7 @@ public class ExpiredJobs implements dev.steadfast.jobs.ExpiredOnRead {
 
     /** INFO found job {@code id} waiting past its expires_at: discarded now, as the reaper would. */
     @Override
-    public Uni<Void> discard(java.util.UUID id, Instant now) {
+    public Uni<Void> discard(UUID id, Instant now) {
         return store.discardExpired(id, now, outcomes.historyKept(), row -> entry(row, now)).invoke(rows -> {
             for (JobRow r : rows) {
                 telemetry.expired(r, now);
@@ -86,7 +89,7 @@ public class ExpiredJobs implements dev.steadfast.jobs.ExpiredOnRead {
     }
 
     /** {@link #entry(JobRow, Instant)} of a job in {@code state}, in its {@code run} after {@code attempt} attempts. */
-    String entry(int run, int attempt, Instant expiresAt, dev.steadfast.domain.JobState state, Instant now) {
+    String entry(int run, int attempt, Instant expiresAt, JobState state, Instant now) {
         String message = JobExpiry.reason(expiresAt, state, now);
         // Recorded against the attempt that was never started.
         ErrorEntry e = new ErrorEntry(run, attempt + 1, JobExpiry.CODE, JobExpiry.CODE, message, now,

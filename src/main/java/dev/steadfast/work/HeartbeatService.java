@@ -9,6 +9,7 @@ import dev.steadfast.store.workers.WorkerStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -84,7 +85,7 @@ public class HeartbeatService {
     }
 
     /** A worker silent this long is shown as stale. */
-    public java.time.Duration staleAfter() {
+    public Duration staleAfter() {
         return timeoutConfig.heartbeatTimeout();
     }
 }

@@ -1,16 +1,20 @@
 package dev.steadfast.work;
 
 import dev.steadfast.domain.SweepFloor;
-import dev.steadfast.maintenance.MaintenanceConfig;
 import dev.steadfast.events.Telemetry;
+import dev.steadfast.events.WorkSignal;
+import dev.steadfast.maintenance.MaintenanceConfig;
 import dev.steadfast.maintenance.MaintenanceHealth;
 import dev.steadfast.maintenance.MaintenanceRuns;
 import dev.steadfast.store.maintenance.MaintenanceStore;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Retry and schedule promotion: scheduled and retryable jobs whose time has come become available, so INFO and
@@ -29,14 +33,14 @@ public class RetryPromoter {
     private final MaintenanceConfig config;
     private final MaintenanceRuns runs;
 
-    private final java.time.Clock clock;
+    private final Clock clock;
     /** Where this instance's next run starts reading the due index. */
     private final SweepFloor floor;
     /** 0 idle, 1 running, 2 running and asked again meanwhile. */
-    private final java.util.concurrent.atomic.AtomicInteger onDue = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger onDue = new AtomicInteger();
 
     public RetryPromoter(MaintenanceStore store, Telemetry telemetry, MaintenanceConfig config, MaintenanceRuns runs,
-                         dev.steadfast.events.WorkSignal signal, java.time.Clock clock, FetchConfig fetch) {
+                         WorkSignal signal, Clock clock, FetchConfig fetch) {
         this.floor = new SweepFloor(fetch.scanLookback(), fetch.fullScanInterval(), fetch.fullScanCostShare());
         this.runs = runs;
         this.store = store;
@@ -55,7 +59,7 @@ public class RetryPromoter {
         if (onDue.getAndUpdate(s -> Math.min(2, s + 1)) > 0) {
             return;
         }
-        runOnce(clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MICROS)).subscribe().with(
+        runOnce(clock.instant().truncatedTo(ChronoUnit.MICROS)).subscribe().with(
                 n -> afterOnDue(), e -> afterOnDue());
     }
 

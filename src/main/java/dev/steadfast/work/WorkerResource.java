@@ -3,6 +3,7 @@ package dev.steadfast.work;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.checkpoints.CheckpointService;
+import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.FailureReport;
 import dev.steadfast.domain.JobRules;
 import dev.steadfast.domain.OjsException;
@@ -21,6 +22,7 @@ import dev.steadfast.http.Roles;
 import dev.steadfast.http.Timestamps;
 import dev.steadfast.jobs.JobView;
 import dev.steadfast.jobs.JobsConfig;
+import dev.steadfast.model.Completion;
 import dev.steadfast.model.JobRow;
 import dev.steadfast.model.WorkerReport;
 import io.smallrye.mutiny.Uni;
@@ -33,10 +35,14 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.Response;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 /**
  * FETCH, ACK and FAIL (ojs-http-binding.md section 10). FETCH, ACK and batch ACK answer the JSON text with a
@@ -176,12 +182,12 @@ public class WorkerResource {
                 }
             }
             List<Uni<BatchAckAnswer.Result>> answers = new ArrayList<>(valid.size());
-            java.util.Set<UUID> seen = new java.util.HashSet<>();
+            Set<UUID> seen = new HashSet<>();
             for (BatchItem item : valid) {
                 // a job answered twice in one request: the first answer is the one that counts
                 answers.add(seen.add(item.jobId()) ? item.apply().get()
                         : Uni.createFrom().item(BatchAckAnswer.Result.refused(item.jobId(), new OjsException(
-                                dev.steadfast.domain.ErrorCode.CONFLICT, "The job appears earlier in this batch; only"
+                                ErrorCode.CONFLICT, "The job appears earlier in this batch; only"
                                 + " its first answer is applied.", Map.of("job_id", item.jobId().toString())))));
             }
             return Uni.join().all(answers).andFailFast();
@@ -189,7 +195,7 @@ public class WorkerResource {
     }
 
     /** One validated item of a batch ACK: its job, and the ACK or FAIL that answers it. */
-    private record BatchItem(UUID jobId, java.util.function.Supplier<Uni<BatchAckAnswer.Result>> apply) {
+    private record BatchItem(UUID jobId, Supplier<Uni<BatchAckAnswer.Result>> apply) {
     }
 
     /** Validates one item ({@code worker} from the request unless the item names its own) without applying it. */
@@ -202,7 +208,7 @@ public class WorkerResource {
                     ? BatchAckAnswer.Result.failed(JobOutcome.of(ok.job()))
                     : BatchAckAnswer.Result.refused(id, ((FailureService.FailOutcome.Refused) o).error())));
         }
-        dev.steadfast.model.Completion a = new dev.steadfast.model.Completion(id, resultOf(item), w);
+        Completion a = new Completion(id, resultOf(item), w);
         return new BatchItem(id, () -> workers.complete(a).map(o -> o.error() != null
                 ? BatchAckAnswer.Result.refused(id, o.error())
                 : BatchAckAnswer.Result.acked(AckAnswer.of(id, o.completedAt()))));
@@ -248,7 +254,7 @@ public class WorkerResource {
     }
 
     /** ACK of job {@code id} as {@code b} asks: when it completed. Shared with the gRPC binding. */
-    public Uni<java.time.Instant> ack(UUID id, Body b) {
+    public Uni<Instant> ack(UUID id, Body b) {
         return workers.ack(id, resultOf(b), workerId(b));
     }
 

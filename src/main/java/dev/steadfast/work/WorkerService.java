@@ -13,6 +13,7 @@ import dev.steadfast.model.JobRow;
 import dev.steadfast.queues.QueueLimiter;
 import dev.steadfast.store.Attempt;
 import dev.steadfast.store.JobStore;
+import dev.steadfast.tenants.TenantFairness;
 import dev.steadfast.workflows.WorkflowService;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -43,12 +44,12 @@ public class WorkerService {
     private final Draining draining;
     private final QueueLimiter limiter;
     private final WorkflowService workflows;
-    private final dev.steadfast.tenants.TenantFairness fairness;
+    private final TenantFairness fairness;
 
     public WorkerService(JobStore store, Clock clock, Telemetry telemetry, FetchConfig config, HeldAttempts held,
                          WorkSignal signal, LeaseExpiry expiry, ExpiredJobs expired, Draining draining,
                          QueueLimiter limiter, WorkflowService workflows, Coalescers coalescers,
-                         dev.steadfast.tenants.TenantFairness fairness) {
+                         TenantFairness fairness) {
         this.fairness = fairness;
         this.workflows = workflows;
         this.draining = draining;

@@ -9,6 +9,7 @@ import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * The workflows listing's filters as query parameters ({@code GET /ojs/v1/workflows} and the console's
@@ -87,6 +88,6 @@ public final class WorkflowListQuery {
     }
 
     private static String names(Enum<?>[] values) {
-        return String.join(", ", Arrays.stream(values).map(e -> e.name().toLowerCase(java.util.Locale.ROOT)).toList());
+        return String.join(", ", Arrays.stream(values).map(e -> e.name().toLowerCase(Locale.ROOT)).toList());
     }
 }

@@ -1,5 +1,6 @@
 package dev.steadfast.workflows;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.steadfast.domain.ErrorCode;
@@ -24,7 +25,6 @@ import dev.steadfast.model.JobRow;
 import dev.steadfast.model.WorkflowRow;
 import dev.steadfast.model.WorkflowView;
 import dev.steadfast.queues.Backpressure;
-import dev.steadfast.queues.QueueRegistry;
 import dev.steadfast.store.FailureWrite;
 import dev.steadfast.store.JobRows;
 import dev.steadfast.store.NewJob;
@@ -62,7 +62,6 @@ public class WorkflowService {
 
     private final WorkflowStore store;
     private final PushService jobs;
-    private final QueueRegistry queues;
     private final WorkSignal signal;
     private final Telemetry telemetry;
     private final ObjectMapper json;
@@ -70,13 +69,12 @@ public class WorkflowService {
     private final int maxJobs;
     private final Backpressure backpressure;
 
-    public WorkflowService(WorkflowStore store, PushService jobs, QueueRegistry queues, WorkSignal signal,
+    public WorkflowService(WorkflowStore store, PushService jobs, WorkSignal signal,
                            Telemetry telemetry, ObjectMapper json, Clock clock, JobsConfig config,
                            Backpressure backpressure) {
         this.backpressure = backpressure;
         this.store = store;
         this.jobs = jobs;
-        this.queues = queues;
         this.signal = signal;
         this.telemetry = telemetry;
         this.json = json;
@@ -108,16 +106,9 @@ public class WorkflowService {
         build(new Tree(workflows, rows, members, new HashSet<>(), now, commands), c, id, null, null, false, "");
         // the members' tenants' limits first, as a PUSH's (every member counts, the waiting ones too)
         return jobs.admitTenants(commands).flatMap(v -> backpressure.admitAll(rows.stream().map(NewJob::queue).toList()))
-                .flatMap(admitted -> store.create(workflows, rows, members)).flatMap(taken -> {
-            if (!taken.isEmpty()) {
-                throw new OjsException(ErrorCode.DUPLICATE, "Workflow rejected: " + taken.size()
-                        + " job id(s) already exist; nothing was created.",
-                        Map.of("existing_job_ids", taken.stream().map(UUID::toString).sorted().toList()));
-            }
-            Set<String> q = new HashSet<>();
-            rows.forEach(j -> q.add(j.queue()));
-            return queues.ensureAll(q, now);
-        }).flatMap(v -> {
+                .flatMap(admitted -> store.create(workflows, rows, members))
+                .flatMap(taken -> jobs.refuseTakenOrRegisterQueues(taken, rows, now, "Workflow", "created"))
+                .flatMap(v -> {
             for (NewJob j : rows) {
                 JobRow row = JobRows.inserted(j);
                 telemetry.pushed(row, now);
@@ -208,7 +199,7 @@ public class WorkflowService {
         ObjectNode n;
         try {
             n = given == null ? json.createObjectNode() : (ObjectNode) json.readTree(given);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException("extensions are not JSON", e);
         }
         n.put("workflow_id", workflowId.toString());

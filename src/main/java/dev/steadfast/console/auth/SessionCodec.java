@@ -5,6 +5,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Base64;
@@ -77,11 +78,11 @@ public class SessionCodec {
      */
     public int keyFingerprint() {
         try {
-            byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(
                     ("steadfast-session-key-fingerprint:" + B64.encodeToString(key)).getBytes(StandardCharsets.UTF_8));
             int f = ((d[0] & 0x7f) << 24) | ((d[1] & 0xff) << 16) | ((d[2] & 0xff) << 8) | (d[3] & 0xff);
             return f == 0 ? 1 : f;
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

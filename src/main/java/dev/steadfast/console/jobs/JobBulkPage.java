@@ -8,6 +8,7 @@ import dev.steadfast.console.Flash;
 import dev.steadfast.console.Format;
 import dev.steadfast.console.Pages;
 import dev.steadfast.domain.BulkJobAction;
+import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.model.BulkScope;
 import dev.steadfast.operations.JobBulkService;
@@ -20,9 +21,12 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * {@code POST /admin/jobs/bulk}: the jobs list's cancel, retry and delete, on the selected rows ({@code id}) or on
@@ -39,9 +43,9 @@ public class JobBulkPage {
 
     private final JobBulkService bulk;
     private final ConsoleRequest request;
-    private final java.time.Clock clock;
+    private final Clock clock;
 
-    public JobBulkPage(JobBulkService bulk, ConsoleRequest request, java.time.Clock clock) {
+    public JobBulkPage(JobBulkService bulk, ConsoleRequest request, Clock clock) {
         this.bulk = bulk;
         this.request = request;
         this.clock = clock;
@@ -100,9 +104,9 @@ public class JobBulkPage {
                 : "This " + explain(action) + " " + jobs + " of " + what + " ("
                 + applies(action) + "). A job that a worker claims or another operator changes meanwhile is left"
                 + " alone." + (count.atLeast() ? " Counting stopped at "
-                + String.format(java.util.Locale.ROOT, "%,d", JobBulkService.COUNT_CAP) + " per table"
+                + String.format(Locale.ROOT, "%,d", JobBulkService.COUNT_CAP) + " per table"
                 + (query.q() == null ? "" : ", and a text or args search counts among the newest "
-                + String.format(java.util.Locale.ROOT, "%,d", JobBulkService.COUNT_READ_CAP) + " live jobs and as many"
+                + String.format(Locale.ROOT, "%,d", JobBulkService.COUNT_READ_CAP) + " live jobs and as many"
                 + " of today's finished ones (they have no search index yet)")
                 + "; the action goes on until no job matches." : "")
                 + (action == BulkJobAction.DELETE ? " This cannot be undone." : "")
@@ -139,8 +143,8 @@ public class JobBulkPage {
 
     /** Which jobs the action applies to, in words, from BulkJobAction's states. */
     private static String applies(BulkJobAction a) {
-        return "it applies to " + a.sources().stream().map(dev.steadfast.domain.JobState::wire)
-                .collect(java.util.stream.Collectors.joining(", ")) + " jobs, never to an active one";
+        return "it applies to " + a.sources().stream().map(JobState::wire)
+                .collect(Collectors.joining(", ")) + " jobs, never to an active one";
     }
 
     private static List<UUID> selected(List<String> ids) {

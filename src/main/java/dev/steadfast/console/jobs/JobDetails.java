@@ -15,9 +15,11 @@ import dev.steadfast.domain.JobStateMachine.Operation;
 import dev.steadfast.domain.Progress;
 import dev.steadfast.model.JobRow;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 
@@ -84,7 +86,7 @@ public class JobDetails {
 
     private static List<ErrorItem> newestFirst(List<ErrorItem> errors) {
         List<ErrorItem> out = new ArrayList<>(errors);
-        java.util.Collections.reverse(out);
+        Collections.reverse(out);
         return out;
     }
 
@@ -138,7 +140,7 @@ public class JobDetails {
     private static Instant instant(String s) {
         try {
             return s == null ? null : Instant.parse(s);
-        } catch (java.time.DateTimeException e) {
+        } catch (DateTimeException e) {
             return null;
         }
     }

@@ -4,6 +4,7 @@ import dev.steadfast.console.ConsoleParams;
 import dev.steadfast.console.Format;
 import dev.steadfast.console.Links;
 import dev.steadfast.domain.JobState;
+import dev.steadfast.domain.OjsException;
 import dev.steadfast.model.JobFilter;
 import java.time.Instant;
 import java.util.stream.Collectors;
@@ -20,7 +21,7 @@ public record JobListQuery(JobState state, String queue, String type, String tag
                               String sort, String after, String before) {
         String s = ConsoleParams.text(sort);
         if (s != null && !s.equals("newest") && !s.equals("oldest")) {
-            throw dev.steadfast.domain.OjsException.invalidField("sort", "'sort' is 'newest' or 'oldest'.",
+            throw OjsException.invalidField("sort", "'sort' is 'newest' or 'oldest'.",
                     "newest | oldest", s);
         }
         String text = ConsoleParams.text(q);

@@ -6,6 +6,7 @@ import dev.steadfast.console.ConsoleRequest;
 import dev.steadfast.console.Format;
 import dev.steadfast.console.Pages;
 import dev.steadfast.domain.JobState;
+import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.Progress;
 import dev.steadfast.http.Timestamps;
 import dev.steadfast.jobs.JobService;
@@ -14,6 +15,7 @@ import dev.steadfast.operations.JobSearchService;
 import dev.steadfast.queues.QueueService;
 import dev.steadfast.stats.DepthCounts;
 import dev.steadfast.work.ProgressService;
+import dev.steadfast.workflows.WorkflowService;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.PermitAll;
@@ -51,12 +53,12 @@ public class JobsPage {
     private final JobDetails details;
     private final ConsoleRequest request;
     private final Clock clock;
-    private final dev.steadfast.workflows.WorkflowService workflows;
+    private final WorkflowService workflows;
     private final ProgressService progress;
     private final DepthCounts counts;
 
     public JobsPage(JobSearchService search, JobService jobs, QueueService queues, JobDetails details,
-                    ConsoleRequest request, Clock clock, dev.steadfast.workflows.WorkflowService workflows,
+                    ConsoleRequest request, Clock clock, WorkflowService workflows,
                     ProgressService progress, DepthCounts counts) {
         this.counts = counts;
         this.workflows = workflows;
@@ -80,7 +82,7 @@ public class JobsPage {
         UUID id = query.search().args().isEmpty() ? ConsoleParams.maybeId(query.text()) : null;
         if (id != null) {
             return jobs.info(id).map(j -> Response.seeOther(URI.create("/admin/jobs/" + id)).build())
-                    .onFailure(dev.steadfast.domain.OjsException.class).recoverWithUni(e -> render(chrome, query,
+                    .onFailure(OjsException.class).recoverWithUni(e -> render(chrome, query,
                             List.of(), null, null, "No job has id " + id + " (it may have been pruned)."));
         }
         return search.page(query.filter(), query.oldest(), query.after(), query.before(), PAGE_SIZE)
@@ -158,7 +160,7 @@ public class JobsPage {
     public Uni<TemplateInstance> job(@PathParam("id") String id) {
         Chrome chrome = request.chrome("jobs");
         Instant now = clock.instant();
-        java.util.UUID jobId = ConsoleParams.jobId(id);
+        UUID jobId = ConsoleParams.jobId(id);
         return jobs.info(jobId).flatMap(j -> workflows.workflowOf(jobId).flatMap(w -> w.isEmpty()
                         ? Uni.createFrom().item((WorkflowPanel) null)
                         : workflows.find(w.get()).map(v -> v.map(x -> WorkflowPanel.of(x, jobId)).orElse(null)))
@@ -168,6 +170,6 @@ public class JobsPage {
     /** The progress visible for the job's current attempt; null when none (or the job was deleted meanwhile). */
     private Uni<Progress> reported(UUID jobId) {
         return progress.get(jobId).map(ProgressService.View::progress)
-                .onFailure(dev.steadfast.domain.OjsException.class).recoverWithNull();
+                .onFailure(OjsException.class).recoverWithNull();
     }
 }

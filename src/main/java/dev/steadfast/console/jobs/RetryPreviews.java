@@ -5,6 +5,7 @@ import dev.steadfast.console.Format;
 import dev.steadfast.console.jobs.JobDetailView.RetryPreview;
 import dev.steadfast.console.jobs.JobDetailView.Step;
 import dev.steadfast.domain.retry.Backoff;
+import dev.steadfast.domain.retry.BackoffStrategy;
 import dev.steadfast.domain.retry.RetryPolicy;
 import dev.steadfast.domain.retry.ScheduleRow;
 import dev.steadfast.jobs.StoredRetryPolicy;
@@ -37,7 +38,7 @@ final class RetryPreviews {
                     : Format.duration(r.range().min()) + " – " + Format.duration(r.range().max());
             steps.add(new Step(r.attempt(), Format.duration(r.delay()), range));
         }
-        String from = p.strategy() == dev.steadfast.domain.retry.BackoffStrategy.CUSTOM
+        String from = p.strategy() == BackoffStrategy.CUSTOM
                 ? "custom delays " + String.join(", ", p.intervals().stream().map(Format::duration).toList())
                 : p.strategy().wireName() + " backoff from " + Format.duration(p.initialInterval());
         String summary = from

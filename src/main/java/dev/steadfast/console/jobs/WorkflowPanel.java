@@ -1,5 +1,6 @@
 package dev.steadfast.console.jobs;
 
+import dev.steadfast.domain.JobState;
 import dev.steadfast.domain.workflow.MemberRole;
 import dev.steadfast.domain.workflow.Outcome;
 import dev.steadfast.model.MemberRow;
@@ -34,7 +35,7 @@ public record WorkflowPanel(String id, String type, String name, String state, i
                 completed += o == Outcome.COMPLETED ? 1 : 0;
                 failed += o == Outcome.FAILED ? 1 : 0;
             }
-            String state = m.workflow() ? (o == null ? (m.jobState() == dev.steadfast.domain.JobState.PENDING
+            String state = m.workflow() ? (o == null ? (m.jobState() == JobState.PENDING
                     ? "pending" : "running") : o.wire())
                     : m.jobState() == null ? (o == null ? "pruned" : o.wire()) : m.jobState().wire();
             lines.add(new Line(m.role() == MemberRole.STEP ? noun + m.position() : m.role().wire(),

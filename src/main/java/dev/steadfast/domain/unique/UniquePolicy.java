@@ -5,6 +5,7 @@ import dev.steadfast.domain.OjsException;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -36,7 +37,7 @@ public record UniquePolicy(Set<Dimension> dimensions, List<String> argsKeys, Lis
         TYPE, QUEUE, ARGS, META;
 
         public String wire() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.steadfast.domain.webhook;
 
 import dev.steadfast.domain.OjsException;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -60,7 +61,7 @@ public record EventFilter(List<String> events, List<String> queues, List<String>
                         + " wildcard such as job.*, or *.", PATTERN.pattern(), shown(e));
             }
         }
-        return List.copyOf(new java.util.LinkedHashSet<>(events));
+        return List.copyOf(new LinkedHashSet<>(events));
     }
 
     /** Queue or job-type names of a filter: at most {@link #MAX_VALUES}, each 1 to {@link #MAX_LENGTH} characters. */
@@ -77,7 +78,7 @@ public record EventFilter(List<String> events, List<String> queues, List<String>
                         + " characters without control characters.", "a name", shown(v));
             }
         }
-        return List.copyOf(new java.util.LinkedHashSet<>(values));
+        return List.copyOf(new LinkedHashSet<>(values));
     }
 
     static String shown(String s) {

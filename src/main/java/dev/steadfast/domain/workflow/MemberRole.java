@@ -1,5 +1,6 @@
 package dev.steadfast.domain.workflow;
 
+import java.util.Locale;
 import java.util.Optional;
 
 /** The part a job plays in a workflow: a step (chain step, group or batch job) or one of a batch's callbacks. */
@@ -7,7 +8,7 @@ public enum MemberRole {
     STEP, ON_COMPLETE, ON_SUCCESS, ON_FAILURE;
 
     public String wire() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 
     public static Optional<MemberRole> fromWire(String s) {

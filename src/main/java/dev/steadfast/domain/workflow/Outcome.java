@@ -1,6 +1,7 @@
 package dev.steadfast.domain.workflow;
 
 import dev.steadfast.domain.JobState;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -12,7 +13,7 @@ public enum Outcome {
     COMPLETED, FAILED, CANCELLED;
 
     public String wire() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 
     /** The outcome of a job in {@code state}, empty while it may still run. */

@@ -1,6 +1,7 @@
 package dev.steadfast.domain.workflow;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -113,7 +114,7 @@ public final class StepGraph {
         }
         int root = -1;
         int[] next = new int[nodes.size()];
-        java.util.Arrays.fill(next, -1);
+        Arrays.fill(next, -1);
         for (int i = 0; i < nodes.size(); i++) {
             List<String> deps = nodes.get(i).dependsOn();
             if (deps.isEmpty()) {

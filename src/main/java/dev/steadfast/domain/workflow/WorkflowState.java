@@ -1,5 +1,7 @@
 package dev.steadfast.domain.workflow;
 
+import dev.steadfast.domain.JobState;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -11,7 +13,7 @@ public enum WorkflowState {
     PENDING, RUNNING, COMPLETED, FAILED, CANCELLED;
 
     public String wire() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 
     public boolean terminal() {
@@ -23,13 +25,13 @@ public enum WorkflowState {
      * outer one treats it as it treats a job): pending while it waits, active while it runs, completed, discarded
      * (failed: an outcome of failed) or cancelled.
      */
-    public dev.steadfast.domain.JobState asMemberState() {
+    public JobState asMemberState() {
         return switch (this) {
-            case PENDING -> dev.steadfast.domain.JobState.PENDING;
-            case RUNNING -> dev.steadfast.domain.JobState.ACTIVE;
-            case COMPLETED -> dev.steadfast.domain.JobState.COMPLETED;
-            case FAILED -> dev.steadfast.domain.JobState.DISCARDED;
-            case CANCELLED -> dev.steadfast.domain.JobState.CANCELLED;
+            case PENDING -> JobState.PENDING;
+            case RUNNING -> JobState.ACTIVE;
+            case COMPLETED -> JobState.COMPLETED;
+            case FAILED -> JobState.DISCARDED;
+            case CANCELLED -> JobState.CANCELLED;
         };
     }
 

@@ -1,5 +1,6 @@
 package dev.steadfast.domain.workflow;
 
+import java.util.Locale;
 import java.util.Optional;
 
 /** The three workflow primitives of ojs-workflows.md: chain (sequential), group (parallel), batch (group + callbacks). */
@@ -7,7 +8,7 @@ public enum WorkflowType {
     CHAIN, GROUP, BATCH;
 
     public String wire() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 
     public static Optional<WorkflowType> fromWire(String s) {

@@ -1,6 +1,7 @@
 package dev.steadfast.store.cron;
 
 import dev.steadfast.store.HistorySql;
+import java.util.Map;
 
 /**
  * Statements on cron schedules (cron_jobs) and their occurrences (cron_runs). Times are bound from the
@@ -79,7 +80,7 @@ final class CronSql {
     /** cancel_previous: the unfinished previous run is cancelled (a run that finished meanwhile is left alone). */
     static final String CANCEL_RUN = "WITH " + HistorySql.finish("",
             "j.id = $1 AND j.state IN ('available', 'scheduled', 'retryable', 'pending', 'active')", "",
-            java.util.Map.of("state", "'cancelled'", "cancelled_at", "$2::timestamptz")) + "\nSELECT id FROM ins";
+            Map.of("state", "'cancelled'", "cancelled_at", "$2::timestamptz")) + "\nSELECT id FROM ins";
 
     /**
      * The enqueue policy's release pass: schedules with held occurrences, locked as LOCK_DUE locks them (firing and

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Cron schedules' door to PostgreSQL ({@link CronSql}): registration, listing, pause and resume, and firing. A
@@ -162,7 +163,7 @@ public class CronStore {
      * occurrence of each one {@code mayRelease} accepts, in one transaction; answers how many were released. At
      * most one occurrence per schedule per pass: the one released is the run the next one waits for.
      */
-    public Uni<Integer> releaseHeld(Instant now, int limit, java.util.function.Predicate<Held> mayRelease) {
+    public Uni<Integer> releaseHeld(Instant now, int limit, Predicate<Held> mayRelease) {
         return pool.withTransaction(conn -> conn.preparedQuery(CronSql.LOCK_HELD).execute(Tuple.of(limit))
                 .flatMap(rows -> {
                     List<Held> ready = new ArrayList<>();

@@ -7,6 +7,8 @@ import dev.steadfast.store.JobStore;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.quarkus.panache.common.Parameters;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
 import java.time.Instant;
@@ -36,9 +38,9 @@ import org.hibernate.reactive.mutiny.Mutiny;
 @ApplicationScoped
 public class DeadLetterStore {
 
-    private final io.vertx.mutiny.sqlclient.Pool pool;
+    private final Pool pool;
 
-    public DeadLetterStore(io.vertx.mutiny.sqlclient.Pool pool) {
+    public DeadLetterStore(Pool pool) {
         this.pool = pool;
     }
 
@@ -105,7 +107,7 @@ public class DeadLetterStore {
     }
 
     /** {@link #startNewRuns} for one job: the job live again, or empty when it was not in those states. */
-    public static Uni<Optional<JobRow>> startNewRun(io.vertx.mutiny.sqlclient.Pool pool, UUID id, String[] fromStates,
+    public static Uni<Optional<JobRow>> startNewRun(Pool pool, UUID id, String[] fromStates,
                                              boolean deadLetter, Instant now) {
         return startNewRuns(pool, new UUID[] {id}, fromStates, deadLetter, now)
                 .map(rows -> rows.isEmpty() ? Optional.<JobRow>empty() : Optional.of(rows.get(0)));
@@ -114,10 +116,10 @@ public class DeadLetterStore {
     private static final String[] DEAD = {"discarded"};
 
     /** Runs {@link HistorySql#START_NEW_RUNS}; answers the jobs now live again. */
-    static Uni<List<JobRow>> startNewRuns(io.vertx.mutiny.sqlclient.Pool pool, UUID[] ids, String[] fromStates,
+    static Uni<List<JobRow>> startNewRuns(Pool pool, UUID[] ids, String[] fromStates,
                                           boolean deadLetter, Instant now) {
         return pool.preparedQuery(HistorySql.START_NEW_RUNS)
-                .execute(io.vertx.mutiny.sqlclient.Tuple.of(ids, fromStates, deadLetter, JobStore.odt(now)))
+                .execute(Tuple.of(ids, fromStates, deadLetter, JobStore.odt(now)))
                 .map(JobStore::rowsOf);
     }
 

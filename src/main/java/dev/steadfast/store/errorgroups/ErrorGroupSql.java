@@ -2,6 +2,7 @@ package dev.steadfast.store.errorgroups;
 
 import dev.steadfast.store.HistorySql;
 import dev.steadfast.store.JobQueryStore;
+import java.util.Map;
 
 /**
  * The named statements of error groups (V25). The groups themselves are written by the FAIL statement
@@ -68,7 +69,7 @@ final class ErrorGroupSql {
     static final String DISCARD_BATCH = "WITH batch AS MATERIALIZED (SELECT id FROM jobs WHERE error_group = $1"
             + " AND state = ANY($2) AND workflow_id IS NULL LIMIT $4 FOR UPDATE SKIP LOCKED),\n"
             + HistorySql.finish("", "j.id IN (SELECT id FROM batch) AND j.state = ANY($2)", "",
-            java.util.Map.of("state", "'discarded'", "discarded_at", "$3::timestamptz", "dead_letter", "false"))
+            Map.of("state", "'discarded'", "discarded_at", "$3::timestamptz", "dead_letter", "false"))
             + "\nSELECT id FROM ins";
 
     /** Deletes a batch of the group's finished jobs that failed for good (discarded, dead letters included). */

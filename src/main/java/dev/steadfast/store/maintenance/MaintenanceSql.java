@@ -2,6 +2,7 @@ package dev.steadfast.store.maintenance;
 
 import dev.steadfast.store.HistorySql;
 import dev.steadfast.store.JobRows;
+import java.util.Map;
 
 /**
  * Statements of the periodic maintenance tasks. Every one is safe when several instances run it at once: rows
@@ -64,7 +65,7 @@ public final class MaintenanceSql {
      */
     public static final String DISCARD_EXPIRED = "WITH " + HistorySql.finish("USING unnest($1::uuid[], $2::text[]) AS e(id, entry)",
             "j.id = e.id AND j.state IN ('available', 'scheduled', 'retryable', 'pending')", ", e.entry AS x_entry",
-            java.util.Map.of("state", "'discarded'", "discarded_at", "$3::timestamptz", "error", "fin.x_entry::jsonb",
+            Map.of("state", "'discarded'", "discarded_at", "$3::timestamptz", "error", "fin.x_entry::jsonb",
                     "errors", "jsonb_path_query_array(fin.errors || fin.x_entry::jsonb, '$[last - $k to last]',"
                             + " jsonb_build_object('k', $4::int - 1))"))
             + "\nSELECT " + JobRows.leanColumns("ins") + " FROM ins";

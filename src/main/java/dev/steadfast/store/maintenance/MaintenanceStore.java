@@ -8,10 +8,16 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.function.Function;
 
 /** The periodic tasks' door to PostgreSQL: lease expiry, promotion and pruning, in bounded batches. */
@@ -56,7 +62,7 @@ public class MaintenanceStore {
      * Discards job {@code id} as {@link #discardExpired} does, when its expires_at passed by {@code now} before it
      * was started; returns it, or nothing when it was not such a job (any more).
      */
-    public Uni<List<JobRow>> discardExpired(java.util.UUID id, Instant now, int keep, Function<JobRow, String> reason) {
+    public Uni<List<JobRow>> discardExpired(UUID id, Instant now, int keep, Function<JobRow, String> reason) {
         return discard(MaintenanceSql.LOCK_EXPIRED_JOB, Tuple.of(JobStore.odt(now), 1, id), now, keep, reason);
     }
 
@@ -68,7 +74,7 @@ public class MaintenanceStore {
                     if (expired.isEmpty()) {
                         return Uni.createFrom().item(List.<JobRow>of());
                     }
-                    java.util.UUID[] ids = new java.util.UUID[expired.size()];
+                    UUID[] ids = new UUID[expired.size()];
                     String[] entries = new String[expired.size()];
                     for (int i = 0; i < ids.length; i++) {
                         ids[i] = expired.get(i).id();
@@ -80,7 +86,7 @@ public class MaintenanceStore {
     }
 
     /** A sweep's lower bound (domain.SweepFloor): null, a sweep from the head, reads from the epoch. */
-    private static java.time.OffsetDateTime since(Instant after) {
+    private static OffsetDateTime since(Instant after) {
         return JobStore.odt(after == null ? Instant.EPOCH : after);
     }
 
@@ -111,7 +117,7 @@ public class MaintenanceStore {
      * Creating a partition locks its parent for a moment, under the same lock timeout as dropping one.
      */
     public Uni<Integer> preparePartitions(Instant from, int days) {
-        java.time.LocalDate day = java.time.LocalDate.ofInstant(from, java.time.ZoneOffset.UTC);
+        LocalDate day = LocalDate.ofInstant(from, ZoneOffset.UTC);
         return pool.withTransaction(conn -> conn.query(MaintenanceSql.PARTITION_LOCK_TIMEOUT).execute()
                         .flatMap(x -> conn.preparedQuery(MaintenanceSql.PREPARE_PARTITIONS).execute(Tuple.of(day, days)))
                         .map(rows -> rows.iterator().next().getLong(0).intValue()))
@@ -120,7 +126,7 @@ public class MaintenanceStore {
 
     /** A lock that could not be had within PARTITION_LOCK_TIMEOUT: the next run tries again. */
     private static boolean lockTimedOut(Throwable e) {
-        return e instanceof io.vertx.pgclient.PgException p && "55P03".equals(p.getSqlState());
+        return e instanceof PgException p && "55P03".equals(p.getSqlState());
     }
 
     /**
@@ -129,13 +135,13 @@ public class MaintenanceStore {
      * be had is left for the next run.
      */
     public Uni<Integer> dropPartitionsBefore(Instant before) {
-        java.time.LocalDate last = java.time.LocalDate.ofInstant(before, java.time.ZoneOffset.UTC);
+        LocalDate last = LocalDate.ofInstant(before, ZoneOffset.UTC);
         return pool.query(MaintenanceSql.LIST_PARTITIONS).execute().flatMap(rows -> {
             List<String> old = new ArrayList<>();
             for (Row r : rows) {
                 String name = r.getString(0);
-                java.time.LocalDate day = java.time.LocalDate.parse(name.substring(name.length() - 8),
-                        java.time.format.DateTimeFormatter.BASIC_ISO_DATE);
+                LocalDate day = LocalDate.parse(name.substring(name.length() - 8),
+                        DateTimeFormatter.BASIC_ISO_DATE);
                 if (!day.plusDays(1).isAfter(last)) {
                     old.add(name);
                 }
@@ -157,7 +163,7 @@ public class MaintenanceStore {
                                 .map(x -> count.iterator().next().getLong(0).intValue())))
                 // tried again next run, or already dropped by another instance (42P01)
                 .onFailure(e -> lockTimedOut(e)
-                        || e instanceof io.vertx.pgclient.PgException p && "42P01".equals(p.getSqlState()))
+                        || e instanceof PgException p && "42P01".equals(p.getSqlState()))
                 .recoverWithItem(0);
     }
 

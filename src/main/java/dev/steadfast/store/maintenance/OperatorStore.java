@@ -8,6 +8,7 @@ import dev.steadfast.store.JobEntity;
 import dev.steadfast.store.deadletters.DeadLetterStore;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
 import java.time.Instant;
@@ -28,9 +29,9 @@ import java.util.UUID;
 @ApplicationScoped
 public class OperatorStore {
 
-    private final io.vertx.mutiny.sqlclient.Pool pool;
+    private final Pool pool;
 
-    public OperatorStore(io.vertx.mutiny.sqlclient.Pool pool) {
+    public OperatorStore(Pool pool) {
         this.pool = pool;
     }
 

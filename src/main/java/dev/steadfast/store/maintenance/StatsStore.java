@@ -8,6 +8,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -248,7 +249,7 @@ public class StatsStore {
      * to {@code until} (exclusive, a settled minute), at most {@code step} at a time, and drops minutes before
      * {@code floor}. Answers the minutes covered, 0 when another instance holds the roll-up or nothing was due.
      */
-    public Uni<Long> rollUpQueueMinutes(Instant floor, Instant until, java.time.Duration step) {
+    public Uni<Long> rollUpQueueMinutes(Instant floor, Instant until, Duration step) {
         return pool.withTransaction(conn -> conn.preparedQuery(LOCK_ROLLUP).execute().flatMap(rows -> {
             Row r = rows.iterator().next();
             if (!r.getBoolean("got")) {
@@ -263,7 +264,7 @@ public class StatsStore {
             return conn.preparedQuery(ROLL_UP_QUEUE_MINUTES).execute(Tuple.of(JobStore.odt(from), JobStore.odt(to)))
                     .flatMap(x -> conn.preparedQuery(ADVANCE_ROLLUP).execute(Tuple.of(JobStore.odt(to))))
                     .flatMap(x -> conn.preparedQuery(PRUNE_QUEUE_MINUTES).execute(Tuple.of(JobStore.odt(floor))))
-                    .map(x -> java.time.Duration.between(from, to).toMinutes());
+                    .map(x -> Duration.between(from, to).toMinutes());
         }));
     }
 }

@@ -13,12 +13,15 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -182,7 +185,7 @@ public class TenantStore {
                 last.put(j.queue(), r.getString("k"));
             }
         }
-        out.sort(java.util.Comparator.comparingLong(j -> pos.get(j.id())));
+        out.sort(Comparator.comparingLong(j -> pos.get(j.id())));
         return new FairClaim(out, last, tenants);
     }
 
@@ -259,11 +262,11 @@ public class TenantStore {
     }
 
     /** The ids of the tenants with a max_concurrency. */
-    public Uni<java.util.Set<String>> concurrencyLimited() {
+    public Uni<Set<String>> concurrencyLimited() {
         return pool.query(CONCURRENCY_LIMITED).execute().map(rows -> {
-            java.util.Set<String> out = new java.util.HashSet<>();
+            Set<String> out = new HashSet<>();
             rows.forEach(r -> out.add(r.getString(0)));
-            return java.util.Set.copyOf(out);
+            return Set.copyOf(out);
         });
     }
 }

@@ -1,6 +1,7 @@
 package dev.steadfast.store.workflows;
 
 import dev.steadfast.model.WorkflowFilter;
+import dev.steadfast.store.JobStore;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -53,11 +54,11 @@ final class WorkflowListSql {
             c.add("w.name ILIKE $" + args.size());
         }
         if (f.createdAfter() != null) {
-            args.add(dev.steadfast.store.JobStore.odt(f.createdAfter()));
+            args.add(JobStore.odt(f.createdAfter()));
             c.add("w.created_at >= $" + args.size());
         }
         if (f.createdBefore() != null) {
-            args.add(dev.steadfast.store.JobStore.odt(f.createdBefore()));
+            args.add(JobStore.odt(f.createdBefore()));
             c.add("w.created_at < $" + args.size());
         }
         if (keyset) {

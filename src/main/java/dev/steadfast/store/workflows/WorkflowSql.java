@@ -1,6 +1,7 @@
 package dev.steadfast.store.workflows;
 
 import dev.steadfast.store.HistorySql;
+import java.util.Map;
 
 /**
  * The statements of workflows (ojs-workflows.md). Every change to a workflow runs in one transaction that first
@@ -82,7 +83,7 @@ final class WorkflowSql {
             """ + HistorySql.finish("USING workflow_jobs wj", """
                 wj.workflow_id IN (SELECT id FROM sub) AND NOT wj.child AND j.id = wj.job_id
                   AND j.state = ANY($3::text[])""", "",
-                    java.util.Map.of("state", "'cancelled'", "cancelled_at", "$2::timestamptz")) + """
+                    Map.of("state", "'cancelled'", "cancelled_at", "$2::timestamptz")) + """
 
             UPDATE workflow_jobs SET outcome = 'cancelled'
             WHERE workflow_id IN (SELECT id FROM sub) AND outcome IS NULL
@@ -131,7 +132,7 @@ final class WorkflowSql {
 
     /** Cancels waiting members the workflow will never run (pending -> cancelled, into the history). */
     static final String CANCEL_WAITING = "WITH " + HistorySql.finish("", "j.id = ANY($1::uuid[]) AND j.state = 'pending'",
-            "", java.util.Map.of("state", "'cancelled'", "cancelled_at", "$2::timestamptz")) + "\nSELECT count(*) FROM ins";
+            "", Map.of("state", "'cancelled'", "cancelled_at", "$2::timestamptz")) + "\nSELECT count(*) FROM ins";
 
     static final String FIND = """
             SELECT id, type, name, state, created_at, completed_at, cancelled_at, parent_id

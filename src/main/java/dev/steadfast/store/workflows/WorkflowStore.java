@@ -21,16 +21,20 @@ import dev.steadfast.store.NewJob;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * The workflows aggregate's door to PostgreSQL ({@link WorkflowSql}). Creating a workflow inserts it, the
@@ -156,7 +160,7 @@ public class WorkflowStore {
      * write records the step's start on its workflow itself (COMPLETE_STEP); otherwise NOTE_STARTED follows it.
      */
     private <T> Uni<Optional<Finished<T>>> step(UUID jobId, UUID wf, Instant now, Decide decide, boolean noted,
-                                                java.util.function.Function<SqlConnection, Uni<T>> write) {
+                                                Function<SqlConnection, Uni<T>> write) {
         // No row: the workflow was pruned after the job was read (PRUNE_FINISHED); the job is written all the same,
         // with nothing left to advance.
         return pool.withTransaction(conn -> conn.preparedQuery(WorkflowSql.LOCK_ROOT).execute(Tuple.of(wf))
@@ -181,7 +185,7 @@ public class WorkflowStore {
     }
 
     /** The row LOCK_ROOT locked, when it is workflow {@code wf} itself (its READ); null for a nested workflow. */
-    private static Row root(io.vertx.mutiny.sqlclient.RowSet<Row> locked, UUID wf) {
+    private static Row root(RowSet<Row> locked, UUID wf) {
         if (locked.rowCount() == 0) {
             return null;
         }
@@ -263,7 +267,7 @@ public class WorkflowStore {
             WorkflowType type = WorkflowType.fromWire(w.getString("type")).orElseThrow();
             WorkflowState state = WorkflowState.fromWire(w.getString("state")).orElseThrow();
             UUID parent = w.getUUID("parent_id");
-            Set<UUID> children = new java.util.HashSet<>();
+            Set<UUID> children = new HashSet<>();
             return members(conn, wf, children).flatMap(members -> {
                 Advance a = decide.apply(type, state, members);
                 Uni<Void> applied = apply(conn, wf, state, a, children, now, e);
@@ -284,7 +288,7 @@ public class WorkflowStore {
                 return Uni.createFrom().voidItem();
             }
             WorkflowType type = WorkflowType.fromWire(started.iterator().next().getString("type")).orElseThrow();
-            Set<UUID> children = new java.util.HashSet<>();
+            Set<UUID> children = new HashSet<>();
             return members(conn, wf, children).flatMap(members -> {
                 Uni<Void> chain = Uni.createFrom().voidItem();
                 for (UUID id : WorkflowRules.initial(type, members)) {
@@ -374,7 +378,7 @@ public class WorkflowStore {
                 .map(rows -> rows.rowCount() == 0 ? Optional.empty() : Optional.of(rows.iterator().next().getUUID(0)));
     }
 
-    private static Uni<Optional<WorkflowView>> find(io.vertx.mutiny.sqlclient.SqlClient client, UUID id) {
+    private static Uni<Optional<WorkflowView>> find(SqlClient client, UUID id) {
         return client.preparedQuery(WorkflowSql.FIND).execute(Tuple.of(id)).flatMap(rows -> {
             if (rows.rowCount() == 0) {
                 return Uni.createFrom().item(Optional.<WorkflowView>empty());
@@ -403,7 +407,7 @@ public class WorkflowStore {
         });
     }
 
-    private static WorkflowReport report(io.vertx.mutiny.sqlclient.RowSet<Row> rows) {
+    private static WorkflowReport report(RowSet<Row> rows) {
         List<WorkflowReport.TreeJob> jobs = new ArrayList<>(rows.rowCount());
         Instant recorded = null;
         for (Row r : rows) {
