@@ -7,7 +7,7 @@ import java.util.UUID;
 
 /**
  * What deciding a failed attempt needs to know about a job: which attempt of which run it is in, how many
- * attempts were snoozes, who holds the lease until when, the job's effective retry policy (JSON), and the workflow
+ * attempts were snoozes, who holds the lease until when, the job's retry policy as its row stores it (jobs.StoredRetryPolicy), and the workflow
  * it is a step of (null for a plain job), which decides where its ACK and FAIL are written.
  */
 public record Attempt(UUID id, String type, String queue, JobState state, int attempt, int snoozes, int run,

@@ -5,6 +5,10 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -18,11 +22,34 @@ public class LocalPostgres implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public Map<String, String> start() {
-        String url = run(Path.of("scripts", "local-pg").toAbsolutePath().toString(), "start", "--db", DATABASE);
+        return coordinates(DATABASE);
+    }
+
+    /**
+     * A database of its own on the same cluster, for server processes a test starts beside the suite's (so their
+     * background work never meets the suite's data); {@code fresh}: dropped first if it exists.
+     */
+    public static Map<String, String> database(String name, boolean fresh) {
+        if (fresh) {
+            Map<String, String> suite = coordinates(DATABASE);
+            try (Connection c = DriverManager.getConnection(suite.get("quarkus.datasource.jdbc.url"),
+                    suite.get("quarkus.datasource.username"), suite.get("quarkus.datasource.password"));
+                 Statement st = c.createStatement()) {
+                st.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot drop database " + name, e);
+            }
+        }
+        return coordinates(name);
+    }
+
+    /** Starts the cluster if needed, creates {@code name} unless it exists, and answers the datasource settings. */
+    private static Map<String, String> coordinates(String name) {
+        String url = run(Path.of("scripts", "local-pg").toAbsolutePath().toString(), "start", "--db", name);
         String hostPort = url.substring(url.indexOf('@') + 1, url.lastIndexOf('/'));
         return Map.of(
-                "quarkus.datasource.reactive.url", "postgresql://" + hostPort + "/" + DATABASE,
-                "quarkus.datasource.jdbc.url", "jdbc:postgresql://" + hostPort + "/" + DATABASE,
+                "quarkus.datasource.reactive.url", "postgresql://" + hostPort + "/" + name,
+                "quarkus.datasource.jdbc.url", "jdbc:postgresql://" + hostPort + "/" + name,
                 "quarkus.datasource.username", "steadfast",
                 "quarkus.datasource.password", "steadfast");
     }

@@ -11,12 +11,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 
 /**
  * A real HTTP endpoint on 127.0.0.1 for webhook tests (the JDK's own server): it records every request (headers and
- * body) and answers each as {@link #behave} says for the request's number (1 for the first): a status, a status
- * after a delay, or a connection closed without an answer.
+ * body, and the status it answered) and answers each as {@link #behave} says for the request's number (1 for the
+ * first, counted as requests arrive): a status, a status after a delay, or a connection closed without an answer.
  */
 public final class WebhookReceiver implements AutoCloseable {
 
@@ -36,8 +37,8 @@ public final class WebhookReceiver implements AutoCloseable {
         }
     }
 
-    /** One request received. */
-    public record Received(String path, Map<String, List<String>> headers, String body) {
+    /** One request received, and the status it was answered with (0: the connection was closed instead). */
+    public record Received(String path, Map<String, List<String>> headers, String body, int status) {
 
         public String header(String name) {
             for (Map.Entry<String, List<String>> e : headers.entrySet()) {
@@ -51,6 +52,7 @@ public final class WebhookReceiver implements AutoCloseable {
 
     private final HttpServer server;
     private final List<Received> received = new CopyOnWriteArrayList<>();
+    private final AtomicInteger count = new AtomicInteger();
     private volatile IntFunction<Answer> behave = n -> Answer.status(200);
 
     public WebhookReceiver() throws IOException {
@@ -75,8 +77,9 @@ public final class WebhookReceiver implements AutoCloseable {
 
     private void handle(HttpExchange x) throws IOException {
         String body = new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-        received.add(new Received(x.getRequestURI().getPath(), Map.copyOf(x.getRequestHeaders()), body));
-        Answer a = behave.apply(received.size());
+        Answer a = behave.apply(count.incrementAndGet());
+        received.add(new Received(x.getRequestURI().getPath(), Map.copyOf(x.getRequestHeaders()), body,
+                a.close() ? 0 : a.status()));
         if (a.close()) {
             x.close(); // no status line: the client sees the connection end
             return;
