@@ -16,7 +16,8 @@ UPDATE jobs j SET state = 'active', attempt = j.attempt + 1, started_at = $2, le
        enqueued_at = j.run_at, run_at = NULL,
        execution_deadline = $2 + j.timeout_ms * interval '1 millisecond',
        lease_expires_at = LEAST($2 + coalesce($5, j.visibility_timeout_ms) * interval '1 millisecond',
-                                $2 + j.timeout_ms * interval '1 millisecond')
+      $2 + j.timeout_ms * interval '1 millisecond'), lease_check_at = LEAST($2 + coalesce($5, j.visibility_timeout_ms) * interval '1 millisecond',
+      $2 + j.timeout_ms * interval '1 millisecond')
 FROM next WHERE j.id = next.id
 RETURNING next.ord, j.rate_limit_key, j.id, j.type, j.queue, j.priority, j.tags, j.state, j.attempt, j.snoozes, j.max_attempts, j.run, j.timeout_ms, j.visibility_timeout_ms, j.run_at, j.scheduled_at, j.expires_at, j.retry_delay_ms, j.dead_letter, j.created_at, j.enqueued_at, j.started_at, j.completed_at, j.cancelled_at, j.discarded_at, j.lease_owner, j.lease_expires_at, j.execution_deadline, j.lease_renewed_at, j.workflow_id, j.checkpointed, j.args::text AS args, j.meta::text AS meta, j.extensions::text AS extensions, j.retry_policy::text AS retry_policy, NULL::text AS error, NULL::text AS errors, NULL::text AS result;
 
@@ -36,7 +37,8 @@ UPDATE jobs j SET state = 'active', attempt = j.attempt + 1, started_at = $2, le
        enqueued_at = j.run_at, run_at = NULL,
        execution_deadline = $2 + j.timeout_ms * interval '1 millisecond',
        lease_expires_at = LEAST($2 + coalesce($5, j.visibility_timeout_ms) * interval '1 millisecond',
-                                $2 + j.timeout_ms * interval '1 millisecond')
+      $2 + j.timeout_ms * interval '1 millisecond'), lease_check_at = LEAST($2 + coalesce($5, j.visibility_timeout_ms) * interval '1 millisecond',
+      $2 + j.timeout_ms * interval '1 millisecond')
 FROM next WHERE j.id = next.id
 RETURNING next.ord, j.rate_limit_key, j.id, j.type, j.queue, j.priority, j.tags, j.state, j.attempt, j.snoozes, j.max_attempts, j.run, j.timeout_ms, j.visibility_timeout_ms, j.run_at, j.scheduled_at, j.expires_at, j.retry_delay_ms, j.dead_letter, j.created_at, j.enqueued_at, j.started_at, j.completed_at, j.cancelled_at, j.discarded_at, j.lease_owner, j.lease_expires_at, j.execution_deadline, j.lease_renewed_at, j.workflow_id, j.checkpointed, j.args::text AS args, j.meta::text AS meta, j.extensions::text AS extensions, j.retry_policy::text AS retry_policy, NULL::text AS error, NULL::text AS errors, NULL::text AS result;
 
@@ -64,7 +66,8 @@ UPDATE jobs j SET state = 'active', attempt = j.attempt + 1, started_at = $2, le
        enqueued_at = j.run_at, run_at = NULL,
        execution_deadline = $2 + j.timeout_ms * interval '1 millisecond',
        lease_expires_at = LEAST($2 + coalesce($5, j.visibility_timeout_ms) * interval '1 millisecond',
-                                $2 + j.timeout_ms * interval '1 millisecond')
+      $2 + j.timeout_ms * interval '1 millisecond'), lease_check_at = LEAST($2 + coalesce($5, j.visibility_timeout_ms) * interval '1 millisecond',
+      $2 + j.timeout_ms * interval '1 millisecond')
 FROM next WHERE j.id = next.id
 RETURNING next.ord, j.rate_limit_key, j.id, j.type, j.queue, j.priority, j.tags, j.state, j.attempt, j.snoozes, j.max_attempts, j.run, j.timeout_ms, j.visibility_timeout_ms, j.run_at, j.scheduled_at, j.expires_at, j.retry_delay_ms, j.dead_letter, j.created_at, j.enqueued_at, j.started_at, j.completed_at, j.cancelled_at, j.discarded_at, j.lease_owner, j.lease_expires_at, j.execution_deadline, j.lease_renewed_at, j.workflow_id, j.checkpointed, j.args::text AS args, j.meta::text AS meta, j.extensions::text AS extensions, j.retry_policy::text AS retry_policy, NULL::text AS error, NULL::text AS errors, NULL::text AS result;
 
@@ -114,6 +117,7 @@ UPDATE jobs j SET state = 'active', attempt = j.attempt + 1, started_at = $2, le
        enqueued_at = j.run_at, run_at = NULL,
        execution_deadline = $2 + j.timeout_ms * interval '1 millisecond',
        lease_expires_at = LEAST($2 + coalesce($5, j.visibility_timeout_ms) * interval '1 millisecond',
-                                $2 + j.timeout_ms * interval '1 millisecond')
+      $2 + j.timeout_ms * interval '1 millisecond'), lease_check_at = LEAST($2 + coalesce($5, j.visibility_timeout_ms) * interval '1 millisecond',
+      $2 + j.timeout_ms * interval '1 millisecond')
 FROM next WHERE j.id = next.id
 RETURNING next.ord, next.pos, next.k, j.rate_limit_key, j.id, j.type, j.queue, j.priority, j.tags, j.state, j.attempt, j.snoozes, j.max_attempts, j.run, j.timeout_ms, j.visibility_timeout_ms, j.run_at, j.scheduled_at, j.expires_at, j.retry_delay_ms, j.dead_letter, j.created_at, j.enqueued_at, j.started_at, j.completed_at, j.cancelled_at, j.discarded_at, j.lease_owner, j.lease_expires_at, j.execution_deadline, j.lease_renewed_at, j.workflow_id, j.checkpointed, j.args::text AS args, j.meta::text AS meta, j.extensions::text AS extensions, j.retry_policy::text AS retry_policy, NULL::text AS error, NULL::text AS errors, NULL::text AS result;

@@ -4,13 +4,14 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Where a sweep over a time-ordered index starts: the lease reaper's {@code lease_expires_at <= now}, on this
- * instance. The same reason as {@link ClaimCursors}: while a session holds the vacuum horizon, every lease that ended
+ * Where a sweep over a time-ordered index starts: the lease reaper's {@code lease_check_at <= now} (the time it next
+ * looks at an active job; the lease's end until V36), on this instance. The same reason as {@link ClaimCursors}: while a session holds the vacuum horizon, every lease that ended
  * (acked or not) leaves its entry in the lease index, and a sweep from the head visits them all, heap fetch by heap
  * fetch, however often it runs (FETCH, the lease-end timers and the scheduled reaper run it many times a second).
  *
- * <p>Every lease is written ending after its writer's now (a claim: now plus the visibility or execution timeout; a
- * heartbeat: now plus the visibility timeout), so a lease that ended by the time of a sweep that finished had been
+ * <p>Every check time is written after its writer's now (a claim: now plus the visibility or execution timeout; the
+ * reaper, finding a lease a heartbeat extended: the lease's end, after its now), so a lease that ended by the time of
+ * a sweep that finished had been
  * seen by it, unless its row was locked then (an ACK in flight, another instance's sweep) and that lock went away
  * without ending the lease. A sweep therefore starts at the {@code now} of the latest finished sweep, less
  * {@code lookback} (clocks of instances and commits that lag); every {@code fullEvery}, when there is no finished

@@ -18,13 +18,13 @@ public final class HistorySql {
     private HistorySql() {
     }
 
-    /** The columns of jobs and job_history, in the live table's order (V18 creates job_history LIKE jobs; V21 adds rate_limit_key, V23 tenant_id, V25 error_group, V33 checkpointed). */
+    /** The columns of jobs and job_history, in the live table's order (V18 creates job_history LIKE jobs; V21 adds rate_limit_key, V23 tenant_id, V25 error_group, V33 checkpointed, V36 lease_check_at). */
     static final List<String> COLUMNS = List.of("id", "type", "queue", "args", "meta", "extensions", "priority",
             "tags", "state", "attempt", "snoozes", "max_attempts", "retry_policy", "error", "errors", "run", "result",
             "timeout_ms", "visibility_timeout_ms", "run_at", "scheduled_at", "expires_at", "retry_delay_ms",
             "dead_letter", "created_at", "enqueued_at", "started_at", "completed_at", "cancelled_at", "discarded_at",
             "lease_owner", "lease_expires_at", "execution_deadline", "lease_renewed_at", "unique_key", "workflow_id",
-            "rate_limit_key", "tenant_id", "error_group", "checkpointed");
+            "rate_limit_key", "tenant_id", "error_group", "checkpointed", "lease_check_at");
 
     /**
      * {@code fin AS (DELETE FROM jobs j <using> WHERE <where> RETURNING j.*<extra>), ins AS (INSERT INTO job_history
@@ -36,6 +36,7 @@ public final class HistorySql {
         values.putIfAbsent("run_at", "NULL");
         values.putIfAbsent("lease_expires_at", "NULL");
         values.putIfAbsent("execution_deadline", "NULL");
+        values.putIfAbsent("lease_check_at", "NULL");
         String select = COLUMNS.stream().map(c -> values.getOrDefault(c, "fin." + c) + " AS " + c)
                 .collect(Collectors.joining(", "));
         String state = values.getOrDefault("state", "fin.state");
@@ -66,7 +67,7 @@ public final class HistorySql {
                 case "attempt", "snoozes" -> "0";
                 case "run" -> "old.run + 1";
                 case "error", "error_group", "result", "discarded_at", "completed_at", "cancelled_at", "started_at",
-                     "retry_delay_ms" -> "NULL";
+                     "retry_delay_ms", "lease_check_at" -> "NULL";
                 case "run_at", "enqueued_at" -> "$4::timestamptz";
                 default -> "old." + c;
             } + " AS " + c).collect(Collectors.joining(", "))) + JobRows.COLUMNS;

@@ -51,17 +51,23 @@ public final class JobSql {
     /** The claim's write, shared by every claim (TenantClaimSql's too): the chosen rows ({@code next}) become active. */
     public static final String START = start("$2", "$4", "$5");
 
-    /** The claim's write with the parameters that hold now, the worker and the visibility override. */
+    /**
+     * The claim's write with the parameters that hold now, the worker and the visibility override. The lease ends at
+     * now plus the visibility timeout, never past the execution deadline (domain.Lease#expiry); the lease reaper
+     * next looks at the job then (lease_check_at: a heartbeat moves the lease's end but not this, so it can be a HOT
+     * update; the reaper moves it when it finds the lease extended, MaintenanceSql.LOCK_EXPIRED_LEASES).
+     */
     private static String start(String now, String worker, String visibility) {
         return """
             UPDATE jobs j SET state = 'active', attempt = j.attempt + 1, started_at = %1$s, lease_owner = %2$s,
                    lease_renewed_at = %1$s,
                    enqueued_at = j.run_at, run_at = NULL,
                    execution_deadline = %1$s + j.timeout_ms * interval '1 millisecond',
-                   lease_expires_at = LEAST(%1$s + coalesce(%3$s, j.visibility_timeout_ms) * interval '1 millisecond',
-                                            %1$s + j.timeout_ms * interval '1 millisecond')
+                   lease_expires_at = %4$s, lease_check_at = %4$s
             FROM next WHERE j.id = next.id
-            RETURNING next.ord, j.rate_limit_key,\s""".formatted(now, worker, visibility);
+            RETURNING next.ord, j.rate_limit_key,\s""".formatted(now, worker, visibility, """
+                LEAST(%1$s + coalesce(%2$s, j.visibility_timeout_ms) * interval '1 millisecond',
+                      %1$s + j.timeout_ms * interval '1 millisecond')""".formatted(now, visibility).strip());
     }
 
     /**
@@ -338,7 +344,8 @@ public final class JobSql {
      *
      * <p>The state guard is bound ($5: JobStateMachine.sourceNames(ACK), i.e. active) and compared under the "C"
      * collation (equality is the same under every deterministic collation) for the plan: written out, state = 'active'
-     * let the planner use jobs_lease_idx (lease_expires_at, partial on state = 'active'), whose few entries it costs
+     * let the planner use jobs_lease_idx (lease_expires_at, partial on state = 'active'; replaced by
+     * jobs_lease_check_idx in V36, which holds no column the guard compares), whose few entries it costs
      * below a probe of jobs_pkey per id, so an ACK read every active job's lease entry (and, while the vacuum horizon
      * is held, every one of the jobs claimed since) to find its own: the plan of every ACK over 30 ms in a W2 under a
      * held horizon (auto_explain). The index's predicate cannot be proven from a comparison under another collation,

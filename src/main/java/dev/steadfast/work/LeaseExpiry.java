@@ -7,7 +7,6 @@ import dev.steadfast.domain.retry.Failure;
 import dev.steadfast.events.BucketTimers;
 import dev.steadfast.events.Telemetry;
 import dev.steadfast.events.WorkSignal;
-import dev.steadfast.maintenance.Batches;
 import dev.steadfast.maintenance.MaintenanceConfig;
 import dev.steadfast.maintenance.Throttle;
 import dev.steadfast.model.JobRow;
@@ -122,13 +121,22 @@ public class LeaseExpiry {
         return Uni.createFrom().deferred(() -> {
             Instant after = floor.from(now);
             long started = System.nanoTime();
-            return Batches.untilShort(() -> reapBatch(now, after, batch), batch)
+            return reapAll(now, after, batch)
                     .invoke(n -> floor.swept(now, after == null, Duration.ofNanos(System.nanoTime() - started)));
         });
     }
 
-    /** One bounded batch of expired leases: decided, written in one statement, reported; answers how many. */
-    private Uni<Integer> reapBatch(Instant now, Instant after, int batch) {
+    /** Batch after batch while a batch locks a full one; answers how many attempts they failed. */
+    private Uni<Integer> reapAll(Instant now, Instant after, int batch) {
+        return reapBatch(now, after, batch).flatMap(r -> r.locked() < batch ? Uni.createFrom().item(r.failed().size())
+                : reapAll(now, after, batch).map(n -> n + r.failed().size()));
+    }
+
+    /**
+     * One bounded batch of leases due a check: the expired ones decided, written in one statement and reported, the
+     * extended ones checked again at their new end (MaintenanceSql.LOCK_EXPIRED_LEASES).
+     */
+    private Uni<MaintenanceStore.Reaped> reapBatch(Instant now, Instant after, int batch) {
         Map<UUID, FailureReport> reports = new HashMap<>();
         Map<UUID, String> owners = new HashMap<>();
         return store.reapExpiredLeases(now, after, batch, outcomes.historyKept(), row -> {
@@ -136,8 +144,8 @@ public class LeaseExpiry {
             reports.put(row.id(), r);
             owners.put(row.id(), row.leaseOwner());
             return decide(row, r, now);
-        }).map(rows -> {
-            for (JobRow r : rows) {
+        }).map(reaped -> {
+            for (JobRow r : reaped.failed()) {
                 held.forget(r.id());
                 telemetry.leaseExpired(r, owners.get(r.id()), now);
                 telemetry.failed(r, reports.get(r.id()), now);
@@ -145,7 +153,7 @@ public class LeaseExpiry {
                     signal.dueAt(r.queue(), r.runAt());
                 }
             }
-            return rows.size();
+            return reaped;
         });
     }
 

@@ -261,8 +261,9 @@ class HotPathTest {
         assertEquals(1, expiry.reapIfDue(later.plusMillis(200)).await().indefinitely(), "the next interval's check reaps");
     }
 
+    /** The job's lease ends at {@code at}, as a claim writes it (its end, and the reaper's check then). */
     private void leaseRunsOutAt(String id, Instant at) {
-        pool.preparedQuery("UPDATE jobs SET lease_expires_at = $2 WHERE id = $1")
+        pool.preparedQuery("UPDATE jobs SET lease_expires_at = $2, lease_check_at = $2 WHERE id = $1")
                 .execute(Tuple.of(UUID.fromString(id), at.atOffset(java.time.ZoneOffset.UTC))).await().indefinitely();
     }
 
@@ -290,7 +291,8 @@ class HotPathTest {
     }
 
     private void expireLease(String id) {
-        pool.preparedQuery("UPDATE jobs SET lease_expires_at = now() - interval '1 second' WHERE id = $1")
+        pool.preparedQuery("UPDATE jobs SET lease_expires_at = now() - interval '1 second',"
+                        + " lease_check_at = now() - interval '1 second' WHERE id = $1")
                 .execute(Tuple.of(UUID.fromString(id))).await().indefinitely();
     }
 

@@ -15,12 +15,27 @@ public final class MaintenanceSql {
     }
 
     /**
-     * Lease expiry: active jobs whose lease ran out by $1 and after $3 (domain.SweepFloor: the epoch for a sweep from
-     * the head), oldest first, locked so no other instance takes them.
+     * Lease expiry: active jobs due a look by $1 and after $3 (lease_check_at, through jobs_lease_check_idx;
+     * domain.SweepFloor: the epoch for a sweep from the head), oldest first, and active jobs without a check time
+     * (jobs_lease_unchecked_idx: claimed by an instance of the version before V36), locked so no other instance takes
+     * them. Each comes back with {@code lease_ran_out}: its lease ended by $1 (the caller fails the attempt); a lease
+     * a heartbeat extended gets its check time moved to its end in the same statement (the row of that job is
+     * returned too, so a batch counts every job it locked). A heartbeat never writes lease_check_at, which keeps it a
+     * HOT update; this is the one non-HOT write a heartbeating job pays, once a lease period.
      */
-    public static final String LOCK_EXPIRED_LEASES = "SELECT " + JobRows.leanColumns("")
-            + " FROM jobs WHERE state = 'active' AND lease_expires_at <= $1 AND lease_expires_at > $3"
-            + " ORDER BY lease_expires_at LIMIT $2 FOR UPDATE SKIP LOCKED";
+    public static final String LOCK_EXPIRED_LEASES = """
+            WITH due AS (
+                SELECT * FROM (SELECT id FROM jobs WHERE state = 'active' AND lease_check_at <= $1 AND lease_check_at > $3
+                               ORDER BY lease_check_at LIMIT $2 FOR UPDATE SKIP LOCKED) AS checked
+                UNION ALL
+                SELECT * FROM (SELECT id FROM jobs
+                               WHERE state = 'active' AND lease_check_at IS NULL AND lease_expires_at IS NOT NULL
+                               LIMIT $2 FOR UPDATE SKIP LOCKED) AS unchecked),
+            rechecked AS (
+                UPDATE jobs j SET lease_check_at = j.lease_expires_at FROM due
+                WHERE j.id = due.id AND j.lease_expires_at > $1)
+            SELECT %s, j.lease_expires_at <= $1 AS lease_ran_out FROM jobs j JOIN due ON due.id = j.id""".formatted(
+            JobRows.leanColumns("j"));
 
     /**
      * Retry and schedule promotion: due scheduled/retryable jobs become available, enqueued_at recording the

@@ -2,6 +2,7 @@ package dev.steadfast.store.maintenance;
 
 import dev.steadfast.model.JobRow;
 import dev.steadfast.store.FailureWrite;
+import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobStore;
 import dev.steadfast.store.SearchIndexes;
 import io.smallrye.mutiny.Uni;
@@ -31,23 +32,30 @@ public class MaintenanceStore {
     }
 
     /**
-     * Locks up to {@code limit} jobs whose lease expired by {@code now} and after {@code after} (null: any time
-     * before), lets {@code decide} compute each one's failed-attempt outcome, and writes them all with one statement,
-     * in one transaction (the error appended to each history in SQL, keeping the newest {@code keep}). Returns the
-     * written rows.
+     * Locks up to {@code limit} jobs due a lease check by {@code now} and after {@code after} (null: any time
+     * before; MaintenanceSql.LOCK_EXPIRED_LEASES, which moves an extended lease's check time to its end), lets
+     * {@code decide} compute the failed-attempt outcome of each whose lease ran out, and writes them all with one
+     * statement, in one transaction (the error appended to each history in SQL, keeping the newest {@code keep}).
      */
-    public Uni<List<JobRow>> reapExpiredLeases(Instant now, Instant after, int limit, int keep,
-                                               Function<JobRow, FailureWrite> decide) {
+    public Uni<Reaped> reapExpiredLeases(Instant now, Instant after, int limit, int keep,
+                                         Function<JobRow, FailureWrite> decide) {
         return pool.withTransaction(conn -> conn.preparedQuery(MaintenanceSql.LOCK_EXPIRED_LEASES)
                 .execute(Tuple.of(JobStore.odt(now), limit, since(after)))
                 .flatMap(rows -> {
                     List<FailureWrite> writes = new ArrayList<>(rows.rowCount());
-                    for (JobRow j : JobStore.rowsOf(rows)) {
-                        writes.add(decide.apply(j));
+                    for (Row r : rows) {
+                        if (r.getBoolean("lease_ran_out")) {
+                            writes.add(decide.apply(JobRows.from(r)));
+                        }
                     }
-                    return writes.isEmpty() ? Uni.createFrom().item(List.<JobRow>of())
-                            : JobStore.recordFailures(conn, writes, keep, null, true);
+                    int locked = rows.rowCount();
+                    return writes.isEmpty() ? Uni.createFrom().item(new Reaped(List.of(), locked))
+                            : JobStore.recordFailures(conn, writes, keep, null, true).map(f -> new Reaped(f, locked));
                 }));
+    }
+
+    /** A reap's batch: the jobs whose attempt it failed, and how many active jobs it locked (those and the rechecked). */
+    public record Reaped(List<JobRow> failed, int locked) {
     }
 
     /**

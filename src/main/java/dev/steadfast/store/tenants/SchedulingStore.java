@@ -24,7 +24,7 @@ import java.util.Optional;
 @ApplicationScoped
 public class SchedulingStore {
 
-    /** Dispatches since $1 by queue and tenant (jobs_lease_idx on the live table, the finished index in history). */
+    /** Dispatches since $1 by queue and tenant (jobs_lease_check_idx, partial on active jobs, on the live table; the finished index in history). */
     static final String DISPATCHES = """
             WITH d AS (
                 SELECT queue, tenant_id, started_at, enqueued_at FROM jobs WHERE state = 'active' AND started_at >= $1

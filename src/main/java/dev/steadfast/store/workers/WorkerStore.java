@@ -51,7 +51,7 @@ public class WorkerStore {
     /**
      * EXTEND_LEASES for the jobs the heartbeat names ($1), held by this worker or by nobody: one probe of jobs_pkey
      * per id. The state guard is bound ($5: JobStateMachine.sourceNames(HEARTBEAT)) and compared under the C
-     * collation for the plan, as store.JobSql.COMPLETE's: written out, it let the planner read jobs_lease_idx, the
+     * collation for the plan, as store.JobSql.COMPLETE's: written out, it let the planner read jobs_lease_idx (before V36), the
      * lease entry of every job in flight, for each heartbeat.
      */
     public static final String EXTEND_LEASES_OF = "UPDATE jobs SET " + WorkerStore.LEASE_EXTENSION + """
