@@ -240,6 +240,27 @@ class HotPathTest {
     }
 
     @Test
+    void aJobClaimedWithoutACheckTimeIsCheckedAndReapedAllTheSame() {
+        // As an instance of the version before V36 claims: the lease's end, no check time (jobs_lease_unchecked_idx).
+        String id = enqueue(job("hot-unchecked", "retry", fixedRetry(3, "PT0.001S")));
+        fetchOne("worker-a", "hot-unchecked");
+        Instant later = clock.instant().plusSeconds(30).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        uncheckedLeaseEndsAt(id, later.plusSeconds(30));
+        assertEquals(0, reaper.runOnce(later).await().indefinitely(), "a lease not ended yet is not reaped");
+        assertEquals(later.plusSeconds(30), pool.preparedQuery("SELECT lease_check_at FROM jobs WHERE id = $1")
+                .execute(Tuple.of(UUID.fromString(id))).await().indefinitely().iterator().next()
+                .getOffsetDateTime(0).toInstant(), "it is given its check time: the lease's end");
+        uncheckedLeaseEndsAt(id, later.minusSeconds(1));
+        assertEquals(1, reaper.runOnce(later).await().indefinitely(), "an ended lease is reaped");
+        assertEquals("visibility_timeout", ((Map<?, ?>) ((List<?>) jobView(id).get("errors")).get(0)).get("type"));
+    }
+
+    private void uncheckedLeaseEndsAt(String id, Instant at) {
+        pool.preparedQuery("UPDATE jobs SET lease_expires_at = $2, lease_check_at = NULL WHERE id = $1")
+                .execute(Tuple.of(UUID.fromString(id), at.atOffset(java.time.ZoneOffset.UTC))).await().indefinitely();
+    }
+
+    @Test
     void aFetchTakesBackExpiredLeasesAtMostOncePerInterval() {
         // FETCH remembers when it may check next, also from an earlier test that had moved the clock: start past that.
         clock.set(clock.furthest());
