@@ -54,7 +54,7 @@ class ConsoleBrowserTest {
             browser.screenshot("01-login");
             d.findElement(By.name("username")).sendKeys(Console.USER);
             d.findElement(By.name("password")).sendKeys(Console.PASSWORD);
-            d.findElement(By.cssSelector("form.login button[type=submit]")).click();
+            browser.clickAndLeave(By.cssSelector("form.login button[type=submit]"));
             browser.waitFor(By.cssSelector("h1"));
             assertEquals("/admin/dead-letter", browser.path());
             browser.screenshot("04-dead-letter");
@@ -207,7 +207,7 @@ class ConsoleBrowserTest {
         browser.open("/admin/jobs");
         browser.waitFor(By.name("q"));
         d.findElement(By.name("q")).sendKeys("args.address.city:Edinburgh");
-        d.findElement(By.cssSelector("form.filters button[type=submit]")).click();
+        browser.clickAndLeave(By.cssSelector("form.filters button[type=submit]"));
         browser.waitFor(By.cssSelector("table.jobs"));
         assertEquals(1, d.findElements(By.cssSelector("table.jobs tbody tr")).size());
         WebElement row = d.findElement(By.cssSelector("table.jobs tbody tr"));
@@ -259,7 +259,7 @@ class ConsoleBrowserTest {
             browser.open("/admin/login");
             d.findElement(By.name("username")).sendKeys(Console.USER);
             d.findElement(By.name("password")).sendKeys(Console.PASSWORD);
-            d.findElement(By.cssSelector("form.login button[type=submit]")).click();
+            browser.clickAndLeave(By.cssSelector("form.login button[type=submit]"));
             browser.waitFor(By.cssSelector("h1"));
 
             // A queue's concurrency, edited on its page: a bad value is explained, a good one saved.

@@ -35,7 +35,7 @@ class ConsoleRolesBrowserTest {
         browser.waitFor(By.name("username"));
         d.findElement(By.name("username")).sendKeys(user);
         d.findElement(By.name("password")).sendKeys(Console.PASSWORD);
-        d.findElement(By.cssSelector("form.login button[type=submit]")).click();
+        browser.clickAndLeave(By.cssSelector("form.login button[type=submit]"));
         browser.waitFor(By.cssSelector("h1"));
     }
 
@@ -104,7 +104,7 @@ class ConsoleRolesBrowserTest {
                     "the read-only user's attempt is there too");
             browser.screenshot("22-audit");
             d.findElement(By.name("actor")).sendKeys("viewer");
-            d.findElement(By.cssSelector("form.filters button[type=submit]")).click();
+            browser.clickAndLeave(By.cssSelector("form.filters button[type=submit]"));
             browser.waitFor(By.cssSelector("table.audit"));
             for (WebElement r : d.findElements(By.cssSelector("table.audit tbody tr"))) {
                 assertTrue(r.getText().contains("viewer"), r.getText());

@@ -15,6 +15,7 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
@@ -107,6 +108,16 @@ public final class Browser implements AutoCloseable {
 
     public void waitFor(By by) {
         waitUpTo(10).until(ExpectedConditions.presenceOfElementLocated(by));
+    }
+
+    /**
+     * Clicks what {@code by} finds (a form's submit button, a link) and waits until the page it was on is gone: a
+     * wait for an element the next page shares (an h1, a table) would otherwise return at once, on the old page.
+     */
+    public void clickAndLeave(By by) {
+        WebElement e = driver.findElement(by);
+        e.click();
+        waitUpTo(10).until(ExpectedConditions.stalenessOf(e));
     }
 
     /** Saves the whole page (the window is stretched to the page's height first) as target/screenshots/name.png. */
