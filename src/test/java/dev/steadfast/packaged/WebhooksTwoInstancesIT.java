@@ -52,7 +52,6 @@ class WebhooksTwoInstancesIT {
                 "STEADFAST_WEBHOOKS_ALLOW_HTTP", "true",
                 "STEADFAST_WEBHOOKS_ALLOWED_PRIVATE_RANGES", "127.0.0.0/8",
                 "STEADFAST_WEBHOOKS_RETRY_DELAYS", "PT0.2S",
-                "STEADFAST_WEBHOOKS_DISPATCH_INTERVAL", "200ms",
                 "STEADFAST_CONSOLE_AUTH_ENABLED", "false",
                 "QUARKUS_SHUTDOWN_DELAY", "0S");
         try (WebhookReceiver receiver = new WebhookReceiver().behave(n -> Answer.status(n % 3 == 0 ? 500 : 200));
@@ -65,16 +64,18 @@ class WebhooksTwoInstancesIT {
             String subscription = sub.getString("subscription.id");
 
             // The instance the subscription was not created through learns of it on its next reread (every
-            // dispatch interval): complete jobs there until one of their events arrives.
-            Set<String> completed = new HashSet<>();
+            // dispatch interval): complete jobs there until one of their events arrives. The events of the jobs it
+            // completed before that have no delivery, so these probes are not counted below.
+            Set<String> probes = new HashSet<>();
             Instant limit = Instant.now().plusSeconds(30);
-            while (deliveredSubjects(receiver).stream().noneMatch(completed::contains)) {
+            while (deliveredSubjects(receiver).stream().noneMatch(probes::contains)) {
                 assertTrue(Instant.now().isBefore(limit), "instance b never delivered an event");
-                completed.addAll(completeOn(b, b, 1));
+                probes.addAll(completeOn(b, b, 1));
                 Thread.sleep(100);
             }
 
             // Jobs pushed on one instance and acknowledged on the other, both ways.
+            Set<String> completed = new HashSet<>();
             completed.addAll(completeOn(a, b, JOBS / 2));
             completed.addAll(completeOn(b, a, JOBS / 2));
 
@@ -103,11 +104,11 @@ class WebhooksTwoInstancesIT {
             successesById.forEach((id, n) -> assertEquals(1, n, "delivery " + id + " answered 2xx more than once"));
             assertTrue(failures > 0, "the receiver failed some attempts, which were retried");
 
-            // Both instances read the same deliveries; all of them delivered.
+            // Both instances read the same deliveries; every completed job's is delivered.
             for (String base : List.of(a, b)) {
-                JsonPath list = get(base, "/ojs/v1/webhooks/deliveries?subscription_id=" + subscription
-                        + "&state=delivered&limit=200");
-                assertEquals(completed.size(), list.getList("deliveries").size(), base);
+                List<String> delivered = get(base, "/ojs/v1/webhooks/deliveries?subscription_id=" + subscription
+                        + "&state=delivered&limit=200").getList("deliveries.subject");
+                assertTrue(new HashSet<>(delivered).containsAll(completed), base + ": " + delivered);
             }
         }
     }
