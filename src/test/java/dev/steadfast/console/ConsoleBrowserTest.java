@@ -59,7 +59,7 @@ class ConsoleBrowserTest {
             assertEquals("/admin/dead-letter", browser.path());
             browser.screenshot("04-dead-letter");
 
-            d.findElement(By.linkText(id)).click();
+            browser.clickAndLeave(By.linkText(id));
             browser.waitFor(By.cssSelector(".error-entry"));
             WebElement error = d.findElement(By.cssSelector(".error-entry"));
             assertTrue(error.getText().contains("CardDeclined"), error.getText());
@@ -72,7 +72,7 @@ class ConsoleBrowserTest {
             browser.waitFor(By.cssSelector("section.confirm"));
             assertEquals("discarded", Api.state(id), "nothing happens before the confirmation");
             browser.screenshot("06-confirm");
-            d.findElement(By.cssSelector("section.confirm button[type=submit]")).click();
+            browser.clickAndLeave(By.cssSelector("section.confirm button[type=submit]"));
             browser.waitFor(By.cssSelector("p.flash"));
             assertTrue(d.findElement(By.cssSelector("p.flash")).getText().contains("available"));
             assertEquals("available", d.findElement(By.cssSelector("h1 .badge")).getText());
@@ -124,12 +124,12 @@ class ConsoleBrowserTest {
         browser.open("/admin/workflows");
         browser.waitFor(By.cssSelector("table.workflows"));
         browser.screenshot("13-workflows");
-        d.findElement(By.linkText(wf)).click();
+        browser.clickAndLeave(By.linkText(wf));
         browser.waitFor(By.cssSelector(".wf-graph svg"));
         assertEquals("/admin/workflows/" + wf, browser.path());
         assertEquals(4, d.findElements(By.cssSelector("a.wf-node")).size(), "every job drawn");
         browser.screenshot("14-workflow");
-        d.findElement(By.cssSelector("a.wf-node[data-job='" + first + "'] rect")).click();
+        browser.clickAndLeave(By.cssSelector("a.wf-node[data-job='" + first + "'] rect"));
         browser.waitFor(By.cssSelector("#workflow"));
         assertEquals("/admin/jobs/" + first, browser.path());
     }
@@ -196,7 +196,7 @@ class ConsoleBrowserTest {
         assertEquals("Retry 2 jobs?", d.findElement(By.cssSelector("section.confirm h1")).getText());
         assertEquals("retryable", Api.state(a), "nothing happens before the confirmation");
         browser.screenshot("17-jobs-confirm");
-        d.findElement(By.cssSelector("section.confirm button[type=submit]")).click();
+        browser.clickAndLeave(By.cssSelector("section.confirm button[type=submit]"));
         browser.waitFor(By.cssSelector("p.flash"));
         assertEquals("Retried 2 jobs.", d.findElement(By.cssSelector("p.flash")).getText());
         assertEquals("available", Api.state(a));
@@ -227,7 +227,7 @@ class ConsoleBrowserTest {
                 .contains("gateway <n> timed out after <n>s"));
         assertTrue(!d.findElements(By.cssSelector("table.error-groups svg.sparkline path[d^=\"M\"]")).isEmpty());
         browser.screenshot("13-errors");
-        d.findElement(By.linkText("GatewayTimeout")).click();
+        browser.clickAndLeave(By.linkText("GatewayTimeout"));
         browser.waitFor(By.cssSelector("table.grid"));
         assertTrue(!d.findElements(By.linkText(a)).isEmpty() && !d.findElements(By.linkText(b)).isEmpty());
         browser.screenshot("14-error-group");
@@ -235,7 +235,7 @@ class ConsoleBrowserTest {
         browser.waitFor(By.cssSelector("section.confirm"));
         assertTrue(d.findElement(By.cssSelector("section.confirm h1")).getText().contains("Retry 2 jobs"));
         assertEquals("discarded", Api.state(a), "nothing happens before the confirmation");
-        d.findElement(By.cssSelector("section.confirm button[type=submit]")).click();
+        browser.clickAndLeave(By.cssSelector("section.confirm button[type=submit]"));
         browser.waitFor(By.cssSelector("p.flash"));
         assertEquals("Retried 2 jobs.", d.findElement(By.cssSelector("p.flash")).getText());
         assertEquals("available", Api.state(a));
@@ -268,13 +268,13 @@ class ConsoleBrowserTest {
             WebElement concurrency = d.findElement(By.name("concurrency"));
             concurrency.clear();
             concurrency.sendKeys("lots");
-            d.findElement(By.cssSelector("#limits-form button[type=submit]")).click();
+            browser.clickAndLeave(By.cssSelector("#limits-form button[type=submit]"));
             browser.waitFor(By.id("limits-error"));
             assertTrue(d.findElement(By.id("limits-error")).getText().contains("whole number"));
             concurrency = d.findElement(By.name("concurrency"));
             concurrency.clear();
             concurrency.sendKeys("4");
-            d.findElement(By.cssSelector("#limits-form button[type=submit]")).click();
+            browser.clickAndLeave(By.cssSelector("#limits-form button[type=submit]"));
             browser.waitFor(By.cssSelector("p.flash"));
             assertTrue(d.findElement(By.cssSelector("p.flash")).getText().contains("at most 4 active at once"));
             assertEquals(4, (Integer) Api.request().get("/ojs/v1/admin/queues/mail/rate-limit").path("concurrency"));
@@ -285,7 +285,7 @@ class ConsoleBrowserTest {
             browser.waitFor(By.id("cron-next"));
             assertEquals(5, d.findElements(By.cssSelector("#cron-next tbody tr")).size());
             assertTrue(d.findElement(By.cssSelector("dd.cron-words")).getText().contains("Monday and Friday"));
-            d.findElement(By.id("cron-run-now")).click();
+            browser.clickAndLeave(By.id("cron-run-now"));
             browser.waitFor(By.cssSelector("#cron-runs a.mono"));
             String job = d.findElement(By.cssSelector("#cron-runs a.mono")).getText();
             assertEquals("digest", Api.info(job).path("job.meta.cron_name"));
@@ -334,7 +334,7 @@ class ConsoleBrowserTest {
             browser.waitFor(By.name("policy"));
             d.findElement(By.name("policy")).sendKeys("{\"max_attempts\": 4, \"initial_interval\": \"PT2S\","
                     + " \"jitter\": true}");
-            d.findElement(By.cssSelector("#retry-form button[type=submit]")).click();
+            browser.clickAndLeave(By.cssSelector("#retry-form button[type=submit]"));
             browser.waitFor(By.id("retry-schedule"));
             assertEquals(3, d.findElements(By.cssSelector("#retry-schedule tbody tr")).size());
             assertTrue(d.findElement(By.id("retry-schedule")).getText().contains("1s – 3s"));
@@ -342,7 +342,7 @@ class ConsoleBrowserTest {
             WebElement policy = d.findElement(By.name("policy"));
             policy.clear();
             policy.sendKeys("{\"backoff_coefficient\": 0.5}");
-            d.findElement(By.cssSelector("#retry-form button[type=submit]")).click();
+            browser.clickAndLeave(By.cssSelector("#retry-form button[type=submit]"));
             browser.waitFor(By.id("retry-error"));
             assertTrue(d.findElement(By.id("retry-error")).getText().contains("backoff_coefficient"));
             assertEquals(java.util.List.of(), browser.severeLogs().stream()

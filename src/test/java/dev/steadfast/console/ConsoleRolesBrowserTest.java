@@ -87,7 +87,7 @@ class ConsoleRolesBrowserTest {
             d.findElement(By.cssSelector("button[value=retry-matching]")).click();
             browser.waitFor(By.cssSelector("section.confirm"));
             assertEquals("discarded", Api.state(a), "nothing happens before the confirmation");
-            d.findElement(By.cssSelector("section.confirm button[type=submit]")).click();
+            browser.clickAndLeave(By.cssSelector("section.confirm button[type=submit]"));
             browser.waitFor(By.cssSelector("p.flash"));
             assertEquals("Re-enqueued 2 jobs.", d.findElement(By.cssSelector("p.flash")).getText());
             assertEquals("available", Api.state(a));
