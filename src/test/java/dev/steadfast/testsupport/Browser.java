@@ -15,6 +15,7 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -117,7 +118,20 @@ public final class Browser implements AutoCloseable {
     public void clickAndLeave(By by) {
         WebElement e = driver.findElement(by);
         e.click();
-        waitUpTo(10).until(ExpectedConditions.stalenessOf(e));
+        waitUpTo(10).until(d -> gone(e));
+    }
+
+    /**
+     * Whether {@code e} is no longer in the page: stale, or (as ChromeDriver answers for an element whose document is
+     * being replaced) any other refusal to look at it.
+     */
+    private static boolean gone(WebElement e) {
+        try {
+            e.isEnabled();
+            return false;
+        } catch (WebDriverException x) { // StaleElementReferenceException among them
+            return true;
+        }
     }
 
     /** Saves the whole page (the window is stretched to the page's height first) as target/screenshots/name.png. */
