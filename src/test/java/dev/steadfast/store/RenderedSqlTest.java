@@ -3,9 +3,12 @@ package dev.steadfast.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.steadfast.domain.JobState;
+import dev.steadfast.model.JobFilter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -42,6 +46,19 @@ class RenderedSqlTest {
         Map<String, String> v = new LinkedHashMap<>();
         v.put("JobSql.claimOne(10)", JobSql.claimOne(10));
         v.put("JobSql.claimFrom(10)", JobSql.claimFrom(10));
+        // the console's plain listings (no search): newest first, then a page further on; by state; by queue and type
+        Instant at = Instant.parse("2026-11-29T12:00:00Z");
+        UUID id = UUID.fromString("019539a4-b68c-7def-8000-ffeeddccbbaa");
+        v.put("JobQueryStore.plainListing(every job, newest first)",
+                JobQueryStore.plainListing(JobFilter.ALL, false, null, null, 50, new ArrayList<>()));
+        v.put("JobQueryStore.plainListing(every job, the next page)",
+                JobQueryStore.plainListing(JobFilter.ALL, false, at, id, 50, new ArrayList<>()));
+        v.put("JobQueryStore.plainListing(state available)", JobQueryStore.plainListing(
+                new JobFilter(JobState.AVAILABLE, null, null, false, null, null, null, null), false, null, null, 50,
+                new ArrayList<>()));
+        v.put("JobQueryStore.plainListing(queue and type, oldest first)", JobQueryStore.plainListing(
+                new JobFilter(null, "mail", "mail.send", false, null, null, null, null), true, null, null, 50,
+                new ArrayList<>()));
         return v;
     }
 
@@ -134,9 +151,11 @@ class RenderedSqlTest {
                 it again (`./mvnw test -Dtest=RenderedSqlTest -Dsteadfast.sql.render=write`) and commit the diff with the
                 change; the test fails until then.
 
-                Not rendered here: the console's listings, searches and bulk actions (`JobQueryStore.list`, `JobBulkStore`,
-                `WorkflowListSql.where`, `DeadLetterStore.where`), which are assembled per request from the filter's
-                conditions (their fragments are the constants of those classes), and the Panache entities' queries.
+                The console's plain job listings (no search) are rendered in four shapes (`JobQueryStore.plainListing`).
+                Not rendered here: its searches (read partition by partition, from the partitions the database holds),
+                bulk actions and other listings (`JobBulkStore`, `WorkflowListSql.where`, `DeadLetterStore.where`),
+                which are assembled per request from the filter's conditions (their fragments are the constants of
+                those classes), and the Panache entities' queries.
 
                 """);
         int total = byClass.values().stream().mapToInt(Map::size).sum();
