@@ -7,6 +7,7 @@ import dev.steadfast.domain.retry.Failure;
 import dev.steadfast.events.BucketTimers;
 import dev.steadfast.events.Telemetry;
 import dev.steadfast.events.WorkSignal;
+import dev.steadfast.maintenance.Batches;
 import dev.steadfast.maintenance.MaintenanceConfig;
 import dev.steadfast.maintenance.Throttle;
 import dev.steadfast.model.JobRow;
@@ -121,15 +122,10 @@ public class LeaseExpiry {
         return Uni.createFrom().deferred(() -> {
             Instant after = floor.from(now);
             long started = System.nanoTime();
-            return reapAll(now, after, batch)
+            return Batches.untilShort(() -> reapBatch(now, after, batch), batch, MaintenanceStore.Reaped::locked,
+                            r -> r.failed().size())
                     .invoke(n -> floor.swept(now, after == null, Duration.ofNanos(System.nanoTime() - started)));
         });
-    }
-
-    /** Batch after batch while a batch locks a full one; answers how many attempts they failed. */
-    private Uni<Integer> reapAll(Instant now, Instant after, int batch) {
-        return reapBatch(now, after, batch).flatMap(r -> r.locked() < batch ? Uni.createFrom().item(r.failed().size())
-                : reapAll(now, after, batch).map(n -> n + r.failed().size()));
     }
 
     /**
