@@ -127,9 +127,8 @@ public class JobQueryStore {
         return pool.withTransaction(conn -> conn.query(SETTINGS).execute()
                 .flatMap(v -> {
                     if (!byPart) {
-                        List<Object> plain = new ArrayList<>();
-                        return conn.preparedQuery(plainListing(f, ascending, afterAt, afterId, limit, plain))
-                                .execute(Tuple.tuple(plain)).map(rows -> new Listing(summaries(rows), null));
+                        return conn.preparedQuery(plainListing(narrowing, f.state(), ascending, limit, params))
+                                .execute(Tuple.tuple(params)).map(rows -> new Listing(summaries(rows), null));
                     }
                     return conn.query(SearchIndexes.LEAVES).execute().flatMap(rows -> {
                         List<Part> parts = parts(f.state(), SearchIndexes.leaves(rows));
@@ -184,8 +183,14 @@ public class JobQueryStore {
                                List<Object> params) {
         List<String> where = new ArrayList<>();
         narrowing(f, ascending, afterAt, afterId, where, params);
+        return plainListing(where, f.state(), ascending, limit, params);
+    }
+
+    /** {@link #plainListing(JobFilter, boolean, Instant, UUID, int, List)} over the conditions already narrowed. */
+    private static String plainListing(List<String> narrowing, JobState state, boolean ascending, int limit,
+                                       List<Object> params) {
         params.add(limit);
-        return listing(where, f.state(), ascending, params.size());
+        return listing(narrowing, state, ascending, params.size());
     }
 
     /** The state, the filter's ordered conditions (queue, exact type, time range) and the cursor, into {@code where}. */
