@@ -20,8 +20,6 @@ public final class StoredRetryPolicy {
     /** Expansions of the stored forms seen (a server sees few distinct policies; bounded all the same). */
     private static final Cache<String, String> EXPANDED = Caffeine.newBuilder().maximumSize(1_000).build();
 
-    private static volatile String defaultJson;
-
     private StoredRetryPolicy() {
     }
 
@@ -36,15 +34,7 @@ public final class StoredRetryPolicy {
 
     /** The whole effective policy as canonical JSON for a column's value. */
     public static String effective(ObjectMapper m, String stored) {
-        if (stored == null || stored.equals(DEFAULT)) {
-            String d = defaultJson;
-            if (d == null) {
-                d = Json.write(m, RetryPolicy.DEFAULT.toWire());
-                defaultJson = d;
-            }
-            return d;
-        }
-        return EXPANDED.get(stored, s -> Json.write(m, RetryPolicy.fromStored(Json.readMap(m, s)).toWire()));
+        return EXPANDED.get(stored == null ? DEFAULT : stored, s -> Json.write(m, policy(m, s).toWire()));
     }
 
     /** The policy a column's value stands for. */
