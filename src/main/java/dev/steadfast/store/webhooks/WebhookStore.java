@@ -138,12 +138,16 @@ public class WebhookStore {
         }
         return pool.preparedQuery(WebhookSql.RECORD_ATTEMPT).execute(Tuple.tuple(Arrays.asList(ids, owners, attempts,
                 states, next, statuses, errors, durations, ats))).map(rows -> {
-                    Set<String> written = new HashSet<>();
-                    rows.forEach(r -> written.add(r.getString(0) + "\n" + r.getString(1) + "\n" + r.getInteger(2)));
+                    Set<Attempt> written = new HashSet<>();
+                    rows.forEach(r -> written.add(new Attempt(r.getString(0), r.getString(1), r.getInteger(2))));
                     List<Boolean> out = new ArrayList<>(n);
-                    batch.forEach(a -> out.add(written.contains(a.id() + "\n" + a.owner() + "\n" + a.attempt())));
+                    batch.forEach(a -> out.add(written.contains(new Attempt(a.id(), a.owner(), a.attempt()))));
                     return out;
                 });
+    }
+
+    /** One attempt of one delivery by one lease holder: what RECORD_ATTEMPT answers for each row it wrote. */
+    private record Attempt(String id, String owner, int attempt) {
     }
 
     public Uni<List<DeliveryRow>> deliveries(String subscription, String state, String tenant, String beforeId,
