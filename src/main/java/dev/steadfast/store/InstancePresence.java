@@ -8,7 +8,6 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import io.vertx.pgclient.PgConnectOptions;
-import io.vertx.pgclient.PgConnection;
 import io.vertx.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -27,7 +26,8 @@ import org.jboss.logging.Logger;
  * connection ends, also when the process is killed or its machine vanishes (after TCP keepalive), so a crashed
  * instance never counts as present and a restarted one is never refused because of its own ghost. The key is
  * the instance's console session-key fingerprint (0 without console login), so instances can also tell whether
- * they sign sessions alike. When the connection breaks (a database restart) it is opened again every second. The
+ * they sign sessions alike. When the connection breaks (a database restart) it is opened again every second
+ * ({@link SessionConnections}). The
  * connection goes to {@code steadfast.database.session-url} when set ({@link DatabaseConfig}): a session-level lock
  * held through a pooler in transaction mode would be taken on whichever server connection ran the statement.
  */
@@ -49,6 +49,7 @@ public class InstancePresence {
     private final Pool pool;
     private final List<PgConnectOptions> hosts;
     private final PrimaryHosts primary;
+    private final SessionConnections sessions;
     private SqlConnection connection;
     private boolean leaving;
 
@@ -56,17 +57,18 @@ public class InstancePresence {
                             @ConfigProperty(name = "quarkus.datasource.reactive.url") String url,
                             @ConfigProperty(name = "quarkus.datasource.username") Optional<String> user,
                             @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password,
-                            DatabaseConfig database, PrimaryHosts primary) {
+                            DatabaseConfig database, PrimaryHosts primary, SessionConnections sessions) {
         this.vertx = vertx;
         this.pool = pool;
         this.hosts = JobNotifications.connectOptionsList(database.sessionUrl().orElse(url), user, password);
         this.primary = primary;
+        this.sessions = sessions;
     }
 
     /** Opens this instance's connection (on the host {@link PrimaryHosts} chooses) and takes its lock. */
     public Uni<Void> join(int key) {
-        return Uni.createFrom().completionStage(() -> primary.forSession(vertx, hosts)
-                .compose(options -> PgConnection.connect(vertx, options))
+        return Uni.createFrom().completionStage(() -> primary.forSession(hosts)
+                .compose(sessions::connect)
                 .compose(c -> c.preparedQuery(HOLD).execute(io.vertx.sqlclient.Tuple.of(LOCK_SPACE, key))
                         .map(rows -> {
                             held(c, key);

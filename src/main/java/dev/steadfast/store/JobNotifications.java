@@ -4,11 +4,12 @@ import io.vertx.core.Vertx;
 import io.vertx.core.net.PemTrustOptions;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.SslMode;
-import io.vertx.pgclient.pubsub.PgSubscriber;
+import io.vertx.pgclient.PgConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -20,11 +21,12 @@ import org.jboss.logging.Logger;
  * jobs (the insert trigger of V5__lean_hot_path.sql, and the promoter's statement), and on
  * {@code steadfast_events}, on which instances share lifecycle events ({@link EventChannel}). One dedicated
  * connection per instance, outside the pool, so that waiting FETCH requests hold none; it goes to
- * {@code steadfast.database.session-url} when set (behind a pooler in transaction mode, {@link DatabaseConfig}). It
- * reconnects by itself every second while the database is away; notifications sent meanwhile are lost, which is
- * why every subscription (the first and each after a reconnect) also calls {@code onSubscribed}, and why waiters
- * poll on their own as well. With several hosts listed, each reconnection asks {@link PrimaryHosts} again, so the
- * connection follows a failover.
+ * {@code steadfast.database.session-url} when set (behind a pooler in transaction mode, {@link DatabaseConfig}), on
+ * the host {@link PrimaryHosts} chooses (so with several hosts listed it follows a failover). When it breaks or cannot
+ * be opened it is opened again every second; notifications sent meanwhile are lost, which is why every LISTEN (the
+ * first and each after a reconnect) also calls the channel's {@code onListening}, and why waiters poll on their own as
+ * well. The connection comes from {@link SessionConnections} rather than the client's {@code PgSubscriber}, which
+ * opens each of its reconnects with a connection factory of its own (see there why that matters).
  */
 @ApplicationScoped
 public class JobNotifications {
@@ -32,101 +34,130 @@ public class JobNotifications {
     static final String CHANNEL = "steadfast_jobs";
     private static final Logger LOG = Logger.getLogger(JobNotifications.class);
 
+    /** A channel listened to: what to do with each payload, and after each LISTEN succeeded. */
+    private record Channel(String name, Consumer<String> handler, Runnable onListening) {
+    }
+
     private final Vertx vertx;
     private final List<PgConnectOptions> hosts;
     private final PrimaryHosts primary;
-    private final List<Consumer<PgSubscriber>> channels = new ArrayList<>();
-    private PgSubscriber subscriber;
+    private final SessionConnections sessions;
+    private final List<Channel> channels = new CopyOnWriteArrayList<>();
+    /** The listening connection, null while there is none. */
+    private PgConnection connection;
     private boolean started;
     private boolean stopped;
-    /** Connections begun with several hosts; a retry for an older one is dropped. */
+    /** Connections begun; a retry or an answer for an older one is dropped. */
     private int attempts;
+    /** Whether the listening connection is away (warned once per outage, not at every retry). */
+    private boolean away;
 
     public JobNotifications(Vertx vertx, @ConfigProperty(name = "quarkus.datasource.reactive.url") String url,
                             @ConfigProperty(name = "quarkus.datasource.username") Optional<String> user,
                             @ConfigProperty(name = "quarkus.datasource.password") Optional<String> password,
-                            DatabaseConfig database, PrimaryHosts primary) {
+                            DatabaseConfig database, PrimaryHosts primary, SessionConnections sessions) {
         this.vertx = vertx;
         this.hosts = connectOptionsList(database.sessionUrl().orElse(url), user, password);
         this.primary = primary;
+        this.sessions = sessions;
     }
 
     /** Starts listening for new jobs; {@code onQueue} gets each announced queue name. */
-    public synchronized void start(Consumer<String> onQueue, Runnable onSubscribed) {
-        listen(s -> s.channel(CHANNEL).handler(onQueue::accept).subscribeHandler(v -> onSubscribed.run()));
+    public void start(Consumer<String> onQueue, Runnable onSubscribed) {
+        listen(new Channel(CHANNEL, onQueue, onSubscribed));
     }
 
     /** Starts listening for other instances' lifecycle events; {@code onPayload} gets each notification. */
-    public synchronized void listenEvents(Consumer<String> onPayload) {
-        listen(s -> s.channel(EventChannel.CHANNEL).handler(onPayload::accept));
+    public void listenEvents(Consumer<String> onPayload) {
+        listen(new Channel(EventChannel.CHANNEL, onPayload, () -> {
+        }));
     }
 
-    private void listen(Consumer<PgSubscriber> channel) {
-        channels.add(channel);
-        if (!started) {
-            started = true;
-            connect();
-        } else if (subscriber != null) { // else the subscriber on its way takes every channel listed
-            channel.accept(subscriber);
+    private void listen(Channel channel) {
+        PgConnection open;
+        synchronized (this) {
+            channels.add(channel);
+            if (!started) {
+                started = true;
+                connect();
+                return;
+            }
+            open = connection; // else the connection on its way listens to every channel listed
+        }
+        if (open != null) {
+            listenOn(open, channel);
         }
     }
 
-    /** A subscriber on the host {@link PrimaryHosts} chooses, with every channel registered so far. */
+    /** Opens the listening connection on the host {@link PrimaryHosts} chooses. */
     private synchronized void connect() {
         if (stopped) {
             return;
         }
         int attempt = ++attempts;
-        if (primary.follows(hosts)) {
-            primary.choose(vertx, hosts).onComplete(ar -> {
-                if (ar.failed()) {
-                    LOG.warnf("Could not listen for new jobs (%s); waiting fetches poll instead. Retrying.",
+        primary.forSession(hosts).compose(sessions::connect).onComplete(ar -> {
+            if (ar.succeeded()) {
+                opened(ar.result(), attempt);
+                return;
+            }
+            synchronized (this) {
+                if (!away) {
+                    away = true;
+                    LOG.warnf("Could not listen for new jobs (%s); waiting fetches poll instead. Retrying every second.",
                             ar.cause().getMessage());
-                    retry(attempt);
-                } else {
-                    subscribe(ar.result(), attempt);
                 }
-            });
-        } else {
-            subscribe(hosts.get(0), 0);
-        }
+            }
+            retry(attempt);
+        });
     }
 
-    /**
-     * One host ({@code attempt} 0): the subscriber reconnects by itself every second. Several: it does not, and a
-     * failed connect or a close makes a new subscriber, on the host chosen again.
-     */
-    private synchronized void subscribe(PgConnectOptions options, int attempt) {
-        if (stopped) {
-            return;
+    private void opened(PgConnection c, int attempt) {
+        synchronized (this) {
+            if (stopped || attempt != attempts) {
+                c.close();
+                return;
+            }
+            connection = c;
+            if (away) {
+                away = false;
+                LOG.info("Listening for new jobs again.");
+            }
         }
-        boolean follow = attempt > 0;
-        PgSubscriber mine = PgSubscriber.subscriber(vertx, options).reconnectPolicy(retries -> follow ? -1L : 1000L);
-        subscriber = mine;
-        channels.forEach(c -> c.accept(mine));
-        mine.closeHandler(v -> {
-            if (current() == mine) { // not when this instance closed it on shutdown
-                LOG.warn("The listening connection to PostgreSQL closed; waiting fetches poll until it is back.");
-                if (follow) {
-                    retry(attempt);
+        c.notificationHandler(n -> {
+            for (Channel ch : channels) {
+                if (ch.name().equals(n.getChannel())) {
+                    ch.handler().accept(n.getPayload());
                 }
             }
         });
-        mine.connect(ar -> {
-            if (ar.failed()) {
-                LOG.warnf("Could not listen for new jobs (%s); waiting fetches poll instead. Retrying.",
+        c.closeHandler(v -> {
+            synchronized (this) {
+                if (connection != c) { // closed by this instance (shutdown, a LISTEN that failed)
+                    return;
+                }
+                connection = null;
+                away = true;
+            }
+            LOG.warn("The listening connection to PostgreSQL closed; waiting fetches poll until it is back.");
+            retry(attempt);
+        });
+        channels.forEach(ch -> listenOn(c, ch));
+    }
+
+    /** LISTEN on {@code c}; when that fails, the connection is given up and opened again. */
+    private void listenOn(PgConnection c, Channel channel) {
+        c.query("LISTEN \"" + channel.name() + "\"").execute().onComplete(ar -> {
+            if (ar.succeeded()) {
+                channel.onListening().run();
+            } else {
+                LOG.warnf("LISTEN %s failed (%s); opening the listening connection again.", channel.name(),
                         ar.cause().getMessage());
-                if (follow) {
-                    retry(attempt);
-                }
+                c.close();
             }
         });
     }
 
-    /**
-     * In a second, connects again, unless that already happened after {@code attempt} (a subscriber's failed
-     * connect and its close may both report, and only one subscriber may deliver each notification).
-     */
+    /** In a second, connects again, unless that already happened after {@code attempt}. */
     private void retry(int attempt) {
         vertx.setTimer(1000, id -> {
             synchronized (this) {
@@ -171,20 +202,16 @@ public class JobNotifications {
         return list;
     }
 
-    private synchronized PgSubscriber current() {
-        return subscriber;
-    }
-
     /**
      * Closes the listening connection and waits for the close (at most 2 s; on the thread that stops the server, not
      * an event loop): a close still running when Vert.x stops its event loops ends in an error of its own.
      */
     public void stop() {
-        PgSubscriber closing;
+        PgConnection closing;
         synchronized (this) {
             stopped = true;
-            closing = subscriber;
-            subscriber = null;
+            closing = connection;
+            connection = null;
         }
         if (closing != null) {
             InstancePresence.await(closing.close());

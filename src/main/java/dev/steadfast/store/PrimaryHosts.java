@@ -1,9 +1,7 @@
 package dev.steadfast.store;
 
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnectOptions;
-import io.vertx.pgclient.PgConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.net.ConnectException;
 import java.util.List;
@@ -29,11 +27,13 @@ public class PrimaryHosts {
     private static final Logger LOG = Logger.getLogger(PrimaryHosts.class);
 
     private final TargetSessionAttrs target;
+    private final SessionConnections sessions;
     private final AtomicInteger next = new AtomicInteger();
     private volatile int primary = -1;
 
-    public PrimaryHosts(DatabaseConfig config) {
+    public PrimaryHosts(DatabaseConfig config, SessionConnections sessions) {
         this.target = config.targetSessionAttrs();
+        this.sessions = sessions;
     }
 
     /** Whether connections to {@code hosts} look for the primary (read-write, several hosts). */
@@ -42,22 +42,22 @@ public class PrimaryHosts {
     }
 
     /** The host of a session connection (LISTEN, presence): the first one, or the primary when it {@link #follows}. */
-    public Future<PgConnectOptions> forSession(Vertx vertx, List<PgConnectOptions> hosts) {
-        return follows(hosts) ? choose(vertx, hosts) : Future.succeededFuture(hosts.get(0));
+    public Future<PgConnectOptions> forSession(List<PgConnectOptions> hosts) {
+        return follows(hosts) ? choose(hosts) : Future.succeededFuture(hosts.get(0));
     }
 
     /** The options of the pool's next connection among {@code hosts}. */
-    public Future<PgConnectOptions> choose(Vertx vertx, List<PgConnectOptions> hosts) {
+    public Future<PgConnectOptions> choose(List<PgConnectOptions> hosts) {
         if (hosts.size() == 1) {
             return Future.succeededFuture(hosts.get(0));
         }
         if (target == TargetSessionAttrs.ANY) {
             return Future.succeededFuture(hosts.get(Math.floorMod(next.getAndIncrement(), hosts.size())));
         }
-        return tryFrom(vertx, hosts, Math.max(primary, 0), 0);
+        return tryFrom(hosts, Math.max(primary, 0), 0);
     }
 
-    private Future<PgConnectOptions> tryFrom(Vertx vertx, List<PgConnectOptions> hosts, int start, int tried) {
+    private Future<PgConnectOptions> tryFrom(List<PgConnectOptions> hosts, int start, int tried) {
         if (tried == hosts.size()) {
             // a connect failure, so that requests meanwhile get 503 like any database outage (DatabaseFaults)
             return Future.failedFuture(new ConnectException("none of the " + hosts.size()
@@ -65,13 +65,13 @@ public class PrimaryHosts {
         }
         int i = (start + tried) % hosts.size();
         PgConnectOptions host = hosts.get(i);
-        return PgConnection.connect(vertx, host)
+        return sessions.connect(host)
                 .compose(c -> c.query(ACCEPTS_WRITES).execute().eventually(v -> c.close()))
                 .map(rows -> rows.iterator().next().getBoolean(0))
                 .otherwise(false)
                 .compose(writable -> {
                     if (!writable) {
-                        return tryFrom(vertx, hosts, start, tried + 1);
+                        return tryFrom(hosts, start, tried + 1);
                     }
                     if (primary != i) {
                         LOG.infof("database connections go to %s:%d, the host that accepts writes",

@@ -36,6 +36,6 @@ public class PrimaryPoolCreator implements PgPoolCreator {
     public Pool create(Input input) {
         List<PgConnectOptions> list = input.pgConnectOptionsList();
         list.forEach(o -> o.setPreparedStatementCacheSqlLimit(STATEMENT_CACHE_SQL_LIMIT));
-        return PgDriver.INSTANCE.createPool(input.vertx(), () -> hosts.choose(input.vertx(), list), input.poolOptions());
+        return PgDriver.INSTANCE.createPool(input.vertx(), () -> hosts.choose(list), input.poolOptions());
     }
 }

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
-import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnection;
+import dev.steadfast.store.SessionConnections;
 import dev.steadfast.testsupport.DatasourceSettings;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -36,7 +36,7 @@ class EventSharingTest {
     EventLog log;
 
     @Inject
-    Vertx vertx;
+    SessionConnections sessions;
 
     @Inject
     DatasourceSettings db;
@@ -50,7 +50,7 @@ class EventSharingTest {
     @Test
     void eventsAreSentEvenWhenTheInstanceBelievesItIsAlone() throws Exception {
         List<String> heard = new CopyOnWriteArrayList<>();
-        PgConnection listener = PgConnection.connect(vertx, db.connectOptions())
+        PgConnection listener = sessions.connect(db.connectOptions())
                 .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
         try {
             listener.notificationHandler(n -> heard.add(n.getPayload()));

@@ -37,12 +37,15 @@ class InstancePresenceTest {
     @Inject
     DatasourceSettings db;
 
+    @Inject
+    SessionConnections sessions;
+
     @Test
     void aSecondInstanceIsSeenWithItsKeyAndGoneWhenItLeaves() {
         List<Long> before = presence.present().await().atMost(Duration.ofSeconds(10));
         assertTrue(before.size() >= 1, "this test's own application joined at start-up: " + before);
         InstancePresence other = new InstancePresence(vertx, pool, db.reactiveUrl(), db.user(), db.password(), database,
-                primary);
+                primary, sessions);
         other.join(123_456).await().atMost(Duration.ofSeconds(10));
         List<Long> with = presence.present().await().atMost(Duration.ofSeconds(10));
         assertEquals(before.size() + 1, with.size());

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnectOptions;
 import dev.steadfast.testsupport.DatasourceSettings;
 import jakarta.inject.Inject;
@@ -27,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class PrimaryHostsTest {
 
     @Inject
-    Vertx vertx;
+    SessionConnections sessions;
 
     @Inject
     DatasourceSettings db;
@@ -50,7 +49,7 @@ class PrimaryHostsTest {
         return o;
     }
 
-    private static PrimaryHosts hosts(TargetSessionAttrs target) {
+    private PrimaryHosts hosts(TargetSessionAttrs target) {
         return new PrimaryHosts(new DatabaseConfig() {
             @Override
             public Optional<String> sessionUrl() {
@@ -61,11 +60,11 @@ class PrimaryHostsTest {
             public TargetSessionAttrs targetSessionAttrs() {
                 return target;
             }
-        });
+        }, sessions);
     }
 
     private PgConnectOptions chosen(PrimaryHosts hosts, List<PgConnectOptions> list) throws Exception {
-        return hosts.choose(vertx, list).toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
+        return hosts.choose(list).toCompletionStage().toCompletableFuture().get(20, TimeUnit.SECONDS);
     }
 
     @Test
@@ -93,7 +92,7 @@ class PrimaryHostsTest {
         PgConnectOptions first = chosen(hosts, List.of(a, b));
         PgConnectOptions second = chosen(hosts, List.of(a, b));
         assertEquals(2, java.util.Set.of(first, second).size(), "both hosts in turn");
-        assertSame(a, hosts.forSession(vertx, List.of(a, b)).toCompletionStage().toCompletableFuture().get());
+        assertSame(a, hosts.forSession(List.of(a, b)).toCompletionStage().toCompletableFuture().get());
         assertEquals(false, hosts.follows(List.of(a, b)));
     }
 }
