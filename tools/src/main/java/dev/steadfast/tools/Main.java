@@ -3,6 +3,7 @@ package dev.steadfast.tools;
 import dev.steadfast.tools.bench.BenchCommand;
 import dev.steadfast.tools.faults.FaultsCommand;
 import dev.steadfast.tools.fuzz.FuzzCommand;
+import dev.steadfast.tools.grpcproxy.GrpcProxyCommand;
 import java.util.Arrays;
 import java.util.concurrent.ForkJoinPool;
 
@@ -22,6 +23,7 @@ public final class Main {
               fairness        producers against workers on one queue for a fixed time
               tenant-fairness one tenant's backlog draining while another tenant's single jobs wait
               console-timing  the console's pages, timed
+              grpc-proxy      an HTTP front that answers each OJS HTTP request with its gRPC call (conformance over gRPC)
             """;
 
     private static final String FJP_PARALLELISM = "java.util.concurrent.ForkJoinPool.common.parallelism";
@@ -45,6 +47,7 @@ public final class Main {
                 case "fairness" -> FairnessCommand.run(rest);
                 case "tenant-fairness" -> TenantFairnessCommand.run(rest);
                 case "console-timing" -> ConsoleTimingCommand.run(rest);
+                case "grpc-proxy" -> GrpcProxyCommand.run(rest);
                 case "help", "--help", "-h" -> {
                     System.out.print(USAGE);
                     yield 0;
