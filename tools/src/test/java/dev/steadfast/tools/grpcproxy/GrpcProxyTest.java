@@ -12,6 +12,7 @@ import com.google.protobuf.util.Durations;
 import com.google.protobuf.util.Timestamps;
 import com.google.rpc.Code;
 import com.google.rpc.ErrorInfo;
+import com.sun.net.httpserver.HttpServer;
 import io.grpc.Grpc;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.Metadata;
@@ -22,10 +23,13 @@ import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.StreamObserver;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -165,6 +169,31 @@ class GrpcProxyTest {
         assertEquals(501, argsObject.statusCode());
         assertTrue(json.readTree(argsObject.body()).at("/error/message").asText().contains("'args'"));
         assertTrue(received.isEmpty(), "nothing reached the server: " + received);
+    }
+
+    @Test
+    void onlyTheResetHookGoesToTheServersHttpPortWithTheTokenWhenTheCallerSendsNone() throws Exception {
+        Queue<String> resets = new ConcurrentLinkedQueue<>();
+        HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        http.createContext("/", ex -> {
+            resets.add(ex.getRequestMethod() + " " + ex.getRequestURI().getPath() + " "
+                    + ex.getRequestHeaders().getFirst("Authorization"));
+            byte[] answer = "{\"reset\": true}".getBytes(StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(200, answer.length);
+            ex.getResponseBody().write(answer);
+            ex.close();
+        });
+        http.start();
+        try (GrpcProxy toHttp = new GrpcProxy(http.getAddress().getPort(), 0, "stf_test")) {
+            HttpResponse<String> r = this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + toHttp.port() + "/ojs/v1/admin/reset")).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode(), r.body());
+            assertTrue(json.readTree(r.body()).get("reset").asBoolean());
+            assertEquals(List.of("POST /ojs/v1/admin/reset Bearer stf_test"), List.copyOf(resets));
+        } finally {
+            http.stop(0);
+        }
     }
 
     private HttpResponse<String> send(String method, String path, String body) throws Exception {
