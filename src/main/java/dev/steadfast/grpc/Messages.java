@@ -212,6 +212,10 @@ final class Messages {
                 }
             }
         }
+        JsonNode retry = ProtoJson.read(json, v.retry());
+        if (retry != null && retry.isObject()) {
+            j.setRetryPolicy(retryPolicy(retry));
+        }
         JsonNode result = ProtoJson.read(json, v.result());
         if (result != null && !result.isNull()) {
             // Struct holds objects only: any other result is carried as {"value": result}
@@ -250,6 +254,23 @@ final class Messages {
         if (v.expiresAt() != null) {
             j.setExpiresAt(ProtoJson.timestamp(v.expiresAt()));
         }
+    }
+
+    /** The job's retry policy as HTTP answers it ({@code retry}, with its defaults filled in), field by field. */
+    private static RetryPolicy retryPolicy(JsonNode r) {
+        RetryPolicy.Builder b = RetryPolicy.newBuilder().setMaxAttempts(r.path("max_attempts").asInt(0))
+                .setBackoffCoefficient(r.path("backoff_coefficient").asDouble(0))
+                .setJitter(r.path("jitter").asBoolean(false)).setOnExhaustion(r.path("on_exhaustion").asText(""));
+        com.google.protobuf.Duration initial = ProtoJson.duration(r.path("initial_interval").asText(null));
+        if (initial != null) {
+            b.setInitialInterval(initial);
+        }
+        com.google.protobuf.Duration max = ProtoJson.duration(r.path("max_interval").asText(null));
+        if (max != null) {
+            b.setMaxInterval(max);
+        }
+        r.path("non_retryable_errors").forEach(e -> b.addNonRetryableErrors(e.asText()));
+        return b.build();
     }
 
     private static JobError jobError(JsonNode e) {

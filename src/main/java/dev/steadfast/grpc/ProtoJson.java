@@ -129,6 +129,19 @@ final class ProtoJson {
                 .setNanos((int) Math.floorMod(millis, 1000) * 1_000_000).build();
     }
 
+    /** An ISO 8601 duration ({@code PT1.5S}) of the HTTP binding's JSON as a protobuf one; null for null or not one. */
+    static Duration duration(String iso) {
+        if (iso == null) {
+            return null;
+        }
+        try {
+            java.time.Duration d = java.time.Duration.parse(iso);
+            return Duration.newBuilder().setSeconds(d.getSeconds()).setNanos(d.getNano()).build();
+        } catch (DateTimeParseException e) {
+            return null; // a stored policy is well-formed; anything else is left out rather than failing the answer
+        }
+    }
+
     static long millis(Duration d) {
         return d.getSeconds() * 1000 + d.getNanos() / 1_000_000;
     }

@@ -51,6 +51,7 @@ import org.openjobspec.ojs.v1.ManifestRequest;
 import org.openjobspec.ojs.v1.ManifestResponse;
 import org.openjobspec.ojs.v1.NackRequest;
 import org.openjobspec.ojs.v1.NackResponse;
+import org.openjobspec.ojs.v1.RetryPolicy;
 import org.openjobspec.ojs.v1.OJSServiceGrpc.OJSServiceBlockingStub;
 import org.openjobspec.ojs.v1.UniqueConflictAction;
 import org.openjobspec.ojs.v1.UniquePolicy;
@@ -242,6 +243,23 @@ class OjsGrpcServiceTest {
      * tenant of an enqueued job, a Fetch naming a tenant gets only that tenant's jobs, and GetJob and CancelJob
      * naming another tenant answer NOT_FOUND.
      */
+    /** Job.retry_policy carries the policy HTTP answers as {@code retry}, the server's defaults filled in. */
+    @Test
+    void aJobAnswersItsRetryPolicyAsHttpDoes() {
+        RetryPolicy asked = RetryPolicy.newBuilder().setMaxAttempts(4)
+                .setInitialInterval(com.google.protobuf.Duration.newBuilder().setSeconds(2))
+                .setBackoffCoefficient(3.0).setJitter(true).addNonRetryableErrors("fatal.*")
+                .setOnExhaustion("dead_letter").build();
+        String id = ojs.enqueue(EnqueueRequest.newBuilder().setType("retry.me").setOptions(EnqueueOptions.newBuilder()
+                .setQueue(queue()).setRetry(asked)).build()).getJob().getId();
+        RetryPolicy p = ojs.getJob(GetJobRequest.newBuilder().setJobId(id).build()).getJob().getRetryPolicy();
+        assertEquals(asked.toBuilder().setMaxInterval(p.getMaxInterval()).build(), p);
+        Map<?, ?> http = (Map<?, ?>) jobView(id).get("retry");
+        assertEquals(java.time.Duration.parse((String) http.get("max_interval")).getSeconds(),
+                p.getMaxInterval().getSeconds(), "the default max_interval, as HTTP shows it");
+        assertTrue(p.getMaxInterval().getSeconds() > 0);
+    }
+
     @Test
     void theTenantMetadataNamesTheJobsTenantAndNarrowsFetch() {
         String q = queue();
