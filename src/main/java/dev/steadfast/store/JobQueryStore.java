@@ -120,8 +120,6 @@ public class JobQueryStore {
         List<String> searching = new ArrayList<>();
         narrowing(f, ascending, afterAt, afterId, narrowing, params);
         searches(f, searching, params);
-        // the only parameter ending in % that does not start with one (text and args needles do)
-        int typePrefixParam = f.typePrefix() && f.type() != null ? params.indexOf(likePrefix(f.type())) + 1 : 0;
         // the history's partitions read one by one: a search, or a filter whose index a partition may not have yet
         boolean byPart = !searching.isEmpty() || (f.state() == null || f.state().terminal()) && f.usesClosedDayIndexes();
         return pool.withTransaction(conn -> conn.query(SETTINGS).execute()
@@ -132,41 +130,19 @@ public class JobQueryStore {
                     }
                     return conn.query(SearchIndexes.LEAVES).execute().flatMap(rows -> {
                         List<Part> parts = parts(f.state(), SearchIndexes.leaves(rows));
-                        List<Part> unindexed = parts.stream().filter(p -> p.bounded(f)).toList();
                         List<Object> reachParams = new ArrayList<>();
-                        List<List<String>> reachWhere = new ArrayList<>();
-                        for (Part p : unindexed) {
-                            List<String> where = new ArrayList<>();
-                            // a partition without the filter's index: its rows in order, the filter applied to them
-                            if (p.history()) {
-                                range(f, ascending, afterAt, afterId, where, reachParams);
-                            } else {
-                                narrowing(f, ascending, afterAt, afterId, where, reachParams);
-                            }
-                            reachWhere.add(where);
-                        }
-                        Uni<Reach> reach = unindexed.isEmpty() ? Uni.createFrom().nullItem()
-                                : conn.preparedQuery(reach(unindexed, reachWhere, ascending, scanRows))
-                                        .execute(Tuple.tuple(reachParams)).map(r -> {
-                                            if (r.rowCount() == 0) {
-                                                return null;
-                                            }
-                                            Row row = r.iterator().next();
-                                            return new Reach(JobRows.instant(row, "created_at"), row.getUUID("id"));
-                                        });
-                        return reach.flatMap(stop -> {
-                            List<String> within = new ArrayList<>(narrowing);
-                            if (stop != null) {
-                                params.add(JobStore.odt(stop.at()));
-                                params.add(stop.id());
-                                within.add((ascending ? UP_TO_ASC : UP_TO_DESC).formatted(params.size() - 1,
-                                        params.size()));
-                            }
-                            params.add(limit);
-                            return conn.preparedQuery(searchListing(parts, within, searching, typePrefixParam,
-                                            p -> p.bounded(f), ascending, params.size(), scanRows))
-                                    .execute(Tuple.tuple(params)).map(r -> new Listing(summaries(r), stop));
-                        });
+                        String reachSql = reach(f, parts, ascending, afterAt, afterId, scanRows, reachParams);
+                        Uni<Reach> reach = reachSql == null ? Uni.createFrom().nullItem()
+                                : conn.preparedQuery(reachSql).execute(Tuple.tuple(reachParams)).map(r -> {
+                                    if (r.rowCount() == 0) {
+                                        return null;
+                                    }
+                                    Row row = r.iterator().next();
+                                    return new Reach(JobRows.instant(row, "created_at"), row.getUUID("id"));
+                                });
+                        return reach.flatMap(stop -> conn.preparedQuery(searchListing(f, parts, narrowing, searching,
+                                        ascending, stop, limit, scanRows, params))
+                                .execute(Tuple.tuple(params)).map(r -> new Listing(summaries(r), stop)));
                     });
                 }))
                 // a day's partition dropped by retention between reading the list and the listing: read it again
@@ -191,6 +167,61 @@ public class JobQueryStore {
                                        List<Object> params) {
         params.add(limit);
         return listing(narrowing, state, ascending, params.size());
+    }
+
+    /**
+     * Where a listing that reads the history partition by partition stops ({@link #reach(List, List, boolean, int)}),
+     * over those of {@code parts} it reads in order only ({@link Part#bounded}); null when there is none. Its
+     * parameters into {@code params} (RenderedSqlTest renders its shapes).
+     */
+    static String reach(JobFilter f, List<Part> parts, boolean ascending, Instant afterAt, UUID afterId, int scanRows,
+                        List<Object> params) {
+        List<Part> unindexed = parts.stream().filter(p -> p.bounded(f)).toList();
+        List<List<String>> narrowing = new ArrayList<>();
+        for (Part p : unindexed) {
+            List<String> where = new ArrayList<>();
+            // a partition without the filter's index: its rows in order, the filter applied to them
+            if (p.history()) {
+                range(f, ascending, afterAt, afterId, where, params);
+            } else {
+                narrowing(f, ascending, afterAt, afterId, where, params);
+            }
+            narrowing.add(where);
+        }
+        return unindexed.isEmpty() ? null : reach(unindexed, narrowing, ascending, scanRows);
+    }
+
+    /**
+     * The listing of a filter that reads the history partition by partition (a search, or a filter whose index a
+     * partition may not have yet) over {@code parts}, stopped at {@code stop} when its {@link #reach} found one: one
+     * statement, its parameters into {@code params} (RenderedSqlTest renders its shapes).
+     */
+    static String searchListing(JobFilter f, List<Part> parts, boolean ascending, Instant afterAt, UUID afterId,
+                                Reach stop, int limit, int scanRows, List<Object> params) {
+        List<String> narrowing = new ArrayList<>();
+        List<String> searching = new ArrayList<>();
+        narrowing(f, ascending, afterAt, afterId, narrowing, params);
+        searches(f, searching, params);
+        return searchListing(f, parts, narrowing, searching, ascending, stop, limit, scanRows, params);
+    }
+
+    /**
+     * {@link #searchListing(JobFilter, List, boolean, Instant, UUID, Reach, int, int, List)} over the conditions
+     * already narrowed.
+     */
+    private static String searchListing(JobFilter f, List<Part> parts, List<String> narrowing, List<String> searching,
+                                        boolean ascending, Reach stop, int limit, int scanRows, List<Object> params) {
+        // the only parameter ending in % that does not start with one (text and args needles do)
+        int typePrefixParam = f.typePrefix() && f.type() != null ? params.indexOf(likePrefix(f.type())) + 1 : 0;
+        List<String> within = new ArrayList<>(narrowing);
+        if (stop != null) {
+            params.add(JobStore.odt(stop.at()));
+            params.add(stop.id());
+            within.add((ascending ? UP_TO_ASC : UP_TO_DESC).formatted(params.size() - 1, params.size()));
+        }
+        params.add(limit);
+        return searchListing(parts, within, searching, typePrefixParam, p -> p.bounded(f), ascending, params.size(),
+                scanRows);
     }
 
     /** The state, the filter's ordered conditions (queue, exact type, time range) and the cursor, into {@code where}. */
