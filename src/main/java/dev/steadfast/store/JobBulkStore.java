@@ -105,9 +105,8 @@ public class JobBulkStore {
         if (scope.filter() != null && scope.filter().usesClosedDayIndexes()) {
             return countByPart(scope.filter(), live, finished);
         }
-        List<Object> params = new ArrayList<>(List.of(live, finished));
-        String sql = COUNT_MATCHING.formatted(where(scope, params));
-        return run(scope, sql, params).map(rows -> {
+        List<Object> params = new ArrayList<>();
+        return run(scope, countMatching(scope, live, finished, params), params).map(rows -> {
             Row r = rows.iterator().next();
             long l = r.getLong("live");
             long f = r.getLong("finished");
@@ -123,37 +122,12 @@ public class JobBulkStore {
      * otherwise), "at least" when it has more.
      */
     private Uni<Matching> countByPart(JobFilter f, String[] live, String[] finished) {
-        List<Object> params = new ArrayList<>(List.of(live, finished));
-        List<String> filters = new ArrayList<>();
-        List<String> range = new ArrayList<>();
-        List<String> searching = new ArrayList<>();
-        JobQueryStore.conditions(f, filters, range, searching, params);
-        String narrow = and(filters) + and(range);
-        String search = and(searching);
         return pool.withTransaction(conn -> settings(conn)
                 .flatMap(v -> conn.query(SearchIndexes.LEAVES).execute())
                 .flatMap(rows -> {
-                    List<String> parts = new ArrayList<>();
-                    String waiting = "jobs WHERE " + JobQueryStore.WAITING + " AND state = ANY($1)" + narrow;
-                    parts.add(f.searchesText() ? newest(waiting, "true" + search)
-                            : "SELECT count(*) AS n, 0 AS read FROM (SELECT 1 FROM " + waiting + search + " LIMIT "
-                                    + COUNT_CAP + ") l");
-                    List<String> indexed = new ArrayList<>();
-                    for (SearchIndexes.Leaf leaf : SearchIndexes.leaves(rows)) {
-                        if (leaf.indexed()) {
-                            indexed.add("SELECT 1 FROM " + leaf.name() + " WHERE state = ANY($2)" + narrow + search);
-                        } else {
-                            // its rows in order, every condition but the range applied to them
-                            parts.add(newest(leaf.name() + " WHERE true" + and(range),
-                                    "state = ANY($2)" + and(filters) + search));
-                        }
-                    }
-                    if (!indexed.isEmpty()) {
-                        // one cap over all of them, as the plain count's over the whole history
-                        parts.add("SELECT count(*) AS n, 0 AS read FROM (" + String.join(" UNION ALL ", indexed)
-                                + " LIMIT " + COUNT_CAP + ") x");
-                    }
-                    return conn.preparedQuery(String.join(" UNION ALL ", parts)).execute(Tuple.tuple(params));
+                    List<Object> params = new ArrayList<>();
+                    String sql = countMatchingByPart(f, live, finished, SearchIndexes.leaves(rows), params);
+                    return conn.preparedQuery(sql).execute(Tuple.tuple(params));
                 })
                 .map(rows -> {
                     long n = 0;
@@ -166,6 +140,53 @@ public class JobBulkStore {
                 }))
                 .onFailure(JobQueryStore::partitionGone).retry().atMost(1)
                 .onFailure(JobQueryStore::timedOut).transform(JobBulkStore::tooSlow);
+    }
+
+    /**
+     * {@link #count}'s statement for a scope without conditions a closed history partition has its own indexes for:
+     * COUNT_MATCHING with the scope's conditions, its parameters into {@code params} (RenderedSqlTest renders its
+     * shapes).
+     */
+    static String countMatching(BulkScope scope, String[] live, String[] finished, List<Object> params) {
+        params.add(live);
+        params.add(finished);
+        return COUNT_MATCHING.formatted(where(scope, params));
+    }
+
+    /**
+     * {@link #countByPart}'s statement over the history's {@code leaves}, its parameters into {@code params}
+     * (RenderedSqlTest renders its shapes).
+     */
+    static String countMatchingByPart(JobFilter f, String[] live, String[] finished, List<SearchIndexes.Leaf> leaves,
+                                      List<Object> params) {
+        params.add(live);
+        params.add(finished);
+        List<String> filters = new ArrayList<>();
+        List<String> range = new ArrayList<>();
+        List<String> searching = new ArrayList<>();
+        JobQueryStore.conditions(f, filters, range, searching, params);
+        String narrow = and(filters) + and(range);
+        String search = and(searching);
+        List<String> parts = new ArrayList<>();
+        String waiting = "jobs WHERE " + JobQueryStore.WAITING + " AND state = ANY($1)" + narrow;
+        parts.add(f.searchesText() ? newest(waiting, "true" + search)
+                : "SELECT count(*) AS n, 0 AS read FROM (SELECT 1 FROM " + waiting + search + " LIMIT "
+                        + COUNT_CAP + ") l");
+        List<String> indexed = new ArrayList<>();
+        for (SearchIndexes.Leaf leaf : leaves) {
+            if (leaf.indexed()) {
+                indexed.add("SELECT 1 FROM " + leaf.name() + " WHERE state = ANY($2)" + narrow + search);
+            } else {
+                // its rows in order, every condition but the range applied to them
+                parts.add(newest(leaf.name() + " WHERE true" + and(range), "state = ANY($2)" + and(filters) + search));
+            }
+        }
+        if (!indexed.isEmpty()) {
+            // one cap over all of them, as the plain count's over the whole history
+            parts.add("SELECT count(*) AS n, 0 AS read FROM (" + String.join(" UNION ALL ", indexed)
+                    + " LIMIT " + COUNT_CAP + ") x");
+        }
+        return String.join(" UNION ALL ", parts);
     }
 
     private static String and(List<String> conditions) {
@@ -195,8 +216,9 @@ public class JobBulkStore {
 
     /** Deletes a batch of finished jobs in {@code states}; answers how many. */
     public Uni<Integer> deleteFinishedBatch(BulkScope scope, String[] states, int limit) {
-        List<Object> params = new ArrayList<>(List.of(states, limit));
-        return run(scope, DELETE_FINISHED_BATCH.formatted(where(scope, params)), params).map(RowSet::rowCount);
+        List<Object> params = new ArrayList<>();
+        return run(scope, batch(DELETE_FINISHED_BATCH, scope, states, limit, null, params), params)
+                .map(RowSet::rowCount);
     }
 
     /**
@@ -204,8 +226,8 @@ public class JobBulkStore {
      * {@code deadLetter} says), as the single-job retry does; answers how many moved.
      */
     public Uni<Integer> newRunsBatch(BulkScope scope, String[] states, boolean deadLetter, Instant now, int limit) {
-        List<Object> params = new ArrayList<>(List.of(states, limit, deadLetter));
-        String sql = FINISHED_BATCH.formatted(where(scope, params));
+        List<Object> params = new ArrayList<>();
+        String sql = batch(FINISHED_BATCH, scope, states, limit, deadLetter, params);
         return pool.withTransaction(conn -> settings(conn)
                 .flatMap(v -> conn.preparedQuery(sql).execute(Tuple.tuple(params)))
                 .flatMap(rows -> {
@@ -223,12 +245,23 @@ public class JobBulkStore {
     /** A live-table batch: $1 states, $2 limit, $3 the time when the statement takes one, then the scope. */
     private Uni<RowSet<Row>> live(String template, BulkScope scope, String[] states, Instant now, int limit) {
         List<Object> params = new ArrayList<>();
+        return run(scope, batch(template, scope, states, limit, now == null ? null : JobStore.odt(now), params),
+                params);
+    }
+
+    /**
+     * A batch statement ({@code template}: one of the batches above) for {@code scope}: $1 the states, $2 the batch
+     * size, $3 {@code third} (the time or the dead-letter flag) where the statement takes one, then the scope's
+     * conditions; its parameters into {@code params} (RenderedSqlTest renders its shapes).
+     */
+    static String batch(String template, BulkScope scope, String[] states, int limit, Object third,
+                        List<Object> params) {
         params.add(states);
         params.add(limit);
-        if (now != null) {
-            params.add(JobStore.odt(now));
+        if (third != null) {
+            params.add(third);
         }
-        return run(scope, template.formatted(where(scope, params)), params);
+        return template.formatted(where(scope, params));
     }
 
     private Uni<RowSet<Row>> run(BulkScope scope, String sql, List<Object> params) {
