@@ -78,6 +78,17 @@ public class DeadLetterStore {
 
     /** A page of dead letters after the (discardedAt, id) cursor, or at {@code offset}. */
     public Uni<List<JobRow>> list(DeadLetterFilter f, Instant afterAt, UUID afterId, int limit, int offset) {
+        Where query = listing(f, afterAt, afterId);
+        return Panache.withSession(() -> FinishedJobEntity.<FinishedJobEntity>find(query.hql(), query.params())
+                        .range(offset, offset + limit - 1).list())
+                .map(DeadLetterStore::rows);
+    }
+
+    /**
+     * The listing's query: the filter's condition, the cursor when given, newest first (RenderedSqlTest renders its
+     * shapes).
+     */
+    static Where listing(DeadLetterFilter f, Instant afterAt, UUID afterId) {
         Where w = where(f);
         String hql = w.hql();
         Parameters p = w.params();
@@ -85,10 +96,7 @@ public class DeadLetterStore {
             hql += " and (discardedAt, id) < (:afterAt, :afterId)";
             p.and("afterAt", afterAt).and("afterId", afterId);
         }
-        String query = hql + NEWEST_FIRST;
-        return Panache.withSession(() -> FinishedJobEntity.<FinishedJobEntity>find(query, p)
-                        .range(offset, offset + limit - 1).list())
-                .map(DeadLetterStore::rows);
+        return new Where(hql + NEWEST_FIRST, p);
     }
 
     public Uni<Long> count(DeadLetterFilter f) {

@@ -123,6 +123,19 @@ public final class MaintenanceSql {
     /** Serialises the instances' partition work (same key as steadfast_history_partition). */
     static final String LOCK_PARTITIONS = "SELECT pg_advisory_xact_lock(hashtext('steadfast_history_partitions'))";
 
+    /**
+     * The rows of an old day's partition ({@code quoted}: its name, quoted), counted before the pruner drops it; run
+     * under {@link #PARTITION_LOCK_TIMEOUT} and {@link #LOCK_PARTITIONS} (RenderedSqlTest renders it).
+     */
+    static String countPartition(String quoted) {
+        return "SELECT count(*) FROM " + quoted;
+    }
+
+    /** Drops an old day's partition ({@code quoted}: its name, quoted), as {@link #countPartition}. */
+    static String dropPartition(String quoted) {
+        return "DROP TABLE " + quoted;
+    }
+
     /** Progress rows whose job is gone (deleted or pruned), a bounded batch. */
     static final String PRUNE_ORPHAN_PROGRESS = """
             DELETE FROM job_progress p WHERE p.job_id IN (

@@ -166,8 +166,8 @@ public class MaintenanceStore {
         String quoted = "\"" + name + "\""; // matched ^job_history_done_[0-9]{8}$: nothing to escape
         return pool.withTransaction(conn -> conn.query(MaintenanceSql.PARTITION_LOCK_TIMEOUT).execute()
                         .flatMap(x -> conn.query(MaintenanceSql.LOCK_PARTITIONS).execute())
-                        .flatMap(x -> conn.query("SELECT count(*) FROM " + quoted).execute())
-                        .flatMap(count -> conn.query("DROP TABLE " + quoted).execute()
+                        .flatMap(x -> conn.query(MaintenanceSql.countPartition(quoted)).execute())
+                        .flatMap(count -> conn.query(MaintenanceSql.dropPartition(quoted)).execute()
                                 .map(x -> count.iterator().next().getLong(0).intValue())))
                 // tried again next run, or already dropped by another instance (42P01)
                 .onFailure(e -> lockTimedOut(e)

@@ -2,8 +2,10 @@ package dev.steadfast.store.workflows;
 
 import dev.steadfast.model.WorkflowFilter;
 import dev.steadfast.store.JobStore;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
 /**
  * The workflows listing's statement, assembled from the filters a request names (a filter left out is not in the
@@ -34,6 +36,25 @@ final class WorkflowListSql {
     static final String COUNT = "SELECT count(*) FROM workflows w";
 
     static final String ORDER = " ORDER BY w.created_at DESC, w.id DESC LIMIT ";
+
+    /**
+     * A page of the listing: up to {@code limit} workflows matching {@code f}, after ({@code afterAt},
+     * {@code afterId}) when given; its parameters into {@code args} (RenderedSqlTest renders its shapes).
+     */
+    static String list(WorkflowFilter f, Instant afterAt, UUID afterId, int limit, List<Object> args) {
+        String sql = LIST + where(f, afterAt != null, args) + ORDER + "$" + (args.size() + (afterAt != null ? 3 : 1));
+        if (afterAt != null) {
+            args.add(JobStore.odt(afterAt));
+            args.add(afterId);
+        }
+        args.add(limit);
+        return sql;
+    }
+
+    /** How many workflows match {@code f}; its parameters into {@code args} (RenderedSqlTest renders its shapes). */
+    static String count(WorkflowFilter f, List<Object> args) {
+        return COUNT + where(f, false, args);
+    }
 
     /** The WHERE clause for {@code f} (and a cursor when {@code keyset}), its parameters appended to {@code args}. */
     static String where(WorkflowFilter f, boolean keyset, List<Object> args) {

@@ -4,7 +4,6 @@ import dev.steadfast.domain.workflow.WorkflowState;
 import dev.steadfast.domain.workflow.WorkflowType;
 import dev.steadfast.model.WorkflowFilter;
 import dev.steadfast.store.JobRows;
-import dev.steadfast.store.JobStore;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -37,13 +36,7 @@ public class WorkflowListStore {
     /** Up to {@code limit} workflows matching {@code f}, newest first, after ({@code afterAt}, {@code afterId}) when given. */
     public Uni<List<Listed>> list(WorkflowFilter f, Instant afterAt, UUID afterId, int limit) {
         List<Object> args = new ArrayList<>();
-        String sql = WorkflowListSql.LIST + WorkflowListSql.where(f, afterAt != null, args) + WorkflowListSql.ORDER
-                + "$" + (args.size() + (afterAt != null ? 3 : 1));
-        if (afterAt != null) {
-            args.add(JobStore.odt(afterAt));
-            args.add(afterId);
-        }
-        args.add(limit);
+        String sql = WorkflowListSql.list(f, afterAt, afterId, limit, args);
         return pool.preparedQuery(sql).execute(Tuple.from(args)).map(rows -> {
             List<Listed> out = new ArrayList<>(rows.rowCount());
             for (Row r : rows) {
@@ -61,7 +54,7 @@ public class WorkflowListStore {
     /** How many workflows match {@code f}. */
     public Uni<Long> count(WorkflowFilter f) {
         List<Object> args = new ArrayList<>();
-        String sql = WorkflowListSql.COUNT + WorkflowListSql.where(f, false, args);
+        String sql = WorkflowListSql.count(f, args);
         return pool.preparedQuery(sql).execute(Tuple.from(args)).map(rows -> rows.iterator().next().getLong(0));
     }
 }
