@@ -78,3 +78,9 @@ LIMIT $1);
 
 -- MaintenanceSql.FORGET_WORKERS
 DELETE FROM workers WHERE last_seen < $1;
+
+-- MaintenanceSql.countPartition(an old day's partition)
+SELECT count(*) FROM "job_history_done_20261101";
+
+-- MaintenanceSql.dropPartition(an old day's partition)
+DROP TABLE "job_history_done_20261101";

@@ -4,7 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.domain.JobState;
+import dev.steadfast.model.BulkScope;
 import dev.steadfast.model.JobFilter;
+import dev.steadfast.store.deadletters.DeadLetterShapes;
+import dev.steadfast.store.maintenance.PartitionDropShapes;
+import dev.steadfast.store.workflows.WorkflowListShapes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,27 +43,129 @@ class RenderedSqlTest {
     private static final String STORE = "dev/steadfast/store";
 
     /**
-     * Statements built per call from a count written into their text (JobSql.claimOne and claimFrom: one text per
-     * count, so PostgreSQL keeps one generic plan for each); rendered for the count a worker asks most, 10.
+     * Statements built per call: from a count written into their text (JobSql.claimOne and claimFrom: one text per
+     * count, so PostgreSQL keeps one generic plan for each), rendered for the count a worker asks most, 10; and from a
+     * request's filter (the console's listings, searches, counts and bulk actions), rendered once for each branch of
+     * their builders that changes the statement's shape, named for that shape.
      */
     private static Map<String, String> variants() {
         Map<String, String> v = new LinkedHashMap<>();
         v.put("JobSql.claimOne(10)", JobSql.claimOne(10));
         v.put("JobSql.claimFrom(10)", JobSql.claimFrom(10));
         // the console's plain listings (no search): newest first, then a page further on; by state; by queue and type
-        Instant at = Instant.parse("2026-11-29T12:00:00Z");
-        UUID id = UUID.fromString("019539a4-b68c-7def-8000-ffeeddccbbaa");
         v.put("JobQueryStore.plainListing(every job, newest first)",
                 JobQueryStore.plainListing(JobFilter.ALL, false, null, null, 50, new ArrayList<>()));
         v.put("JobQueryStore.plainListing(every job, the next page)",
-                JobQueryStore.plainListing(JobFilter.ALL, false, at, id, 50, new ArrayList<>()));
+                JobQueryStore.plainListing(JobFilter.ALL, false, AT, ID, 50, new ArrayList<>()));
         v.put("JobQueryStore.plainListing(state available)", JobQueryStore.plainListing(
-                new JobFilter(JobState.AVAILABLE, null, null, false, null, null, null, null), false, null, null, 50,
-                new ArrayList<>()));
+                filter(JobState.AVAILABLE, null, null, false, null, null), false, null, null, 50, new ArrayList<>()));
         v.put("JobQueryStore.plainListing(queue and type, oldest first)", JobQueryStore.plainListing(
-                new JobFilter(null, "mail", "mail.send", false, null, null, null, null), true, null, null, 50,
-                new ArrayList<>()));
+                filter(null, "mail", "mail.send", false, null, null), true, null, null, 50, new ArrayList<>()));
+        searches(v);
+        bulk(v);
+        v.put("SearchIndexes.create(a closed day's partition)",
+                String.join(";\n", SearchIndexes.create("job_history_done_20261128")));
+        v.put("SearchIndexes.drop(a failed build's leftovers)", SearchIndexes.drop(new SearchIndexes.Leaf(
+                "job_history_done_20261128", false, List.of("job_history_done_20261128_search_idx"), false)));
+        v.putAll(WorkflowListShapes.rendered(AT, ID));
+        v.putAll(DeadLetterShapes.rendered(AT, ID));
+        v.putAll(PartitionDropShapes.rendered());
         return v;
+    }
+
+    private static final Instant AT = Instant.parse("2026-11-29T12:00:00Z");
+    private static final UUID ID = UUID.fromString("019539a4-b68c-7def-8000-ffeeddccbbaa");
+
+    /**
+     * The history's leaves a search reads one by one, as on 2026-11-29: the dead letters and yesterday's partition
+     * with their search indexes, today's without. A database keeping more days has one more part per day, read as
+     * yesterday's is.
+     */
+    private static final List<SearchIndexes.Leaf> LEAVES = List.of(leaf("job_history_dead", true),
+            leaf("job_history_done_20261128", true), leaf("job_history_done_20261129", false));
+
+    private static SearchIndexes.Leaf leaf(String name, boolean indexed) {
+        return new SearchIndexes.Leaf(name, indexed, List.of(), false);
+    }
+
+    private static JobFilter filter(JobState state, String queue, String type, boolean typePrefix, String tag,
+                                    String text) {
+        return new JobFilter(state, queue, type, typePrefix, tag, null, null, text);
+    }
+
+    private static final JobFilter TEXT = filter(null, null, null, false, null, "invoice");
+
+    /**
+     * The console's searches, and filters a closed day's partition has its own index for (JobQueryStore.list reads
+     * those partition by partition): where the parts it reads in order stop (reach), and the listing, over
+     * {@link #LEAVES}.
+     */
+    private static void searches(Map<String, String> v) {
+        JobFilter discarded = filter(JobState.DISCARDED, null, null, false, null, "invoice");
+        JobFilter queue = filter(null, "mail", null, false, null, null);
+        v.put("JobQueryStore.reach(text search, newest first)", reach(TEXT, false, null));
+        v.put("JobQueryStore.reach(text search, state discarded, oldest first, the next page)",
+                reach(discarded, true, AT));
+        v.put("JobQueryStore.reach(queue, no search)", reach(queue, false, null));
+        v.put("JobQueryStore.searchListing(text search, newest first)", search(TEXT, false, null, null));
+        v.put("JobQueryStore.searchListing(text search, stopped where its reach was)",
+                search(TEXT, false, null, new JobQueryStore.Reach(AT, ID)));
+        v.put("JobQueryStore.searchListing(text search, state discarded, oldest first, the next page)",
+                search(discarded, true, AT, null));
+        v.put("JobQueryStore.searchListing(text search, state active)",
+                search(filter(JobState.ACTIVE, null, null, false, null, "invoice"), false, null, null));
+        v.put("JobQueryStore.searchListing(tag, state available)",
+                search(filter(JobState.AVAILABLE, null, null, false, "urgent", null), false, null, null));
+        v.put("JobQueryStore.searchListing(type prefix)",
+                search(filter(null, null, "mail.", true, null, null), false, null, null));
+        v.put("JobQueryStore.searchListing(args value)", search(new JobFilter(null, null, null, false, null, null, null,
+                null, List.of(new JobFilter.ArgsEquals(List.of("order", "id"), "\"A-1234567\""))), false, null, null));
+        v.put("JobQueryStore.searchListing(queue, no search)", search(queue, false, null, null));
+    }
+
+    private static String reach(JobFilter f, boolean ascending, Instant afterAt) {
+        return JobQueryStore.reach(f, JobQueryStore.parts(f.state(), LEAVES), ascending, afterAt,
+                afterAt == null ? null : ID, JobQueryStore.SCAN_ROWS, new ArrayList<>());
+    }
+
+    private static String search(JobFilter f, boolean ascending, Instant afterAt, JobQueryStore.Reach stop) {
+        return JobQueryStore.searchListing(f, JobQueryStore.parts(f.state(), LEAVES), ascending, afterAt,
+                afterAt == null ? null : ID, stop, 50, JobQueryStore.SCAN_ROWS, new ArrayList<>());
+    }
+
+    /**
+     * The jobs list's bulk actions: the confirmation's count (plain, and partition by partition over {@link #LEAVES}),
+     * and each action's batch on a filter, once on selected ids, once with every condition a filter can add.
+     */
+    private static void bulk(Map<String, String> v) {
+        String[] live = {"scheduled", "available", "retryable"};
+        String[] finished = {"completed", "cancelled", "discarded"};
+        BulkScope ids = BulkScope.of(List.of(ID));
+        BulkScope queue = BulkScope.of(filter(null, "mail", "mail.send", false, null, null));
+        JobFilter every = new JobFilter(null, "mail", "mail.", true, "urgent", AT.minusSeconds(86_400), AT, "invoice",
+                List.of(new JobFilter.ArgsEquals(List.of("order", "id"), "\"A-1234567\"")));
+        v.put("JobBulkStore.countMatching(selected ids)",
+                JobBulkStore.countMatching(ids, live, finished, new ArrayList<>()));
+        v.put("JobBulkStore.countMatching(time range)", JobBulkStore.countMatching(BulkScope.of(new JobFilter(null,
+                null, null, false, null, AT.minusSeconds(86_400), AT, null)), live, finished, new ArrayList<>()));
+        v.put("JobBulkStore.countMatchingByPart(text search)",
+                JobBulkStore.countMatchingByPart(TEXT, live, finished, LEAVES, new ArrayList<>()));
+        v.put("JobBulkStore.countMatchingByPart(queue and type)", JobBulkStore.countMatchingByPart(queue.filter(),
+                live, finished, LEAVES, new ArrayList<>()));
+        v.put("JobBulkStore.batch(CANCEL_BATCH, selected ids)",
+                JobBulkStore.batch(JobBulkStore.CANCEL_BATCH, ids, live, 500, AT, new ArrayList<>()));
+        v.put("JobBulkStore.batch(CANCEL_BATCH, queue and type)",
+                JobBulkStore.batch(JobBulkStore.CANCEL_BATCH, queue, live, 500, AT, new ArrayList<>()));
+        v.put("JobBulkStore.batch(CANCEL_BATCH, queue, type prefix, tag, time range, text search and args value)",
+                JobBulkStore.batch(JobBulkStore.CANCEL_BATCH, BulkScope.of(every), live, 500, AT, new ArrayList<>()));
+        v.put("JobBulkStore.batch(RETRY_NOW_BATCH, queue and type)",
+                JobBulkStore.batch(JobBulkStore.RETRY_NOW_BATCH, queue, live, 500, AT, new ArrayList<>()));
+        v.put("JobBulkStore.batch(DELETE_LIVE_BATCH, queue and type)",
+                JobBulkStore.batch(JobBulkStore.DELETE_LIVE_BATCH, queue, live, 500, null, new ArrayList<>()));
+        v.put("JobBulkStore.batch(DELETE_FINISHED_BATCH, queue and type)",
+                JobBulkStore.batch(JobBulkStore.DELETE_FINISHED_BATCH, queue, finished, 500, null, new ArrayList<>()));
+        v.put("JobBulkStore.batch(FINISHED_BATCH, queue and type)",
+                JobBulkStore.batch(JobBulkStore.FINISHED_BATCH, queue, finished, 500, false, new ArrayList<>()));
     }
 
     @Test
@@ -71,7 +177,8 @@ class RenderedSqlTest {
                 byClass.computeIfAbsent(cls, k -> new LinkedHashMap<>()).put(cls + "." + f.field(), f.value());
             }
         }
-        variants().forEach((k, sql) -> byClass.get(k.substring(0, k.indexOf('.'))).put(k, sql));
+        variants().forEach((k, sql) -> byClass.computeIfAbsent(k.substring(0, k.indexOf('.')),
+                c -> new LinkedHashMap<>()).put(k, sql));
         int statements = byClass.values().stream().mapToInt(Map::size).sum();
         assertTrue(statements > 150, "found only " + statements + " statements under target/classes");
 
@@ -151,11 +258,17 @@ class RenderedSqlTest {
                 it again (`./mvnw test -Dtest=RenderedSqlTest -Dsteadfast.sql.render=write`) and commit the diff with the
                 change; the test fails until then.
 
-                The console's plain job listings (no search) are rendered in four shapes (`JobQueryStore.plainListing`).
-                Not rendered here: its searches (read partition by partition, from the partitions the database holds),
-                bulk actions and other listings (`JobBulkStore`, `WorkflowListSql.where`, `DeadLetterStore.where`),
-                which are assembled per request from the filter's conditions (their fragments are the constants of
-                those classes), and the Panache entities' queries.
+                A statement a builder assembles per call is rendered once for each branch of the builder that changes
+                its shape, named for that shape: the claims for a count of 10 (`JobSql.claimOne`, `claimFrom`); the
+                console's job listings, plain (`JobQueryStore.plainListing`) and read partition by partition
+                (`JobQueryStore.reach` and `searchListing`, over the history's partitions as on one day: the dead letters
+                and yesterday's with their search indexes, today's without; a database keeping more days has one more
+                part per day); the bulk actions' counts and batches (`JobBulkStore.countMatching`,
+                `countMatchingByPart`, `batch`); the workflows listing (`WorkflowListSql.list`, `count`); the dead
+                letter queue's listing and condition (`DeadLetterStore.listing`, `where`: HQL, which Hibernate turns
+                into SQL); the search indexes of a closed day's partition (`SearchIndexes.create`, `drop`); an old
+                day's partition the pruner counts and drops (`MaintenanceSql.countPartition`, `dropPartition`). Not
+                rendered here: the Panache entities' other queries.
 
                 """);
         int total = byClass.values().stream().mapToInt(Map::size).sum();
@@ -174,8 +287,8 @@ class RenderedSqlTest {
                     String ref = called != null ? (owner.equals(cls.getKey()) ? "\\b" : "\\b" + cls.getKey() + "\\.")
                             + called + "\\(" : (owner.equals(cls.getKey()) ? "\\b" : "\\b" + cls.getKey() + "\\.")
                             + constant + "\\b";
-                    for (String member : membersReferencing(src.getValue(), Pattern.compile(ref),
-                            called != null ? called : constant)) {
+                    String self = owner.equals(cls.getKey()) ? (called != null ? called : constant) : null;
+                    for (String member : membersReferencing(src.getValue(), Pattern.compile(ref), self)) {
                         users.add(owner + "." + member);
                         callers.addAll(callersOf(owner, member, storeSources, otherSources, 3));
                     }
@@ -188,13 +301,17 @@ class RenderedSqlTest {
         return b.toString();
     }
 
-    /** Each code line of a source (comments left out) with the member it belongs to, read once per source. */
+    /**
+     * Each code line of a source (comments left out, and its strings, so that the SQL in them, {@code count(*)} say, is
+     * not taken for a call) with the member it belongs to, read once per source.
+     */
     private static final Map<String, List<String[]>> LINES = new java.util.IdentityHashMap<>();
 
     private static List<String[]> lines(String source) {
         return LINES.computeIfAbsent(source, src -> {
             List<String[]> out = new ArrayList<>();
             String current = null;
+            boolean[] textBlock = {false};
             for (String line : src.split("\n")) {
                 if (line.startsWith("    ") && !line.startsWith("     ")) {
                     Matcher m = MEMBER.matcher(line);
@@ -204,11 +321,35 @@ class RenderedSqlTest {
                 }
                 String code = line.strip();
                 if (current != null && !code.startsWith("*") && !code.startsWith("/*") && !code.startsWith("//")) {
-                    out.add(new String[] {current, line});
+                    out.add(new String[] {current, withoutStrings(line, textBlock)});
                 }
             }
             return out;
         });
+    }
+
+    /** {@code line} less its string and character literals and any text block ({@code textBlock[0]}: open). */
+    private static String withoutStrings(String line, boolean[] textBlock) {
+        StringBuilder out = new StringBuilder();
+        int i = 0;
+        while (i < line.length()) {
+            char c = line.charAt(i);
+            if (line.startsWith("\"\"\"", i)) {
+                textBlock[0] = !textBlock[0];
+                i += 3;
+            } else if (textBlock[0]) {
+                i++;
+            } else if (c == '"' || c == '\'') {
+                for (i++; i < line.length() && line.charAt(i) != c; i++) {
+                    i += line.charAt(i) == '\\' ? 1 : 0;
+                }
+                i++;
+            } else {
+                out.append(c);
+                i++;
+            }
+        }
+        return out.toString();
     }
 
     /** The members (methods, or constants composed from it) of a source whose body references {@code ref}. */
@@ -249,7 +390,7 @@ class RenderedSqlTest {
                 String user = simpleName(src.getKey());
                 Pattern ref = Pattern.compile(user.equals(owner) ? "(^|[^.\\w])" + member + "\\b"
                         : "\\b" + owner + "\\." + member + "\\b");
-                for (String m : membersReferencing(src.getValue(), ref, member)) {
+                for (String m : membersReferencing(src.getValue(), ref, user.equals(owner) ? member : null)) {
                     out.addAll(callersOf(user, m, store, others, depth - 1));
                 }
             }
