@@ -115,15 +115,17 @@ public class JobQueryStore {
      * before it turns to the term's index, and, for a part without a search index, at most {@code scanRows} rows.
      */
     Uni<Listing> list(JobFilter f, boolean ascending, Instant afterAt, UUID afterId, int limit, int scanRows) {
-        List<Object> params = new ArrayList<>();
+        List<Object> filterParams = new ArrayList<>();
         List<String> narrowing = new ArrayList<>();
         List<String> searching = new ArrayList<>();
-        narrowing(f, ascending, afterAt, afterId, narrowing, params);
-        searches(f, searching, params);
+        narrowing(f, ascending, afterAt, afterId, narrowing, filterParams);
+        searches(f, searching, filterParams);
         // the history's partitions read one by one: a search, or a filter whose index a partition may not have yet
         boolean byPart = !searching.isEmpty() || (f.state() == null || f.state().terminal()) && f.usesClosedDayIndexes();
         return pool.withTransaction(conn -> conn.query(SETTINGS).execute()
                 .flatMap(v -> {
+                    // the statements below add their own parameters: each attempt (the retry below) starts afresh
+                    List<Object> params = new ArrayList<>(filterParams);
                     if (!byPart) {
                         return conn.preparedQuery(plainListing(narrowing, f.state(), ascending, limit, params))
                                 .execute(Tuple.tuple(params)).map(rows -> new Listing(summaries(rows), null));
