@@ -4,14 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.grpc.Grpc;
-import io.grpc.InsecureServerCredentials;
-import io.grpc.Metadata;
-import io.grpc.Server;
-import io.grpc.ServerCall;
-import io.grpc.ServerCallHandler;
-import io.grpc.ServerInterceptor;
-import io.grpc.ServerInterceptors;
+import dev.steadfast.tools.testsupport.FakeGrpcServer;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.List;
@@ -41,26 +34,16 @@ import org.openjobspec.ojs.v1.StreamJobsRequest;
 class GrpcWorkersTest {
 
     private final Fake fake = new Fake();
-    private Server server;
+    private FakeGrpcServer server;
 
     @BeforeEach
     void start() throws Exception {
-        ServerInterceptor auth = new ServerInterceptor() {
-            @Override
-            public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
-                                                               ServerCallHandler<Q, A> next) {
-                fake.authorization.add(String.valueOf(headers.get(
-                        Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER))));
-                return next.startCall(call, headers);
-            }
-        };
-        server = Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
-                .addService(ServerInterceptors.intercept(fake, auth)).build().start();
+        server = new FakeGrpcServer(fake);
     }
 
     @AfterEach
     void stop() throws InterruptedException {
-        server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        server.close();
     }
 
     @Test
@@ -70,7 +53,7 @@ class GrpcWorkersTest {
         assertEquals(0, p.jobs.lost());
         assertEquals(0, p.failed.get(), p.firstError.get());
         assertTrue(fake.maxUnacked.get() <= 10, "unacked at once: " + fake.maxUnacked.get());
-        assertEquals(Set.of("Bearer stf_test"), Set.copyOf(fake.authorization));
+        assertEquals(Set.of("Bearer stf_test"), Set.copyOf(server.authorization));
     }
 
     @Test
@@ -98,7 +81,7 @@ class GrpcWorkersTest {
         Progress p = new Progress(jobs);
         p.jobs.enqueued(ids);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        try (GrpcWorkers g = new GrpcWorkers("http://127.0.0.1:" + server.getPort(), "stf_test")) {
+        try (GrpcWorkers g = new GrpcWorkers("http://127.0.0.1:" + server.port(), "stf_test")) {
             List<Thread> loops = g.start(stream, workers, "q", p, count, 2, deadline);
             assertTrue(p.awaitSettled(deadline), "settled: " + p.completedCount() + " of " + jobs);
             WorkerLoop.join(loops, 5000);
@@ -110,7 +93,6 @@ class GrpcWorkersTest {
     /** Jobs by id; StreamJobs keeps one slot per unacknowledged job. */
     private static final class Fake extends OJSServiceGrpc.OJSServiceImplBase {
         final Queue<String> waiting = new ConcurrentLinkedQueue<>();
-        final Queue<String> authorization = new ConcurrentLinkedQueue<>();
         final Set<String> unacked = ConcurrentHashMap.newKeySet();
         final AtomicInteger maxUnacked = new AtomicInteger();
         volatile Semaphore slots = new Semaphore(0);

@@ -13,14 +13,7 @@ import com.google.protobuf.util.Timestamps;
 import com.google.rpc.Code;
 import com.google.rpc.ErrorInfo;
 import com.sun.net.httpserver.HttpServer;
-import io.grpc.Grpc;
-import io.grpc.InsecureServerCredentials;
-import io.grpc.Metadata;
-import io.grpc.Server;
-import io.grpc.ServerCall;
-import io.grpc.ServerCallHandler;
-import io.grpc.ServerInterceptor;
-import io.grpc.ServerInterceptors;
+import dev.steadfast.tools.testsupport.FakeGrpcServer;
 import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.StreamObserver;
 import java.net.InetSocketAddress;
@@ -32,7 +25,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -57,30 +49,19 @@ class GrpcProxyTest {
     private final ObjectMapper json = new ObjectMapper();
     private final HttpClient http = HttpClient.newHttpClient();
     private final Queue<Object> received = new ConcurrentLinkedQueue<>();
-    private final Queue<String> authorization = new ConcurrentLinkedQueue<>();
-    private Server server;
+    private FakeGrpcServer server;
     private GrpcProxy proxy;
 
     @BeforeEach
     void start() throws Exception {
-        ServerInterceptor auth = new ServerInterceptor() {
-            @Override
-            public <Q, A> ServerCall.Listener<Q> interceptCall(ServerCall<Q, A> call, Metadata headers,
-                                                               ServerCallHandler<Q, A> next) {
-                authorization.add(String.valueOf(headers.get(
-                        Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER))));
-                return next.startCall(call, headers);
-            }
-        };
-        server = Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
-                .addService(ServerInterceptors.intercept(new Fake(), auth)).build().start();
-        proxy = new GrpcProxy(server.getPort(), 0, "stf_test");
+        server = new FakeGrpcServer(new Fake());
+        proxy = new GrpcProxy(server.port(), 0, "stf_test");
     }
 
     @AfterEach
     void stop() throws InterruptedException {
         proxy.close();
-        server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        server.close();
     }
 
     @Test
@@ -111,7 +92,7 @@ class GrpcProxyTest {
         assertTrue(e.getOptions().getRetry().getJitter());
         assertEquals(UniqueConflictAction.UNIQUE_CONFLICT_ACTION_REJECT, e.getOptions().getUnique().getOnConflict());
         assertEquals(JobState.JOB_STATE_ACTIVE, e.getOptions().getUnique().getStates(1));
-        assertEquals("Bearer stf_test", authorization.remove());
+        assertEquals("Bearer stf_test", server.authorization.remove());
 
         JsonNode job = json.readTree(r.body()).get("job");
         assertEquals("j-1", job.get("id").asText());
