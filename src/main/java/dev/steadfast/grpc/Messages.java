@@ -216,6 +216,10 @@ final class Messages {
         if (retry != null && retry.isObject()) {
             j.setRetryPolicy(retryPolicy(retry));
         }
+        JsonNode unique = v.extensions() == null ? null : v.extensions().get("unique");
+        if (unique != null && unique.isObject()) {
+            j.setUniquePolicy(uniquePolicy(unique));
+        }
         JsonNode result = ProtoJson.read(json, v.result());
         if (result != null && !result.isNull()) {
             // Struct holds objects only: any other result is carried as {"value": result}
@@ -270,6 +274,39 @@ final class Messages {
             b.setMaxInterval(max);
         }
         r.path("non_retryable_errors").forEach(e -> b.addNonRetryableErrors(e.asText()));
+        return b.build();
+    }
+
+    /**
+     * The unique policy the job was enqueued with, as it was sent over either binding (kept whole among the job's
+     * extension attributes, as HTTP answers it under {@code unique}), in the message's fields: {@code keys} as
+     * {@code key}; {@code key} as an array of args field names as what it stands for (the {@code args} dimension and
+     * those {@code args_keys}); {@code period} or {@code period_ms} as {@code period}. A key of the client's own (a
+     * string {@code key}) has no field in the message and is left out.
+     */
+    private static UniquePolicy uniquePolicy(JsonNode u) {
+        UniquePolicy.Builder b = UniquePolicy.newBuilder();
+        u.path("keys").forEach(k -> b.addKey(k.asText()));
+        if (u.path("key").isArray()) {
+            if (!b.getKeyList().contains("args")) {
+                b.addKey("args");
+            }
+            u.path("key").forEach(k -> b.addArgsKeys(k.asText()));
+        }
+        u.path("args_keys").forEach(k -> b.addArgsKeys(k.asText()));
+        u.path("meta_keys").forEach(k -> b.addMetaKeys(k.asText()));
+        com.google.protobuf.Duration period = u.path("period_ms").canConvertToLong()
+                ? ProtoJson.duration(u.path("period_ms").asLong()) : ProtoJson.duration(u.path("period").asText(null));
+        if (period != null) {
+            b.setPeriod(period);
+        }
+        String conflict = "UNIQUE_CONFLICT_ACTION_" + u.path("on_conflict").asText("").toUpperCase(Locale.ROOT);
+        for (UniqueConflictAction a : UniqueConflictAction.values()) { // PUSH let only known actions through
+            if (a != UniqueConflictAction.UNRECOGNIZED && a.name().equals(conflict)) {
+                b.setOnConflict(a);
+            }
+        }
+        u.path("states").forEach(st -> b.addStates(state(st.asText())));
         return b.build();
     }
 

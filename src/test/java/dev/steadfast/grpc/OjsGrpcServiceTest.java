@@ -261,6 +261,29 @@ class OjsGrpcServiceTest {
     }
 
     @Test
+    void aJobAnswersItsUniquePolicyAsItWasSentOverEitherBinding() {
+        UniquePolicy asked = UniquePolicy.newBuilder().addKey("type").addKey("args").addArgsKeys("user")
+                .setPeriod(com.google.protobuf.Duration.newBuilder().setSeconds(3600))
+                .setOnConflict(UniqueConflictAction.UNIQUE_CONFLICT_ACTION_IGNORE)
+                .addStates(JobState.JOB_STATE_AVAILABLE).build();
+        String id = ojs.enqueue(EnqueueRequest.newBuilder().setType("unique.me").addArgs(Value.newBuilder()
+                .setStructValue(Struct.newBuilder().putFields("user", Value.newBuilder().setStringValue("u1").build())))
+                .setOptions(EnqueueOptions.newBuilder().setQueue(queue()).setUnique(asked)).build()).getJob().getId();
+        assertEquals(asked, ojs.getJob(GetJobRequest.newBuilder().setJobId(id).build()).getJob().getUniquePolicy());
+
+        // over HTTP, with the forms only HTTP has: key as an array of args fields, an ISO 8601 period
+        String http = enqueue(obj("type", "unique.me", "args", arr(obj("user", "u2")), "options", obj("queue", queue(),
+                "unique", obj("key", arr("user"), "period", "PT30M", "on_conflict", "reject"))));
+        UniquePolicy p = ojs.getJob(GetJobRequest.newBuilder().setJobId(http).build()).getJob().getUniquePolicy();
+        assertEquals(UniquePolicy.newBuilder().addKey("args").addArgsKeys("user")
+                .setPeriod(com.google.protobuf.Duration.newBuilder().setSeconds(1800))
+                .setOnConflict(UniqueConflictAction.UNIQUE_CONFLICT_ACTION_REJECT).build(), p);
+
+        String plain = ojs.enqueue(grpcJob("plain.me", queue())).getJob().getId();
+        assertFalse(ojs.getJob(GetJobRequest.newBuilder().setJobId(plain).build()).getJob().hasUniquePolicy());
+    }
+
+    @Test
     void theTenantMetadataNamesTheJobsTenantAndNarrowsFetch() {
         String q = queue();
         Job acme = grpc.stub("x-ojs-tenant", "acme").enqueue(grpcJob("t", q)).getJob();
