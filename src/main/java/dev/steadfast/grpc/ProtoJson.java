@@ -11,6 +11,8 @@ import com.google.protobuf.NullValue;
 import com.google.protobuf.Struct;
 import com.google.protobuf.Timestamp;
 import com.google.protobuf.Value;
+import dev.steadfast.domain.retry.Iso8601Duration;
+import dev.steadfast.domain.retry.PolicyViolation;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -129,15 +131,19 @@ final class ProtoJson {
                 .setNanos((int) Math.floorMod(millis, 1000) * 1_000_000).build();
     }
 
-    /** An ISO 8601 duration ({@code PT1.5S}) of the HTTP binding's JSON as a protobuf one; null for null or not one. */
+    /**
+     * An ISO 8601 duration of the HTTP binding's JSON ({@code PT1.5S}, {@code P1M}) as a protobuf one, read by the
+     * parser PUSH accepted it with ({@link Iso8601Duration}: months and years included, which
+     * {@code java.time.Duration} refuses); null for null or not one.
+     */
     static Duration duration(String iso) {
         if (iso == null) {
             return null;
         }
         try {
-            java.time.Duration d = java.time.Duration.parse(iso);
+            java.time.Duration d = Iso8601Duration.parse("duration", iso);
             return Duration.newBuilder().setSeconds(d.getSeconds()).setNanos(d.getNano()).build();
-        } catch (DateTimeParseException e) {
+        } catch (PolicyViolation e) {
             return null; // a stored policy is well-formed; anything else is left out rather than failing the answer
         }
     }

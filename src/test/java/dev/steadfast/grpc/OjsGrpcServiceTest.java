@@ -279,6 +279,12 @@ class OjsGrpcServiceTest {
                 .setPeriod(com.google.protobuf.Duration.newBuilder().setSeconds(1800))
                 .setOnConflict(UniqueConflictAction.UNIQUE_CONFLICT_ACTION_REJECT).build(), p);
 
+        // a period in months, which PUSH accepts (30 days each) and java.time.Duration would not read
+        String months = enqueue(obj("type", "unique.me", "args", arr(obj("user", "u3")), "options", obj("queue",
+                queue(), "unique", obj("keys", arr("type"), "period", "P1M"))));
+        assertEquals(30L * 86_400, ojs.getJob(GetJobRequest.newBuilder().setJobId(months).build()).getJob()
+                .getUniquePolicy().getPeriod().getSeconds());
+
         String plain = ojs.enqueue(grpcJob("plain.me", queue())).getJob().getId();
         assertFalse(ojs.getJob(GetJobRequest.newBuilder().setJobId(plain).build()).getJob().hasUniquePolicy());
     }
