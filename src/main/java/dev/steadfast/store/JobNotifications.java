@@ -132,7 +132,7 @@ public class JobNotifications {
         });
         c.closeHandler(v -> {
             synchronized (this) {
-                if (connection != c) { // closed by this instance (shutdown, a LISTEN that failed)
+                if (connection != c) { // closed by stop() at shutdown; a failed LISTEN's close goes on to reconnect
                     return;
                 }
                 connection = null;
