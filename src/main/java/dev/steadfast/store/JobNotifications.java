@@ -103,8 +103,8 @@ public class JobNotifications {
             synchronized (this) {
                 if (!away) {
                     away = true;
-                    LOG.warnf("Could not listen for new jobs (%s); waiting fetches poll instead. Retrying every second.",
-                            ar.cause().getMessage());
+                    LOG.warnf("Could not listen for new jobs (%s); waiting fetches poll instead."
+                            + " Retrying every second.", ar.cause().getMessage());
                 }
             }
             retry(attempt);
