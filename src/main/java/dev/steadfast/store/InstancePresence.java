@@ -1,8 +1,6 @@
 package dev.steadfast.store;
 
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Context;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -13,9 +11,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -110,7 +105,7 @@ public class InstancePresence {
 
     /**
      * Ends this instance's presence (its lock goes with the connection), waiting for the close as
-     * {@link JobNotifications#stop} does.
+     * {@link JobNotifications#stop} does ({@link SessionConnections#await}).
      */
     public void leave() {
         SqlConnection closing;
@@ -120,24 +115,7 @@ public class InstancePresence {
             connection = null;
         }
         if (closing != null) {
-            await(closing.close());
-        }
-    }
-
-    /**
-     * Waits at most 2 s for a session connection's close, at shutdown (a close still running when Vert.x stops its
-     * event loops logs an error); on an event loop it does not wait.
-     */
-    static void await(Future<Void> close) {
-        if (Context.isOnEventLoopThread()) {
-            return;
-        }
-        try {
-            close.toCompletionStage().toCompletableFuture().get(2, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            LOG.debugf("closing a session connection at shutdown: %s", e.toString());
+            SessionConnections.await(closing.close());
         }
     }
 }

@@ -214,7 +214,7 @@ public class JobNotifications {
             connection = null;
         }
         if (closing != null) {
-            InstancePresence.await(closing.close());
+            SessionConnections.await(closing.close());
         }
     }
 }

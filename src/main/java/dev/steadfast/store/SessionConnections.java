@@ -1,6 +1,7 @@
 package dev.steadfast.store;
 
 import io.quarkus.runtime.ShutdownEvent;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -12,6 +13,10 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.interceptor.Interceptor;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.jboss.logging.Logger;
 
 /**
  * Opens the connections Steadfast keeps outside the pool: the LISTEN connection ({@link JobNotifications}), the
@@ -27,6 +32,8 @@ import jakarta.interceptor.Interceptor;
  */
 @ApplicationScoped
 public class SessionConnections {
+
+    private static final Logger LOG = Logger.getLogger(SessionConnections.class);
 
     private final Vertx vertx;
     private ConnectionFactory factory;
@@ -65,7 +72,24 @@ public class SessionConnections {
         if (f != null) {
             Promise<Void> done = Promise.promise();
             f.close(done);
-            InstancePresence.await(done.future());
+            await(done.future());
+        }
+    }
+
+    /**
+     * Waits at most 2 s for a session connection's close, at shutdown (a close still running when Vert.x stops its
+     * event loops logs an error); on an event loop it does not wait.
+     */
+    static void await(Future<Void> close) {
+        if (Context.isOnEventLoopThread()) {
+            return;
+        }
+        try {
+            close.toCompletionStage().toCompletableFuture().get(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.debugf("closing a session connection at shutdown: %s", e.toString());
         }
     }
 }
