@@ -202,22 +202,25 @@ FROM next WHERE j.id = next.id
 RETURNING next.ord, j.rate_limit_key, j.id, j.type, j.queue, j.priority, j.tags, j.state, j.attempt, j.snoozes, j.max_attempts, j.run, j.timeout_ms, j.visibility_timeout_ms, j.run_at, j.scheduled_at, j.expires_at, j.retry_delay_ms, j.dead_letter, j.created_at, j.enqueued_at, j.started_at, j.completed_at, j.cancelled_at, j.discarded_at, j.lease_owner, j.lease_expires_at, j.execution_deadline, j.lease_renewed_at, j.workflow_id, j.checkpointed, j.args::text AS args, j.meta::text AS meta, j.extensions::text AS extensions, j.retry_policy::text AS retry_policy, NULL::text AS error, NULL::text AS errors, NULL::text AS result;
 
 -- JobSql.COMPLETE
-WITH fin AS (DELETE FROM jobs j USING unnest($1::uuid[], $2::text[], $3::text[]) AS a(id, result, worker) WHERE j.id = a.id AND j.state = ANY($5::text[] COLLATE "C") AND j.lease_expires_at > $4::timestamptz
+WITH fin AS (DELETE FROM jobs j USING unnest((SELECT $1::uuid[]), (SELECT $2::text[]), (SELECT $3::text[])) AS a(id, result, worker) WHERE j.id = a.id AND j.state = ANY((SELECT $5::text[]) COLLATE "C") AND j.lease_expires_at > (SELECT $4::timestamptz)
   AND (a.worker IS NULL OR j.lease_owner IS NULL OR j.lease_owner = a.worker) AND j.workflow_id IS NULL RETURNING j.*, a.result AS x_result),
 ins AS (INSERT INTO job_history (id, type, queue, args, meta, extensions, priority, tags, state, attempt, snoozes, max_attempts, retry_policy, error, errors, run, result, timeout_ms, visibility_timeout_ms, run_at, scheduled_at, expires_at, retry_delay_ms, dead_letter, created_at, enqueued_at, started_at, completed_at, cancelled_at, discarded_at, lease_owner, lease_expires_at, execution_deadline, lease_renewed_at, unique_key, workflow_id, rate_limit_key, tenant_id, error_group, checkpointed, lease_check_at, finished_at)
     SELECT fin.id AS id, fin.type AS type, fin.queue AS queue, fin.args AS args, fin.meta AS meta, fin.extensions AS extensions, fin.priority AS priority, fin.tags AS tags, 'completed' AS state, fin.attempt AS attempt, fin.snoozes AS snoozes, fin.max_attempts AS max_attempts, fin.retry_policy AS retry_policy, NULL AS error, fin.errors AS errors, fin.run AS run, fin.x_result::jsonb AS result, fin.timeout_ms AS timeout_ms, fin.visibility_timeout_ms AS visibility_timeout_ms, NULL AS run_at, fin.scheduled_at AS scheduled_at, fin.expires_at AS expires_at, fin.retry_delay_ms AS retry_delay_ms, fin.dead_letter AS dead_letter, fin.created_at AS created_at, fin.enqueued_at AS enqueued_at, fin.started_at AS started_at, $4::timestamptz AS completed_at, fin.cancelled_at AS cancelled_at, fin.discarded_at AS discarded_at, fin.lease_owner AS lease_owner, NULL AS lease_expires_at, NULL AS execution_deadline, fin.lease_renewed_at AS lease_renewed_at, fin.unique_key AS unique_key, fin.workflow_id AS workflow_id, fin.rate_limit_key AS rate_limit_key, fin.tenant_id AS tenant_id, NULL AS error_group, fin.checkpointed AS checkpointed, NULL AS lease_check_at, CASE 'completed' WHEN 'completed' THEN $4::timestamptz WHEN 'cancelled' THEN fin.cancelled_at ELSE fin.discarded_at END FROM fin RETURNING *),
 refused AS MATERIALIZED (
-    SELECT a.id FROM unnest($1::uuid[]) AS a(id) WHERE NOT EXISTS (SELECT 1 FROM ins WHERE ins.id = a.id))
+    SELECT a.id FROM unnest((SELECT $1::uuid[])) AS a(id)
+    WHERE NOT EXISTS (SELECT 1 FROM ins WHERE ins.id = a.id))
 SELECT true AS done, id, type, queue, attempt, started_at, meta->>'traceparent' AS traceparent,
        NULL::text AS state, NULL::text AS lease_owner, NULL::timestamptz AS lease_expires_at,
        NULL::uuid AS workflow_id
 FROM ins
 UNION ALL
 SELECT false, r.id, NULL, NULL, NULL, NULL, NULL, j.state, j.lease_owner, j.lease_expires_at, j.workflow_id
-FROM refused r LEFT JOIN all_jobs j ON j.id = r.id;
+FROM refused r LEFT JOIN LATERAL (
+    SELECT state, lease_owner, lease_expires_at, workflow_id FROM all_jobs j WHERE j.id = r.id LIMIT 1) j
+ON true;
 
 -- JobSql.COMPLETE_STEP
-WITH fin AS (DELETE FROM jobs j USING unnest($1::uuid[], $2::text[], $3::text[]) AS a(id, result, worker) WHERE j.id = a.id AND j.state = ANY($5::text[] COLLATE "C") AND j.lease_expires_at > $4::timestamptz
+WITH fin AS (DELETE FROM jobs j USING unnest((SELECT $1::uuid[]), (SELECT $2::text[]), (SELECT $3::text[])) AS a(id, result, worker) WHERE j.id = a.id AND j.state = ANY((SELECT $5::text[]) COLLATE "C") AND j.lease_expires_at > (SELECT $4::timestamptz)
   AND (a.worker IS NULL OR j.lease_owner IS NULL OR j.lease_owner = a.worker) AND j.workflow_id IS NOT NULL RETURNING j.*, a.result AS x_result),
 ins AS (INSERT INTO job_history (id, type, queue, args, meta, extensions, priority, tags, state, attempt, snoozes, max_attempts, retry_policy, error, errors, run, result, timeout_ms, visibility_timeout_ms, run_at, scheduled_at, expires_at, retry_delay_ms, dead_letter, created_at, enqueued_at, started_at, completed_at, cancelled_at, discarded_at, lease_owner, lease_expires_at, execution_deadline, lease_renewed_at, unique_key, workflow_id, rate_limit_key, tenant_id, error_group, checkpointed, lease_check_at, finished_at)
     SELECT fin.id AS id, fin.type AS type, fin.queue AS queue, fin.args AS args, fin.meta AS meta, fin.extensions AS extensions, fin.priority AS priority, fin.tags AS tags, 'completed' AS state, fin.attempt AS attempt, fin.snoozes AS snoozes, fin.max_attempts AS max_attempts, fin.retry_policy AS retry_policy, NULL AS error, fin.errors AS errors, fin.run AS run, fin.x_result::jsonb AS result, fin.timeout_ms AS timeout_ms, fin.visibility_timeout_ms AS visibility_timeout_ms, NULL AS run_at, fin.scheduled_at AS scheduled_at, fin.expires_at AS expires_at, fin.retry_delay_ms AS retry_delay_ms, fin.dead_letter AS dead_letter, fin.created_at AS created_at, fin.enqueued_at AS enqueued_at, fin.started_at AS started_at, $4::timestamptz AS completed_at, fin.cancelled_at AS cancelled_at, fin.discarded_at AS discarded_at, fin.lease_owner AS lease_owner, NULL AS lease_expires_at, NULL AS execution_deadline, fin.lease_renewed_at AS lease_renewed_at, fin.unique_key AS unique_key, fin.workflow_id AS workflow_id, fin.rate_limit_key AS rate_limit_key, fin.tenant_id AS tenant_id, NULL AS error_group, fin.checkpointed AS checkpointed, NULL AS lease_check_at, CASE 'completed' WHEN 'completed' THEN $4::timestamptz WHEN 'cancelled' THEN fin.cancelled_at ELSE fin.discarded_at END FROM fin RETURNING *),
@@ -317,7 +320,7 @@ SELECT ins.id, ins.type, ins.queue, ins.priority, ins.tags, ins.state, ins.attem
 -- JobSql.claimOne(10)
 WITH gone AS (
     SELECT id FROM jobs
-    WHERE state IN ('available', 'scheduled', 'retryable', 'pending') AND expires_at <= $2 AND queue = $1
+    WHERE state IN ('available', 'scheduled', 'retryable', 'pending') AND expires_at <= (SELECT $2::timestamptz) AND queue = (SELECT $1::text)
     ORDER BY expires_at
     LIMIT 10
     FOR UPDATE SKIP LOCKED),
@@ -330,7 +333,7 @@ ins AS (INSERT INTO job_history (id, type, queue, args, meta, extensions, priori
     SELECT fin.id AS id, fin.type AS type, fin.queue AS queue, fin.args AS args, fin.meta AS meta, fin.extensions AS extensions, fin.priority AS priority, fin.tags AS tags, 'discarded' AS state, fin.attempt AS attempt, fin.snoozes AS snoozes, fin.max_attempts AS max_attempts, fin.retry_policy AS retry_policy, fin.x_entry AS error, jsonb_path_query_array(fin.errors || fin.x_entry, '$[last - $k to last]', jsonb_build_object('k', $5::int - 1)) AS errors, fin.run AS run, fin.result AS result, fin.timeout_ms AS timeout_ms, fin.visibility_timeout_ms AS visibility_timeout_ms, NULL AS run_at, fin.scheduled_at AS scheduled_at, fin.expires_at AS expires_at, fin.retry_delay_ms AS retry_delay_ms, fin.dead_letter AS dead_letter, fin.created_at AS created_at, fin.enqueued_at AS enqueued_at, fin.started_at AS started_at, fin.completed_at AS completed_at, fin.cancelled_at AS cancelled_at, $2 AS discarded_at, fin.lease_owner AS lease_owner, NULL AS lease_expires_at, NULL AS execution_deadline, fin.lease_renewed_at AS lease_renewed_at, fin.unique_key AS unique_key, fin.workflow_id AS workflow_id, fin.rate_limit_key AS rate_limit_key, fin.tenant_id AS tenant_id, fin.error_group AS error_group, fin.checkpointed AS checkpointed, NULL AS lease_check_at, CASE 'discarded' WHEN 'completed' THEN fin.completed_at WHEN 'cancelled' THEN fin.cancelled_at ELSE $2 END FROM fin RETURNING *),
 next AS (
     SELECT id, 1::int8 AS ord FROM jobs
-    WHERE queue = $1 AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2 AND (expires_at IS NULL OR expires_at > $2) AND rate_limit_key IS NULL
+    WHERE queue = (SELECT $1::text) AND state IN ('available', 'scheduled', 'retryable') AND run_at <= (SELECT $2::timestamptz) AND (expires_at IS NULL OR expires_at > (SELECT $2::timestamptz)) AND rate_limit_key IS NULL
       AND (tenant_id IS NULL OR tenant_id NOT IN (SELECT x.id FROM tenants x WHERE x.max_concurrency IS NOT NULL))
       AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = $1 AND (p.paused OR p.limited))
     ORDER BY priority DESC, run_at, id
@@ -353,7 +356,7 @@ SELECT NULL::int8 AS ord, ins.rate_limit_key, ins.id, ins.type, ins.queue, ins.p
 -- JobSql.claimFrom(10)
 WITH gone AS (
     SELECT id FROM jobs
-    WHERE state IN ('available', 'scheduled', 'retryable', 'pending') AND expires_at <= $2 AND queue = $1
+    WHERE state IN ('available', 'scheduled', 'retryable', 'pending') AND expires_at <= (SELECT $2::timestamptz) AND queue = (SELECT $1::text)
     ORDER BY expires_at
     LIMIT 10
     FOR UPDATE SKIP LOCKED),
@@ -367,7 +370,7 @@ ins AS (INSERT INTO job_history (id, type, queue, args, meta, extensions, priori
 next AS (
     SELECT id, 1::int8 AS ord FROM (
         SELECT * FROM (SELECT id FROM jobs
-    WHERE priority > $5 AND queue = $1 AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2 AND (expires_at IS NULL OR expires_at > $2) AND rate_limit_key IS NULL
+    WHERE priority > (SELECT $5::int4) AND queue = (SELECT $1::text) AND state IN ('available', 'scheduled', 'retryable') AND run_at <= (SELECT $2::timestamptz) AND (expires_at IS NULL OR expires_at > (SELECT $2::timestamptz)) AND rate_limit_key IS NULL
       AND (tenant_id IS NULL OR tenant_id NOT IN (SELECT x.id FROM tenants x WHERE x.max_concurrency IS NOT NULL))
       AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = $1 AND (p.paused OR p.limited))
     ORDER BY priority DESC, run_at, id
@@ -375,7 +378,7 @@ next AS (
     FOR UPDATE SKIP LOCKED) AS c
         UNION ALL
         SELECT * FROM (SELECT id FROM jobs
-    WHERE priority = $5 AND (run_at, id) >= ($6, '00000000-0000-0000-0000-000000000000'::uuid) AND queue = $1 AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2 AND (expires_at IS NULL OR expires_at > $2) AND rate_limit_key IS NULL
+    WHERE priority = (SELECT $5::int4) AND (run_at, id) >= ((SELECT $6::timestamptz), '00000000-0000-0000-0000-000000000000'::uuid) AND queue = (SELECT $1::text) AND state IN ('available', 'scheduled', 'retryable') AND run_at <= (SELECT $2::timestamptz) AND (expires_at IS NULL OR expires_at > (SELECT $2::timestamptz)) AND rate_limit_key IS NULL
       AND (tenant_id IS NULL OR tenant_id NOT IN (SELECT x.id FROM tenants x WHERE x.max_concurrency IS NOT NULL))
       AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = $1 AND (p.paused OR p.limited))
     ORDER BY priority DESC, run_at, id
@@ -383,7 +386,7 @@ next AS (
     FOR UPDATE SKIP LOCKED) AS c
         UNION ALL
         SELECT * FROM (SELECT id FROM jobs
-    WHERE priority < $5 AND queue = $1 AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2 AND (expires_at IS NULL OR expires_at > $2) AND rate_limit_key IS NULL
+    WHERE priority < (SELECT $5::int4) AND queue = (SELECT $1::text) AND state IN ('available', 'scheduled', 'retryable') AND run_at <= (SELECT $2::timestamptz) AND (expires_at IS NULL OR expires_at > (SELECT $2::timestamptz)) AND rate_limit_key IS NULL
       AND (tenant_id IS NULL OR tenant_id NOT IN (SELECT x.id FROM tenants x WHERE x.max_concurrency IS NOT NULL))
       AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = $1 AND (p.paused OR p.limited))
     ORDER BY priority DESC, run_at, id

@@ -78,8 +78,31 @@ public final class JobSql {
      * {@link #withExpired}, and the expiry reaper discards the rest). Every column it
      * reads is in the row the claim's index scan visits anyway; jobs without a deadline cost one comparison.
      */
-    public static final String CLAIMABLE = "state IN ('available', 'scheduled', 'retryable') AND run_at <= $2"
-            + " AND (expires_at IS NULL OR expires_at > $2)";
+    public static final String CLAIMABLE = claimable("$2");
+
+    /** {@link #CLAIMABLE} at {@code now}: $2 itself, or $2 {@link #unseen} (the one-queue claims). */
+    static String claimable(String now) {
+        return "state IN ('available', 'scheduled', 'retryable') AND run_at <= " + now
+                + " AND (expires_at IS NULL OR expires_at > " + now + ")";
+    }
+
+    /**
+     * A parameter the planner estimates without its value: {@code (SELECT $n::type)}, an InitPlan, which the executor
+     * evaluates once per execution and an index condition takes as it takes $n, but whose value the planner does not
+     * read. PostgreSQL plans a cached prepared statement with the parameters' values (a custom plan) for its first
+     * five executions and then keeps its generic plan only while that costs no more than the custom ones did; for a
+     * hot statement the custom plans looked cheaper whenever a value made an estimate smaller than the generic one
+     * (an array of 3 ids against the 10 a generic unnest() assumes; a timestamp after every run_at; a queue the
+     * statistics do not know yet), so the statement was planned anew on every execution, for as long as the
+     * connection lived (pg_stat_statements with track_planning during W2: the claim and COMPLETE planned once per call,
+     * 0.5-1.2 ms each, more than they took to run). With every estimated value unseen, both plans are estimated alike
+     * and the generic one wins from the sixth execution on (GenericPlansTest;
+     * docs/decisions/prepared-statements-cached-and-planned-once.md). Only for the values a WHERE clause, a join or
+     * an unnest() estimates: a value the statement only writes costs no estimate.
+     */
+    static String unseen(String param, String type) {
+        return "(SELECT " + param + "::" + type + ")";
+    }
 
     /**
      * Leaves out the jobs of a tenant with a max_concurrency (V30), in every claim but the one that runs under that
@@ -109,7 +132,8 @@ public final class JobSql {
      * cost one comparison. A job with a rate limit key is left to CLAIM_KEYED (rate_limit_key IS NULL, again a column of the
      * row the scan reads: a job without a key pays one null-bitmap test).
      */
-    static final String CLAIM = withExpired("queue = ANY($1::text[])", "$3", "$6", claim("p.paused OR p.limited"), START);
+    static final String CLAIM = withExpired("queue = ANY($1::text[])", "$2", "$3", "$6", claim("p.paused OR p.limited"),
+            START);
 
     /**
      * FETCH from one rate- or concurrency-limited queue (QueueLimitStore.claim): CLAIM without the skip of
@@ -145,9 +169,9 @@ public final class JobSql {
      * deadline pays one probe of an index that holds none of its rows, and no write; with SKIP LOCKED, neither the
      * reaper nor another claim takes the same job. The guard is EXPIRE's sources (StateGuardsTest).
      */
-    static String withExpired(String queues, String limit, String keep, String next, String start) {
+    static String withExpired(String queues, String now, String limit, String keep, String next, String start) {
         return "WITH gone AS (\n    SELECT id FROM jobs\n    WHERE state IN ('available', 'scheduled', 'retryable', 'pending')"
-                + " AND expires_at <= $2 AND " + queues + "\n    ORDER BY expires_at\n    LIMIT " + limit
+                + " AND expires_at <= " + now + " AND " + queues + "\n    ORDER BY expires_at\n    LIMIT " + limit
                 + "\n    FOR UPDATE SKIP LOCKED),\n" + discardGone(keep) + ",\n" + next + ",\nstarted AS (\n" + start
                 + JobRows.leanColumns("j") + ")\nSELECT * FROM started\nUNION ALL\nSELECT NULL::int8 AS ord, ins.rate_limit_key, "
                 + JobRows.leanColumns("ins") + " FROM ins";
@@ -201,15 +225,19 @@ public final class JobSql {
                 ORDER BY priority DESC, run_at, id
                 LIMIT %d
                 FOR UPDATE SKIP LOCKED)""".formatted(ONE_QUEUE, count);
-        return withExpired("queue = $1", Integer.toString(count), "$5", next, start("$2", "$3", "$4"));
+        return withExpired(ONE_QUEUE_IS, NOW_UNSEEN, Integer.toString(count), "$5", next, start("$2", "$3", "$4"));
     }
+
+    /** The one-queue claims' now ($2) and queue ($1), {@link #unseen}, so that they are planned once. */
+    private static final String NOW_UNSEEN = unseen("$2", "timestamptz");
+    private static final String ONE_QUEUE_IS = "queue = " + unseen("$1", "text");
 
     /** The candidates of a claim from one plain queue ($1): claimOne's and each part of claimFrom's. */
     private static final String ONE_QUEUE = """
-            queue = $1 AND %s AND rate_limit_key IS NULL
+            %s AND %s AND rate_limit_key IS NULL
                   AND %s
                   AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = $1 AND (p.paused OR p.limited))"""
-            .formatted(CLAIMABLE, NOT_LIMITED_TENANT);
+            .formatted(ONE_QUEUE_IS, claimable(NOW_UNSEEN), NOT_LIMITED_TENANT);
 
     private static final ConcurrentHashMap<Integer, String> CLAIM_ONE =
             new ConcurrentHashMap<>();
@@ -249,10 +277,15 @@ public final class JobSql {
                     %s
                     UNION ALL
                     %s) AS u
-                LIMIT %d)""".formatted(part.formatted("priority > $5"), part.formatted("priority = $5 AND (run_at, id) >= ($6, '00000000-0000-0000-0000-000000000000'::uuid)"),
-                part.formatted("priority < $5"), count);
-        return withExpired("queue = $1", Integer.toString(count), "$7", next, start("$2", "$3", "$4"));
+                LIMIT %d)""".formatted(part.formatted("priority > " + PRIORITY_UNSEEN),
+                part.formatted("priority = " + PRIORITY_UNSEEN + " AND (run_at, id) >= (" + unseen("$6", "timestamptz")
+                        + ", '00000000-0000-0000-0000-000000000000'::uuid)"),
+                part.formatted("priority < " + PRIORITY_UNSEEN), count);
+        return withExpired(ONE_QUEUE_IS, NOW_UNSEEN, Integer.toString(count), "$7", next, start("$2", "$3", "$4"));
     }
+
+    /** claimFrom's cursor priority ($5), {@link #unseen}. */
+    private static final String PRIORITY_UNSEEN = unseen("$5", "int4");
 
     private static final ConcurrentHashMap<Integer, String> CLAIM_FROM =
             new ConcurrentHashMap<>();
@@ -354,22 +387,27 @@ public final class JobSql {
      *
      * <p>An acknowledgement the guard refused is answered from the same statement: {@code refused} (materialized, so
      * a batch that completed every job reads nothing more) names the ids {@code ins} did not write, and each is read
-     * once from all_jobs as the statement's snapshot saw it (state, lease, workflow), so the refusal is explained
-     * (404, 409 naming the state or the lease) and a workflow step goes to its workflow's transaction without a
-     * second read (jobs.Refusals.of; a row changed by another transaction since the snapshot, which the facts then do
-     * not explain, is read again).
+     * once from all_jobs as the statement's snapshot saw it (state, lease, workflow; one row per id, LIMIT 1, so that
+     * the estimate of that read does not grow with the history as a join's did, which after an ANALYZE made the
+     * generic plan look dearer than the custom plans of the connection's start: see {@link #unseen}), so the refusal
+     * is explained (404, 409 naming the state or the lease) and a workflow step goes to its workflow's transaction
+     * without a second read (jobs.Refusals.of; a row changed by another transaction since the snapshot, which the
+     * facts then do not explain, is read again).
      */
     static final String COMPLETE = "WITH " + finishAcks("j.workflow_id IS NULL") + """
             ,
             refused AS MATERIALIZED (
-                SELECT a.id FROM unnest($1::uuid[]) AS a(id) WHERE NOT EXISTS (SELECT 1 FROM ins WHERE ins.id = a.id))
+                SELECT a.id FROM unnest((SELECT $1::uuid[])) AS a(id)
+                WHERE NOT EXISTS (SELECT 1 FROM ins WHERE ins.id = a.id))
             SELECT true AS done, id, type, queue, attempt, started_at, meta->>'traceparent' AS traceparent,
                    NULL::text AS state, NULL::text AS lease_owner, NULL::timestamptz AS lease_expires_at,
                    NULL::uuid AS workflow_id
             FROM ins
             UNION ALL
             SELECT false, r.id, NULL, NULL, NULL, NULL, NULL, j.state, j.lease_owner, j.lease_expires_at, j.workflow_id
-            FROM refused r LEFT JOIN all_jobs j ON j.id = r.id""";
+            FROM refused r LEFT JOIN LATERAL (
+                SELECT state, lease_owner, lease_expires_at, workflow_id FROM all_jobs j WHERE j.id = r.id LIMIT 1) j
+            ON true""";
 
     /**
      * COMPLETE for a workflow step, inside the workflow's transaction (WorkflowStore), which has locked the tree's
@@ -384,11 +422,18 @@ public final class JobSql {
                   AND (w.started_at IS NULL OR ins.started_at < w.started_at))
             SELECT id, type, queue, attempt, started_at, meta->>'traceparent' AS traceparent FROM ins""";
 
+    /**
+     * The move of acknowledged jobs to the history, for COMPLETE and COMPLETE_STEP. Every value it estimates is
+     * {@link #unseen} (the ids, results and workers, the states, the time), so that each is planned once per
+     * connection: with the arrays' lengths in view, a custom plan always looked cheaper than the generic one.
+     */
     private static String finishAcks(String which) {
-        return HistorySql.finish("USING unnest($1::uuid[], $2::text[], $3::text[]) AS a(id, result, worker)",
-                """
-                j.id = a.id AND j.state = ANY($5::text[] COLLATE "C") AND j.lease_expires_at > $4::timestamptz
-                  AND (a.worker IS NULL OR j.lease_owner IS NULL OR j.lease_owner = a.worker) AND\s""" + which,
+        return HistorySql.finish("USING unnest(" + unseen("$1", "uuid[]") + ", " + unseen("$2", "text[]") + ", "
+                        + unseen("$3", "text[]") + ") AS a(id, result, worker)",
+                "j.id = a.id AND j.state = ANY(" + unseen("$5", "text[]") + " COLLATE \"C\") AND j.lease_expires_at > "
+                        + unseen("$4", "timestamptz")
+                        + "\n  AND (a.worker IS NULL OR j.lease_owner IS NULL OR j.lease_owner = a.worker)"
+                        + " AND " + which,
                 ", a.result AS x_result",
                 Map.of("state", "'completed'", "completed_at", "$4::timestamptz",
                         "result", "fin.x_result::jsonb", "error", "NULL", "error_group", "NULL"));

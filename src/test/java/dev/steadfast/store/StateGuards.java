@@ -101,7 +101,8 @@ public final class StateGuards {
     /**
      * A plain claim that discards the expired jobs it passes over (JobSql.withExpired): its first part reads and
      * deletes only jobs EXPIRE starts from and writes what EXPIRE leads to, its reads through the expiry predicate
-     * ({@code expires_at <= $2}, domain.JobExpiry.expired's SQL form); the rest is a claim ({@link #assertClaim}).
+     * ({@code expires_at <= $2}, domain.JobExpiry.expired's SQL form, $2 maybe JobSql.unseen); the rest is a claim
+     * ({@link #assertClaim}).
      */
     public static void assertExpiringClaim(String name, String sql) {
         int next = sql.indexOf("\nnext AS (");
@@ -112,7 +113,9 @@ public final class StateGuards {
         for (Set<JobState> read : reads) {
             assertEquals(JobStateMachine.sources(Operation.EXPIRE), read, name + ": the expiry guards on EXPIRE's sources");
         }
-        assertTrue(expiry.contains("expires_at <= $2"), name + ": a job expires at its deadline (JobExpiry.expired)");
+        assertTrue(expiry.contains("expires_at <= $2")
+                        || expiry.contains("expires_at <= " + JobSql.unseen("$2", "timestamptz")),
+                name + ": a job expires at its deadline (JobExpiry.expired)");
         assertEquals(JobStateMachine.targets(Operation.EXPIRE), sets(expiry), name + " discards the expired jobs");
         assertClaim(name, "WITH" + sql.substring(next));
     }
