@@ -94,9 +94,9 @@ public final class JobSql {
      * hot statement the custom plans looked cheaper whenever a value made an estimate smaller than the generic one
      * (an array of 3 ids against the 10 a generic unnest() assumes; a timestamp after every run_at; a queue the
      * statistics do not know yet), so the statement was planned anew on every execution, for as long as the
-     * connection lived (pg_stat_statements with track_planning during W2: the claim and COMPLETE planned once per call,
-     * 0.5-1.2 ms each, more than they took to run). With every estimated value unseen, both plans are estimated alike
-     * and the generic one wins from the sixth execution on (GenericPlansTest;
+     * connection lived (pg_stat_statements with track_planning during W2 and W4: the claim and COMPLETE planned once
+     * per call, 0.6-1.6 ms each, more than they took to run). With every estimated value unseen, both plans are
+     * estimated alike and the generic one wins from the sixth execution on (GenericPlansTest;
      * docs/decisions/prepared-statements-cached-and-planned-once.md). Only for the values a WHERE clause, a join or
      * an unnest() estimates: a value the statement only writes costs no estimate.
      */
@@ -397,7 +397,7 @@ public final class JobSql {
     static final String COMPLETE = "WITH " + finishAcks("j.workflow_id IS NULL") + """
             ,
             refused AS MATERIALIZED (
-                SELECT a.id FROM unnest((SELECT $1::uuid[])) AS a(id)
+                SELECT a.id FROM unnest(%s) AS a(id)
                 WHERE NOT EXISTS (SELECT 1 FROM ins WHERE ins.id = a.id))
             SELECT true AS done, id, type, queue, attempt, started_at, meta->>'traceparent' AS traceparent,
                    NULL::text AS state, NULL::text AS lease_owner, NULL::timestamptz AS lease_expires_at,
@@ -407,7 +407,7 @@ public final class JobSql {
             SELECT false, r.id, NULL, NULL, NULL, NULL, NULL, j.state, j.lease_owner, j.lease_expires_at, j.workflow_id
             FROM refused r LEFT JOIN LATERAL (
                 SELECT state, lease_owner, lease_expires_at, workflow_id FROM all_jobs j WHERE j.id = r.id LIMIT 1) j
-            ON true""";
+            ON true""".formatted(unseen("$1", "uuid[]"));
 
     /**
      * COMPLETE for a workflow step, inside the workflow's transaction (WorkflowStore), which has locked the tree's
