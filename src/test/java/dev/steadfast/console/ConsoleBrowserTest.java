@@ -210,9 +210,12 @@ class ConsoleBrowserTest {
         browser.clickAndLeave(By.cssSelector("form.filters button[type=submit]"));
         browser.waitFor(By.cssSelector("table.jobs"));
         assertEquals(1, d.findElements(By.cssSelector("table.jobs tbody tr")).size());
-        WebElement row = d.findElement(By.cssSelector("table.jobs tbody tr"));
-        assertTrue(row.getText().contains(edinburgh), row.getText());
-        assertTrue(row.findElement(By.cssSelector(".args-cell")).getText().contains("\"city\": \"Edinburgh\""));
+        // live refresh is on again and replaces the rows every tick: read the row by its locator, not a found element
+        // (which a refresh between finding and reading it leaves stale)
+        browser.waitUpTo(5).until(ExpectedConditions.textToBePresentInElementLocated(
+                By.cssSelector("table.jobs tbody tr"), edinburgh));
+        browser.waitUpTo(5).until(ExpectedConditions.textToBePresentInElementLocated(
+                By.cssSelector("table.jobs tbody tr .args-cell"), "\"city\": \"Edinburgh\""));
         browser.screenshot("18-jobs-args-filter");
     }
 
