@@ -34,46 +34,6 @@ UPDATE jobs j SET state = 'active', attempt = j.attempt + 1, started_at = $2, le
 FROM next WHERE j.id = next.id
 RETURNING next.ord, j.rate_limit_key,;
 
--- JobSql.CLAIM
-WITH gone AS (
-    SELECT id FROM jobs
-    WHERE state IN ('available', 'scheduled', 'retryable', 'pending') AND expires_at <= $2 AND queue = ANY($1::text[])
-    ORDER BY expires_at
-    LIMIT $3
-    FOR UPDATE SKIP LOCKED),
-fin AS (DELETE FROM jobs j USING gone WHERE j.id = gone.id AND j.state IN ('available', 'scheduled', 'retryable', 'pending') RETURNING j.*, jsonb_build_object('run', j.run, 'attempt', j.attempt + 1, 'type', 'expired', 'code', 'expired',
-    'message', 'Expired: the job''s expires_at (' || to_char(j.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || ') passed while it was ' || j.state
-               || '; discarded at ' || to_char($2 AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || ' instead of being handed to a worker.',
-    'occurred_at', to_char($2 AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'timestamp', to_char($2 AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'retryable', false,
-    'details', jsonb_build_object('expires_at', to_char(j.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'state', j.state)) AS x_entry),
-ins AS (INSERT INTO job_history (id, type, queue, args, meta, extensions, priority, tags, state, attempt, snoozes, max_attempts, retry_policy, error, errors, run, result, timeout_ms, visibility_timeout_ms, run_at, scheduled_at, expires_at, retry_delay_ms, dead_letter, created_at, enqueued_at, started_at, completed_at, cancelled_at, discarded_at, lease_owner, lease_expires_at, execution_deadline, lease_renewed_at, unique_key, workflow_id, rate_limit_key, tenant_id, error_group, checkpointed, lease_check_at, finished_at)
-    SELECT fin.id AS id, fin.type AS type, fin.queue AS queue, fin.args AS args, fin.meta AS meta, fin.extensions AS extensions, fin.priority AS priority, fin.tags AS tags, 'discarded' AS state, fin.attempt AS attempt, fin.snoozes AS snoozes, fin.max_attempts AS max_attempts, fin.retry_policy AS retry_policy, fin.x_entry AS error, jsonb_path_query_array(fin.errors || fin.x_entry, '$[last - $k to last]', jsonb_build_object('k', $6::int - 1)) AS errors, fin.run AS run, fin.result AS result, fin.timeout_ms AS timeout_ms, fin.visibility_timeout_ms AS visibility_timeout_ms, NULL AS run_at, fin.scheduled_at AS scheduled_at, fin.expires_at AS expires_at, fin.retry_delay_ms AS retry_delay_ms, fin.dead_letter AS dead_letter, fin.created_at AS created_at, fin.enqueued_at AS enqueued_at, fin.started_at AS started_at, fin.completed_at AS completed_at, fin.cancelled_at AS cancelled_at, $2 AS discarded_at, fin.lease_owner AS lease_owner, NULL AS lease_expires_at, NULL AS execution_deadline, fin.lease_renewed_at AS lease_renewed_at, fin.unique_key AS unique_key, fin.workflow_id AS workflow_id, fin.rate_limit_key AS rate_limit_key, fin.tenant_id AS tenant_id, fin.error_group AS error_group, fin.checkpointed AS checkpointed, NULL AS lease_check_at, CASE 'discarded' WHEN 'completed' THEN fin.completed_at WHEN 'cancelled' THEN fin.cancelled_at ELSE $2 END FROM fin RETURNING *),
-next AS (
-    SELECT c.id, r.ord FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
-    CROSS JOIN LATERAL (
-        SELECT id, priority, run_at FROM jobs
-        WHERE queue = r.q AND state IN ('available', 'scheduled', 'retryable') AND run_at <= $2 AND (expires_at IS NULL OR expires_at > $2) AND rate_limit_key IS NULL
-          AND (tenant_id IS NULL OR tenant_id NOT IN (SELECT x.id FROM tenants x WHERE x.max_concurrency IS NOT NULL))
-          AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND (p.paused OR p.limited))
-        ORDER BY priority DESC, run_at, id
-        LIMIT $3
-        FOR UPDATE SKIP LOCKED) c
-    ORDER BY r.ord, c.priority DESC, c.run_at, c.id
-    LIMIT $3),
-started AS (
-UPDATE jobs j SET state = 'active', attempt = j.attempt + 1, started_at = $2, lease_owner = $4,
-       lease_renewed_at = $2,
-       enqueued_at = j.run_at, run_at = NULL,
-       execution_deadline = $2 + j.timeout_ms * interval '1 millisecond',
-       lease_expires_at = LEAST($2 + coalesce($5, j.visibility_timeout_ms) * interval '1 millisecond',
-      $2 + j.timeout_ms * interval '1 millisecond'), lease_check_at = LEAST($2 + coalesce($5, j.visibility_timeout_ms) * interval '1 millisecond',
-      $2 + j.timeout_ms * interval '1 millisecond')
-FROM next WHERE j.id = next.id
-RETURNING next.ord, j.rate_limit_key, j.id, j.type, j.queue, j.priority, j.tags, j.state, j.attempt, j.snoozes, j.max_attempts, j.run, j.timeout_ms, j.visibility_timeout_ms, j.run_at, j.scheduled_at, j.expires_at, j.retry_delay_ms, j.dead_letter, j.created_at, j.enqueued_at, j.started_at, j.completed_at, j.cancelled_at, j.discarded_at, j.lease_owner, j.lease_expires_at, j.execution_deadline, j.lease_renewed_at, j.workflow_id, j.checkpointed, j.args::text AS args, j.meta::text AS meta, j.extensions::text AS extensions, j.retry_policy::text AS retry_policy, NULL::text AS error, NULL::text AS errors, NULL::text AS result)
-SELECT * FROM started
-UNION ALL
-SELECT NULL::int8 AS ord, ins.rate_limit_key, ins.id, ins.type, ins.queue, ins.priority, ins.tags, ins.state, ins.attempt, ins.snoozes, ins.max_attempts, ins.run, ins.timeout_ms, ins.visibility_timeout_ms, ins.run_at, ins.scheduled_at, ins.expires_at, ins.retry_delay_ms, ins.dead_letter, ins.created_at, ins.enqueued_at, ins.started_at, ins.completed_at, ins.cancelled_at, ins.discarded_at, ins.lease_owner, ins.lease_expires_at, ins.execution_deadline, ins.lease_renewed_at, ins.workflow_id, ins.checkpointed, ins.args::text AS args, ins.meta::text AS meta, ins.extensions::text AS extensions, ins.retry_policy::text AS retry_policy, NULL::text AS error, NULL::text AS errors, NULL::text AS result FROM ins;
-
 -- JobSql.CLAIM_LIMITED
 WITH next AS (
     SELECT c.id, r.ord FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
@@ -392,6 +352,46 @@ next AS (
     ORDER BY priority DESC, run_at, id
     LIMIT 10
     FOR UPDATE SKIP LOCKED) AS c) AS u
+    LIMIT 10),
+started AS (
+UPDATE jobs j SET state = 'active', attempt = j.attempt + 1, started_at = $2, lease_owner = $3,
+       lease_renewed_at = $2,
+       enqueued_at = j.run_at, run_at = NULL,
+       execution_deadline = $2 + j.timeout_ms * interval '1 millisecond',
+       lease_expires_at = LEAST($2 + coalesce($4, j.visibility_timeout_ms) * interval '1 millisecond',
+      $2 + j.timeout_ms * interval '1 millisecond'), lease_check_at = LEAST($2 + coalesce($4, j.visibility_timeout_ms) * interval '1 millisecond',
+      $2 + j.timeout_ms * interval '1 millisecond')
+FROM next WHERE j.id = next.id
+RETURNING next.ord, j.rate_limit_key, j.id, j.type, j.queue, j.priority, j.tags, j.state, j.attempt, j.snoozes, j.max_attempts, j.run, j.timeout_ms, j.visibility_timeout_ms, j.run_at, j.scheduled_at, j.expires_at, j.retry_delay_ms, j.dead_letter, j.created_at, j.enqueued_at, j.started_at, j.completed_at, j.cancelled_at, j.discarded_at, j.lease_owner, j.lease_expires_at, j.execution_deadline, j.lease_renewed_at, j.workflow_id, j.checkpointed, j.args::text AS args, j.meta::text AS meta, j.extensions::text AS extensions, j.retry_policy::text AS retry_policy, NULL::text AS error, NULL::text AS errors, NULL::text AS result)
+SELECT * FROM started
+UNION ALL
+SELECT NULL::int8 AS ord, ins.rate_limit_key, ins.id, ins.type, ins.queue, ins.priority, ins.tags, ins.state, ins.attempt, ins.snoozes, ins.max_attempts, ins.run, ins.timeout_ms, ins.visibility_timeout_ms, ins.run_at, ins.scheduled_at, ins.expires_at, ins.retry_delay_ms, ins.dead_letter, ins.created_at, ins.enqueued_at, ins.started_at, ins.completed_at, ins.cancelled_at, ins.discarded_at, ins.lease_owner, ins.lease_expires_at, ins.execution_deadline, ins.lease_renewed_at, ins.workflow_id, ins.checkpointed, ins.args::text AS args, ins.meta::text AS meta, ins.extensions::text AS extensions, ins.retry_policy::text AS retry_policy, NULL::text AS error, NULL::text AS errors, NULL::text AS result FROM ins;
+
+-- JobSql.claimQueues(10)
+WITH gone AS (
+    SELECT id FROM jobs
+    WHERE state IN ('available', 'scheduled', 'retryable', 'pending') AND expires_at <= (SELECT $2::timestamptz) AND queue = ANY((SELECT $1::text[])::text[])
+    ORDER BY expires_at
+    LIMIT 10
+    FOR UPDATE SKIP LOCKED),
+fin AS (DELETE FROM jobs j USING gone WHERE j.id = gone.id AND j.state IN ('available', 'scheduled', 'retryable', 'pending') RETURNING j.*, jsonb_build_object('run', j.run, 'attempt', j.attempt + 1, 'type', 'expired', 'code', 'expired',
+    'message', 'Expired: the job''s expires_at (' || to_char(j.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || ') passed while it was ' || j.state
+               || '; discarded at ' || to_char($2 AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || ' instead of being handed to a worker.',
+    'occurred_at', to_char($2 AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'timestamp', to_char($2 AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'retryable', false,
+    'details', jsonb_build_object('expires_at', to_char(j.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'state', j.state)) AS x_entry),
+ins AS (INSERT INTO job_history (id, type, queue, args, meta, extensions, priority, tags, state, attempt, snoozes, max_attempts, retry_policy, error, errors, run, result, timeout_ms, visibility_timeout_ms, run_at, scheduled_at, expires_at, retry_delay_ms, dead_letter, created_at, enqueued_at, started_at, completed_at, cancelled_at, discarded_at, lease_owner, lease_expires_at, execution_deadline, lease_renewed_at, unique_key, workflow_id, rate_limit_key, tenant_id, error_group, checkpointed, lease_check_at, finished_at)
+    SELECT fin.id AS id, fin.type AS type, fin.queue AS queue, fin.args AS args, fin.meta AS meta, fin.extensions AS extensions, fin.priority AS priority, fin.tags AS tags, 'discarded' AS state, fin.attempt AS attempt, fin.snoozes AS snoozes, fin.max_attempts AS max_attempts, fin.retry_policy AS retry_policy, fin.x_entry AS error, jsonb_path_query_array(fin.errors || fin.x_entry, '$[last - $k to last]', jsonb_build_object('k', $5::int - 1)) AS errors, fin.run AS run, fin.result AS result, fin.timeout_ms AS timeout_ms, fin.visibility_timeout_ms AS visibility_timeout_ms, NULL AS run_at, fin.scheduled_at AS scheduled_at, fin.expires_at AS expires_at, fin.retry_delay_ms AS retry_delay_ms, fin.dead_letter AS dead_letter, fin.created_at AS created_at, fin.enqueued_at AS enqueued_at, fin.started_at AS started_at, fin.completed_at AS completed_at, fin.cancelled_at AS cancelled_at, $2 AS discarded_at, fin.lease_owner AS lease_owner, NULL AS lease_expires_at, NULL AS execution_deadline, fin.lease_renewed_at AS lease_renewed_at, fin.unique_key AS unique_key, fin.workflow_id AS workflow_id, fin.rate_limit_key AS rate_limit_key, fin.tenant_id AS tenant_id, fin.error_group AS error_group, fin.checkpointed AS checkpointed, NULL AS lease_check_at, CASE 'discarded' WHEN 'completed' THEN fin.completed_at WHEN 'cancelled' THEN fin.cancelled_at ELSE $2 END FROM fin RETURNING *),
+next AS (
+    SELECT c.id, r.ord FROM unnest((SELECT $1::text[])) WITH ORDINALITY AS r(q, ord)
+    CROSS JOIN LATERAL (
+        SELECT id, priority, run_at FROM jobs
+        WHERE queue = r.q AND state IN ('available', 'scheduled', 'retryable') AND run_at <= (SELECT $2::timestamptz) AND (expires_at IS NULL OR expires_at > (SELECT $2::timestamptz)) AND rate_limit_key IS NULL
+          AND (tenant_id IS NULL OR tenant_id NOT IN (SELECT x.id FROM tenants x WHERE x.max_concurrency IS NOT NULL))
+          AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND (p.paused OR p.limited))
+        ORDER BY priority DESC, run_at, id
+        LIMIT 10
+        FOR UPDATE SKIP LOCKED) c
+    ORDER BY r.ord, c.priority DESC, c.run_at, c.id
     LIMIT 10),
 started AS (
 UPDATE jobs j SET state = 'active', attempt = j.attempt + 1, started_at = $2, lease_owner = $3,

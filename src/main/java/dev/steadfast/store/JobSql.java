@@ -115,47 +115,67 @@ public final class JobSql {
             (tenant_id IS NULL OR tenant_id NOT IN (SELECT x.id FROM tenants x WHERE x.max_concurrency IS NOT NULL))""";
 
     /**
-     * FETCH across every requested queue in one statement ($1, in the worker's order). Per queue, a LATERAL
-     * subquery picks the next claimable rows in claim order (priority, then run_at, then id) with FOR UPDATE SKIP
-     * LOCKED, so concurrent fetches each take different rows without waiting on one another; the outer ORDER BY
-     * takes earlier queues first and the incremental sort stops reading later queues once $3 rows are found. The
-     * CTE is needed because UPDATE has no LIMIT/ORDER BY of its own (a row locked by a later queue's subquery
-     * but cut by the LIMIT is only locked until this statement commits). Due scheduled and retryable jobs are
-     * claimed directly (their run_at has passed), without waiting for the promoter. A paused queue yields
-     * nothing, and neither does a limited one (rate or concurrency): those are claimed one at a time through
-     * CLAIM_LIMITED under their row's lock, so a queue without limits pays nothing for them (the queue row is
-     * read either way, for the pause switch). $5 overrides the job's own visibility timeout when not null.
+     * FETCH across every requested queue in one statement ($1, in the worker's order), at most {@code count} jobs.
+     * Per queue, a LATERAL subquery picks the next claimable rows in claim order (priority, then run_at, then id)
+     * with FOR UPDATE SKIP LOCKED, so concurrent fetches each take different rows without waiting on one another;
+     * the outer ORDER BY takes earlier queues first and the incremental sort stops reading later queues once
+     * {@code count} rows are found. The CTE is needed because UPDATE has no LIMIT/ORDER BY of its own (a row locked
+     * by a later queue's subquery but cut by the LIMIT is only locked until this statement commits). Due scheduled
+     * and retryable jobs are claimed directly (their run_at has passed), without waiting for the promoter. A paused
+     * queue yields nothing, and neither does a limited one (rate or concurrency): those are claimed one at a time
+     * through CLAIM_LIMITED under their row's lock, so a queue without limits pays nothing for them (the queue row
+     * is read either way, for the pause switch). $4 overrides the job's own visibility timeout when not null.
      * enqueued_at becomes the instant the job became available (run_at). RETURNING leaves out what a worker never
      * needs (error history, last error, result); ord and the claim order let the caller restore the order, which
      * RETURNING does not keep. A job whose expires_at has passed is never handed out: the same statement discards
-     * it ({@link #withExpired}); the test reads a column of the row the scan visits anyway, so jobs without a deadline
-     * cost one comparison. A job with a rate limit key is left to CLAIM_KEYED (rate_limit_key IS NULL, again a column of the
-     * row the scan reads: a job without a key pays one null-bitmap test).
+     * it ({@link #withExpired}); the test reads a column of the row the scan visits anyway, so jobs without a
+     * deadline cost one comparison. A job with a rate limit key is left to CLAIM_KEYED (rate_limit_key IS NULL, again
+     * a column of the row the scan reads: a job without a key pays one null-bitmap test).
+     *
+     * <p>Planned once, as {@link #claimOne} is: the count is written into the text and the queue list and now are
+     * {@link #unseen}. With $3 a LIMIT and $1 a plain array, the generic plan counted 10 rows for unnest($1) and 10%
+     * of the table for LIMIT $3, and with 10,000 analyzed jobs in each of two queues it was estimated at 2,225
+     * against the custom plans' 54-79: every FETCH of several queues was planned anew (GenericPlansTest).
      */
-    static final String CLAIM = withExpired("queue = ANY($1::text[])", "$2", "$3", "$6", claim("p.paused OR p.limited"),
-            START);
+    static String claimQueues(int count) {
+        return CLAIM_QUEUES.computeIfAbsent(count, JobSql::claimQueuesText);
+    }
+
+    private static final ConcurrentHashMap<Integer, String> CLAIM_QUEUES = new ConcurrentHashMap<>();
+
+    private static String claimQueuesText(int count) {
+        String queues = unseen("$1", "text[]");
+        // ANY over (SELECT ...) alone would read the subquery's rows; the cast makes it the array's elements
+        return withExpired("queue = ANY(" + queues + "::text[])", NOW_UNSEEN, Integer.toString(count), "$5",
+                claim(queues, claimable(NOW_UNSEEN), Integer.toString(count), "p.paused OR p.limited"),
+                start("$2", "$3", "$4"));
+    }
 
     /**
-     * FETCH from one rate- or concurrency-limited queue (QueueLimitStore.claim): CLAIM without the skip of
-     * limited queues, run under the queue row's lock with $3 the allowance the limits leave.
+     * FETCH from one rate- or concurrency-limited queue (QueueLimitStore.claim): {@link #claimQueues} without the
+     * skip of limited queues, run under the queue row's lock with $3 the allowance the limits leave.
      */
-    public static final String CLAIM_LIMITED = "WITH " + claim("p.paused") + "\n" + START + JobRows.leanColumns("j");
+    public static final String CLAIM_LIMITED = "WITH " + claim("$1::text[]", CLAIMABLE, "$3", "p.paused") + "\n"
+            + START + JobRows.leanColumns("j");
 
-    /** The candidates CTE of CLAIM and CLAIM_LIMITED ({@code next AS (...)}). */
-    private static String claim(String skipQueue) {
+    /**
+     * The candidates CTE of {@link #claimQueues} and CLAIM_LIMITED ({@code next AS (...)}): of the queues
+     * {@code queues} (a text[]), the first {@code limit} jobs {@code claimable} in claim order.
+     */
+    private static String claim(String queues, String claimable, String limit, String skipQueue) {
         return """
             next AS (
-                SELECT c.id, r.ord FROM unnest($1::text[]) WITH ORDINALITY AS r(q, ord)
+                SELECT c.id, r.ord FROM unnest(%1$s) WITH ORDINALITY AS r(q, ord)
                 CROSS JOIN LATERAL (
                     SELECT id, priority, run_at FROM jobs
-                    WHERE queue = r.q AND %s AND rate_limit_key IS NULL
-                      AND %s
-                      AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND (%s))
+                    WHERE queue = r.q AND %2$s AND rate_limit_key IS NULL
+                      AND %3$s
+                      AND NOT EXISTS (SELECT 1 FROM queues p WHERE p.name = r.q AND (%4$s))
                     ORDER BY priority DESC, run_at, id
-                    LIMIT $3
+                    LIMIT %5$s
                     FOR UPDATE SKIP LOCKED) c
                 ORDER BY r.ord, c.priority DESC, c.run_at, c.id
-                LIMIT $3)""".formatted(CLAIMABLE, NOT_LIMITED_TENANT, skipQueue);
+                LIMIT %5$s)""".formatted(queues, claimable, NOT_LIMITED_TENANT, skipQueue, limit);
     }
 
     /**
@@ -209,11 +229,12 @@ public final class JobSql {
 
     /**
      * FETCH from one queue ($1, a text) for $3 worker with $4 the visibility override, at most {@code count} jobs:
-     * CLAIM without the LATERAL over the queue list, with the count written into the statement. PostgreSQL plans a
-     * cached prepared statement anew on every execution while its generic plan looks dearer than the custom ones, and
-     * for CLAIM it always did: the generic plan counts 10 rows for unnest($1) and 10% of the queue for LIMIT $3, so
-     * every FETCH paid 0.5-1 ms of planning (pg_stat_statements: 6,128 plans for 6,126 calls, 0.96 ms each, beside
-     * 1.6 ms of execution). This one's generic plan costs what the custom ones do, so it is planned once per
+     * {@link #claimQueues} without the LATERAL over the queue list, with the count written into the statement.
+     * PostgreSQL plans a cached prepared statement anew on every execution while its generic plan looks dearer than
+     * the custom ones, and for the claim every FETCH took before (then one statement for any number of queues, with
+     * the count a parameter) it always did: the generic plan counts 10 rows for unnest($1) and 10% of the queue for
+     * LIMIT $3, so every FETCH paid 0.5-1 ms of planning (pg_stat_statements: 6,128 plans for 6,126 calls, 0.96 ms
+     * each, beside 1.6 ms of execution). This one's generic plan costs what the custom ones do, so it is planned once per
      * connection (0.013 ms instead of 0.47-0.66 in psql). One text per count; a worker fleet asks for a few counts,
      * and each text is built once ({@link #claimOne}).
      */
@@ -298,16 +319,16 @@ public final class JobSql {
 
     /**
      * FETCH from queues that hold jobs with a rate limit key (RateLimitStore.claim), inside the transaction that
-     * holds the keys' rows: CLAIM's candidates without a key, plus, per allowed key ($6) and queue, that key's next
-     * jobs up to its allowance ($7, which the domain's RateLimitRule computed under the key's lock), through
+     * holds the keys' rows: claimQueues' candidates without a key, plus, per allowed key ($6) and queue, that key's
+     * next jobs up to its allowance ($7, which the domain's RateLimitRule computed under the key's lock), through
      * jobs_rate_limit_claim_idx. A key may have jobs in several of the queues, so the candidates are cut once more to
-     * each key's allowance in the worker's queue order; then the best $3 of all candidates start, in CLAIM's order,
+     * each key's allowance in the worker's queue order; then the best $3 of all candidates start, in claimQueues' order,
      * so a keyed job never jumps the priority order of the others (ojs-rate-limiting 8.2). A key the caller did not
      * lock (held by another FETCH, or exhausted) is not in $6, so its jobs stay available (8.1). The jobs of tenants
      * with a max_concurrency, keyed or not, are candidates only for the tenants in $8, whose rows the caller locked
      * (store.tenants.TenantLimitStore.allowances), and at most their allowance $9 each is started: so both limits
      * hold for a limited tenant's keyed job, the key's and the tenant's. Rows locked but not chosen stay locked only
-     * until the transaction commits, as in CLAIM.
+     * until the transaction commits, as in claimQueues.
      */
     public static final String CLAIM_KEYED = claimKeyed("p.paused OR p.limited");
 

@@ -171,9 +171,9 @@ public class JobStore {
                 }
             });
         }
-        Tuple t = Tuple.tuple(Arrays.asList(queues.toArray(String[]::new), odt(now), count, workerId, visibilityMs,
+        Tuple t = Tuple.tuple(Arrays.asList(queues.toArray(String[]::new), odt(now), workerId, visibilityMs,
                 historyKept));
-        return pool.preparedQuery(JobSql.CLAIM).execute(t).map(Claimed::of);
+        return pool.preparedQuery(JobSql.claimQueues(count)).execute(t).map(Claimed::of);
     }
 
     /**

@@ -43,7 +43,7 @@ class RenderedSqlTest {
     private static final String STORE = "dev/steadfast/store";
 
     /**
-     * Statements built per call: from a count written into their text (JobSql.claimOne and claimFrom: one text per
+     * Statements built per call: from a count written into their text (JobSql.claimOne, claimFrom and claimQueues: one text per
      * count, so PostgreSQL keeps one generic plan for each), rendered for the count a worker asks most, 10; and from a
      * request's filter (the console's listings, searches, counts and bulk actions), rendered once for each branch of
      * their builders that changes the statement's shape, named for that shape.
@@ -52,6 +52,7 @@ class RenderedSqlTest {
         Map<String, String> v = new LinkedHashMap<>();
         v.put("JobSql.claimOne(10)", JobSql.claimOne(10));
         v.put("JobSql.claimFrom(10)", JobSql.claimFrom(10));
+        v.put("JobSql.claimQueues(10)", JobSql.claimQueues(10));
         // the console's plain listings (no search): newest first, then a page further on; by state; by queue and type
         v.put("JobQueryStore.plainListing(every job, newest first)",
                 JobQueryStore.plainListing(JobFilter.ALL, false, null, null, 50, new ArrayList<>()));
@@ -259,7 +260,7 @@ class RenderedSqlTest {
                 change; the test fails until then.
 
                 A statement a builder assembles per call is rendered once for each branch of the builder that changes
-                its shape, named for that shape: the claims for a count of 10 (`JobSql.claimOne`, `claimFrom`); the
+                its shape, named for that shape: the claims for a count of 10 (`JobSql.claimOne`, `claimFrom`, `claimQueues`); the
                 console's job listings, plain (`JobQueryStore.plainListing`) and read partition by partition
                 (`JobQueryStore.reach` and `searchListing`, over the history's partitions as on one day: the dead letters
                 and yesterday's with their search indexes, today's without; a database keeping more days has one more

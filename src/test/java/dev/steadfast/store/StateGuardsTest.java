@@ -59,7 +59,7 @@ class StateGuardsTest {
         assertWrites(Operation.SNOOZE, "JobSql.SNOOZE", JobSql.SNOOZE);
 
         // the plain claims discard the expired jobs they pass over first: everyClaimAndFinishGuardsLikeTheTable
-        assertGuard(Operation.EXPIRE, "JobSql.CLAIM", JobSql.CLAIM);
+        assertGuard(Operation.EXPIRE, "JobSql.claimQueues", JobSql.claimQueues(10));
         assertGuard(Operation.EXPIRE, "JobSql.claimOne", JobSql.claimOne(10));
         assertGuard(Operation.EXPIRE, "JobSql.claimFrom", JobSql.claimFrom(10));
 
@@ -150,7 +150,7 @@ class StateGuardsTest {
      */
     @Test
     void everyClaimAndFinishGuardsLikeTheTable() {
-        StateGuards.assertExpiringClaim("JobSql.CLAIM", JobSql.CLAIM);
+        StateGuards.assertExpiringClaim("JobSql.claimQueues", JobSql.claimQueues(7));
         StateGuards.assertExpiringClaim("JobSql.claimOne", JobSql.claimOne(7));
         StateGuards.assertExpiringClaim("JobSql.claimFrom", JobSql.claimFrom(7));
         assertEquals(2 + 3, StateGuards.readsOfJobs(JobSql.claimFrom(7)).size(),

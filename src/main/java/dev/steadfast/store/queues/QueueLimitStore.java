@@ -29,7 +29,7 @@ import java.util.Set;
  * count its active jobs in a new statement (so it sees what the previous lock holder committed), ask
  * {@link Allowance} how many may start, claim that many (JobSql.CLAIM_LIMITED) and record their starts in the
  * sliding window. Fetches of one limited queue therefore run one after another across all instances; fetches of
- * other queues never touch this (JobSql.CLAIM skips limited queues). The jobs of tenants with a max_concurrency,
+ * other queues never touch this (JobSql.claimQueues skips limited queues). The jobs of tenants with a max_concurrency,
  * which CLAIM_LIMITED leaves out, are claimed after the others within what the queue's limits still leave, under
  * the tenants' row locks too (TenantLimitStore.claimInLimitedQueue).
  */

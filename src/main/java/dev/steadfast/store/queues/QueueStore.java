@@ -13,7 +13,7 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * The queues table's pause switch. Pausing is all FETCH needs: {@code JobSql.CLAIM} skips a queue whose row says
+ * The queues table's pause switch. Pausing is all FETCH needs: {@code JobSql.claimQueues} skips a queue whose row says
  * paused, inside the claim statement itself, so a pause takes effect for the very next fetch on every instance.
  * Enqueueing is not affected (jobs accumulate as available, ojs-admin-api.md 6.3).
  */

@@ -38,7 +38,7 @@ import java.util.Set;
  * (it sees what the previous holder of a key committed), let {@link RateLimitRule} decide each key's allowance, claim
  * (JobSql.CLAIM_KEYED) and record the starts. The check, the claim and the count's increment are thus atomic per
  * key across instances (6.2), and the active count is read from the jobs themselves, so it cannot drift (5.1).
- * Jobs without a key never touch this class: JobSql.CLAIM passes keyed jobs over.
+ * Jobs without a key never touch this class: JobSql.claimQueues passes keyed jobs over.
  */
 @ApplicationScoped
 public class RateLimitStore {

@@ -4,11 +4,11 @@ import dev.steadfast.store.JobRows;
 import dev.steadfast.store.JobSql;
 
 /**
- * The claims that know tenants (ojs-multi-tenancy.md 7 and 8.1, ojs-fair-scheduling.md 9). All take JobSql.CLAIM's
+ * The claims that know tenants (ojs-multi-tenancy.md 7 and 8.1, ojs-fair-scheduling.md 9). All take JobSql.claimQueues'
  * parameters ($1 queues in the worker's order, $2 now, $3 count, $4 worker, $5 visibility override) and end in its
  * write (JobSql.START), and all pass over jobs with a rate limit key and paused or limited queues exactly as
- * CLAIM does. Only queues known to hold claimable tenant jobs take CLAIM_FAIR; every other FETCH stays the plain
- * CLAIM, which reads tenant_id only to leave out the jobs of tenants with a max_concurrency
+ * claimQueues does. Only queues known to hold claimable tenant jobs take CLAIM_FAIR; every other FETCH stays the plain
+ * claimQueues, which reads tenant_id only to leave out the jobs of tenants with a max_concurrency
  * (JobSql.NOT_LIMITED_TENANT). Those tenants' jobs are started only by CLAIM_FAIR, CLAIM_OF_LIMITED_TENANT and the
  * keyed claims (JobSql.CLAIM_KEYED) run under the tenant rows' locks (TenantLimitStore), within what each tenant's
  * limit leaves.
@@ -18,7 +18,7 @@ final class TenantClaimSql {
     private TenantClaimSql() {
     }
 
-    /** A claimable job of queue {@code q} without a rate limit key, as CLAIM reads it ($2 is now). */
+    /** A claimable job of queue {@code q} without a rate limit key, as claimQueues reads it ($2 is now). */
     private static String ready(String q) {
         return "queue = " + q + " AND " + JobSql.CLAIMABLE + " AND rate_limit_key IS NULL";
     }
@@ -34,7 +34,7 @@ final class TenantClaimSql {
             NOT EXISTS (SELECT 1 FROM tenants x WHERE x.id = %s AND x.max_concurrency IS NOT NULL)""";
 
     /**
-     * FETCH by a worker that names its tenant (X-OJS-Tenant): CLAIM restricted to that tenant's jobs ($6), through
+     * FETCH by a worker that names its tenant (X-OJS-Tenant): claimQueues restricted to that tenant's jobs ($6), through
      * jobs_tenant_claim_idx, so another tenant's jobs are never handed out (ojs-multi-tenancy 6.2).
      */
     static final String CLAIM_OF_TENANT = claimOfTenant(UNLIMITED.formatted("$6"));
@@ -64,7 +64,7 @@ final class TenantClaimSql {
      * FETCH of limited tenants' jobs from one rate- or concurrency-limited queue, inside QueueLimitStore's
      * transaction (under the queue row's lock, $3 what the queue's limits still leave) and under the tenants' row
      * locks: per allowed tenant ($6, allowance $7, from TenantLimitStore) its next jobs through
-     * jobs_tenant_claim_idx, cut to its allowance, then the best $3 in CLAIM's order. A paused queue yields nothing.
+     * jobs_tenant_claim_idx, cut to its allowance, then the best $3 in claimQueues' order. A paused queue yields nothing.
      */
     static final String CLAIM_TENANTS_IN_LIMITED_QUEUE = """
             WITH allowed AS (SELECT * FROM unnest($6::text[], $7::int4[]) AS a(t, n)),
@@ -97,7 +97,7 @@ final class TenantClaimSql {
      * <li>{@code picked}: each listed tenant's next jobs in claim order (at most $3 each, FOR UPDATE SKIP LOCKED,
      * through jobs_tenant_claim_idx), ranked within the tenant and priority. A tenant listed but drained costs one
      * empty probe.</li>
-     * <li>{@code plain}: the head of the queue in CLAIM's order, of which jobs without a tenant are one more group,
+     * <li>{@code plain}: the head of the queue in claimQueues' order, of which jobs without a tenant are one more group,
      * taking its turn after the listed tenants: such jobs take turns with the tenants once they reach the head.</li>
      * <li>{@code picked} leaves out a tenant with a max_concurrency unless $8/$9 (parallel arrays of tenant and
      * allowance) name it: the caller (TenantLimitStore) then holds the tenant's row lock and passes what its limit
@@ -108,7 +108,7 @@ final class TenantClaimSql {
      * fairness_weight, 1 without a row in tenants); then the turn order.</li>
      * </ul>
      * RETURNING adds the position (to restore this order) and the served tenant ('' for none, to move the cursor).
-     * Rows locked but not chosen stay locked only until the statement commits, as in CLAIM; a FETCH of n jobs over
+     * Rows locked but not chosen stay locked only until the statement commits, as in claimQueues; a FETCH of n jobs over
      * t listed tenants locks at most n·(t + 1) rows for that moment. The tenants are listed by the caller rather
      * than found here: a recursive loose index scan inside this statement cost 80 ms of planning per FETCH, and its
      * generic plan seconds (measured on a 100,000-job backlog of one tenant).
