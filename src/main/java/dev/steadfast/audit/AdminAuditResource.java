@@ -26,7 +26,7 @@ import java.util.List;
  * exclusive, RFC 3339). Readable by the {@code readonly} and {@code admin} roles, like every admin view.
  */
 @Path("/ojs/v1/admin/audit")
-public class AdminAuditResource {
+class AdminAuditResource {
 
     private final AuditLog audit;
     private final ObjectMapper json;

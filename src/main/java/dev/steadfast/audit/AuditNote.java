@@ -10,7 +10,7 @@ import java.util.Map;
  * JSON body). Optional: without a note the entry still names the actor, the action and the route's parameters.
  */
 @RequestScoped
-public class AuditNote {
+class AuditNote {
 
     private Long jobs;
     private final Map<String, Object> scope = new LinkedHashMap<>();

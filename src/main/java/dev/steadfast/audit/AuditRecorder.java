@@ -36,7 +36,7 @@ import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestCo
  * its entry at once. When writing the entry fails, the change has already happened: the failure is logged at ERROR
  * with the entry, and the response goes out as it was.
  */
-public class AuditRecorder {
+class AuditRecorder {
 
     private static final Logger LOG = Logger.getLogger(AuditRecorder.class);
     private static final Set<String> SECRET_FIELDS = Set.of("_csrf", "password", "token");

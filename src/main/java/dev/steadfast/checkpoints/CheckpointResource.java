@@ -22,7 +22,7 @@ import jakarta.ws.rs.core.Response;
  * SDK's routes are {@link CheckpointSdkResource}.
  */
 @Path("/ojs/v1/jobs/{id}/checkpoint")
-public class CheckpointResource {
+class CheckpointResource {
 
     private final CheckpointService checkpoints;
     private final ObjectMapper json;

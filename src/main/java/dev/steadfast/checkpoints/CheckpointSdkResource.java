@@ -19,7 +19,7 @@ import jakarta.ws.rs.core.Response;
  * {@code {"has_checkpoint", "checkpoint"}}. The same checkpoint as {@link CheckpointResource}'s.
  */
 @Path("/ojs/v1/checkpoints/{id}")
-public class CheckpointSdkResource {
+class CheckpointSdkResource {
 
     private final CheckpointService checkpoints;
     private final CheckpointResource spec;

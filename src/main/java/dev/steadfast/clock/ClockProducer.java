@@ -10,7 +10,7 @@ import java.time.Clock;
  * steadfast.clock.source=database (the default outside dev) it is {@code clock.DatabaseClock}: this
  * machine's clock corrected to PostgreSQL's, measured during start-up and every 30 s.
  */
-public class ClockProducer {
+class ClockProducer {
 
     @Produces
     @Singleton

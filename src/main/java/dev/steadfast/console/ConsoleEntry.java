@@ -13,7 +13,7 @@ import java.net.URI;
  */
 @Path("/")
 @PermitAll
-public class ConsoleEntry {
+class ConsoleEntry {
 
     @GET
     public Response root() {

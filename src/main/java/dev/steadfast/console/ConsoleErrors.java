@@ -12,7 +12,7 @@ import jakarta.ws.rs.core.Response;
  * through {@link ConsoleErrorPage}.
  */
 @ApplicationScoped
-public class ConsoleErrors implements ConsoleErrorPage {
+class ConsoleErrors implements ConsoleErrorPage {
 
     private final Instance<ConsoleRequest> request;
 

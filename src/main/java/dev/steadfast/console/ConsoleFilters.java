@@ -54,7 +54,7 @@ import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveContainerRequestCo
  * authentication does not give an anonymous visitor. The pages are {@code @PermitAll} for Quarkus Security: this
  * guard is their security.
  */
-public class ConsoleFilters {
+class ConsoleFilters {
 
     static final String SESSION_COOKIE = ConsoleSessionAuth.SESSION_COOKIE;
     static final String CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "

@@ -27,7 +27,7 @@ import org.jboss.logging.Logger;
 @Path("/admin/cron")
 @Produces(MediaType.TEXT_HTML)
 @PermitAll
-public class CronPage {
+class CronPage {
 
     private static final Logger LOG = Logger.getLogger(CronPage.class);
     private static final int SHOWN = 500;

@@ -11,7 +11,7 @@ import java.util.List;
  * One cron schedule's page: its expression in words, the next occurrences (from the server's own schedule rules,
  * {@link dev.steadfast.domain.cron.FireTimes#next}), and its latest occurrences with their jobs' states now.
  */
-public record CronScheduleView(CronView.Line schedule, String description, String template, List<Next> next,
+record CronScheduleView(CronView.Line schedule, String description, String template, List<Next> next,
                                List<Run> runs) {
 
     /** An upcoming occurrence in UTC and in the schedule's zone, and how soon. */

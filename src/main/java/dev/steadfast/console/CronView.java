@@ -8,7 +8,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** The cron page: every schedule with its next and last occurrence and its last run. */
-public record CronView(List<Line> schedules, long total) {
+record CronView(List<Line> schedules, long total) {
 
     /** One schedule as a row, relative to {@code now}, with its expression in words. */
     static Line line(CronRow c, Instant now) {

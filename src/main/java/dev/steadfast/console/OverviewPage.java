@@ -13,7 +13,7 @@ import jakarta.ws.rs.core.MediaType;
 @Path("/admin")
 @Produces(MediaType.TEXT_HTML)
 @PermitAll
-public class OverviewPage {
+class OverviewPage {
 
     private final StatsService stats;
     private final ConsoleRequest request;

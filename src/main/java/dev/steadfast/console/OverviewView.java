@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Objects;
 
 /** The overview page: headline numbers, the last hour's finished jobs per minute, and every queue's depth. */
-public record OverviewView(String at, List<Card> cards, ThroughputChart chart, List<QueueLine> queues,
+record OverviewView(String at, List<Card> cards, ThroughputChart chart, List<QueueLine> queues,
                            List<String> headers) {
 
     /** A headline number; {@code tone} is "", "warn" or "bad". */

@@ -12,7 +12,7 @@ import java.time.Duration;
  * same record the admin API builds, so the console cannot accept what the API refuses; a value that is not a
  * number is refused here with a 400 naming the field.
  */
-public record QueueLimitsForm(String concurrency, String rateLimit, String ratePeriod) {
+record QueueLimitsForm(String concurrency, String rateLimit, String ratePeriod) {
 
     static final QueueLimitsForm EMPTY = new QueueLimitsForm("", "", "");
 

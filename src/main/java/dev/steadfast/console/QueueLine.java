@@ -12,7 +12,7 @@ import java.util.List;
  * One queue as a table row: a cell per state (linking to the jobs in that state), dead letters, lag (the age of
  * its oldest available job; "warn" past a minute, "bad" past ten) and the pause switch.
  */
-public record QueueLine(String name, boolean paused, String pausedAt, List<Cell> cells, String deadLetters,
+record QueueLine(String name, boolean paused, String pausedAt, List<Cell> cells, String deadLetters,
                         String deadLetterHref, String lag, String lagTone, String total) {
 
     /** The states in the order the console's tables show them. */

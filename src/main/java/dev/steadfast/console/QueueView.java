@@ -14,7 +14,7 @@ import java.util.List;
  * One queue's page: its depth by state, its limits (as a form, with the message of a refused change), and the
  * last hour's throughput and latency per minute.
  */
-public record QueueView(QueueLine queue, List<String> headers, QueueLimitsForm limits, String limitsSummary,
+record QueueView(QueueLine queue, List<String> headers, QueueLimitsForm limits, String limitsSummary,
                         String error, Activity activity, String activityUntil) {
 
     /** The minute the sparklines end at, in words. */

@@ -33,7 +33,7 @@ import org.jboss.logging.Logger;
 @Path("/admin/queues")
 @Produces(MediaType.TEXT_HTML)
 @PermitAll
-public class QueuesPage {
+class QueuesPage {
 
     private static final Logger LOG = Logger.getLogger(QueuesPage.class);
 

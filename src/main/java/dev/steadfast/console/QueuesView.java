@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.List;
 
 /** The queues page: every queue's depth by state, its lag, its last hour and its pause switch. */
-public record QueuesView(String at, List<Row> queues, List<String> headers, String activityUntil) {
+record QueuesView(String at, List<Row> queues, List<String> headers, String activityUntil) {
 
     /** A queue's row and its last hour per minute. */
     public record Row(QueueLine q, QueueView.Activity activity) {

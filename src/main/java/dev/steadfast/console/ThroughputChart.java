@@ -9,7 +9,7 @@ import java.util.List;
  * The overview's bar chart as inline SVG geometry, computed here so the template only places rectangles: one bar
  * per minute, completed jobs stacked on jobs that failed for good, scaled to the busiest minute.
  */
-public record ThroughputChart(int width, int height, List<Bar> bars, String max, String from, String to,
+record ThroughputChart(int width, int height, List<Bar> bars, String max, String from, String to,
                               String summary) {
 
     static final int BAR = 10;

@@ -14,7 +14,7 @@ import java.time.Clock;
 @Path("/admin/workers")
 @Produces(MediaType.TEXT_HTML)
 @PermitAll
-public class WorkersPage {
+class WorkersPage {
 
     private final HeartbeatService heartbeats;
     private final ConsoleRequest request;

@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.List;
 
 /** The workers page: every worker heard from recently, whether it is stale, and what it was told to do. */
-public record WorkersView(List<Line> workers, String staleAfter) {
+record WorkersView(List<Line> workers, String staleAfter) {
 
     /** One worker. */
     public record Line(String id, String hostname, String state, boolean stale, String queues, long activeJobs,

@@ -26,7 +26,7 @@ import java.util.function.Function;
  * time skipped by a spring-forward transition does not fire that day and a time repeated by a fall-back fires
  * once, at its first occurrence (ojs-cron.md 5.2; cron-utils' behaviour, checked in CronExpressionsTest).
  */
-public final class CronExpressions {
+final class CronExpressions {
 
     private static final CronDefinition POSIX = CronDefinitionBuilder.defineCron()
             .withMinutes().withValidRange(0, 59).withStrictRange().and()

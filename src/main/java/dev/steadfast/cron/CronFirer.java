@@ -17,7 +17,7 @@ import java.time.Instant;
  * through {@link MaintenanceRuns}.
  */
 @ApplicationScoped
-public class CronFirer {
+class CronFirer {
 
     private final CronService crons;
     private final MaintenanceRuns runs;

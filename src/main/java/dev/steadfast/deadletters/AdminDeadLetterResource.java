@@ -20,7 +20,7 @@ import jakarta.ws.rs.core.Response;
  * pagination, 204 on delete. Same operations as {@link DeadLetterResource}, one implementation ({@link DeadLetterReplies} where the answers are alike).
  */
 @Path("/ojs/v1/admin/dead-letter")
-public class AdminDeadLetterResource {
+class AdminDeadLetterResource {
 
     private final DeadLetterService deadLetters;
     private final DeadLetterReplies replies;

@@ -23,7 +23,7 @@ import jakarta.ws.rs.core.Response;
  * statistics, and bulk retry / delete by filter with {@code "confirm": true}.
  */
 @Path("/ojs/v1/dead-letter")
-public class DeadLetterResource {
+class DeadLetterResource {
 
     private final DeadLetterService deadLetters;
     private final DeadLetterReplies replies;

@@ -17,7 +17,7 @@ import jakarta.ws.rs.core.Response;
  * counts and its jobs in cursor pages. Read-only: the console acts on a group (see docs/operations/console.md).
  */
 @Path("/ojs/v1/admin/error-groups")
-public class AdminErrorGroupResource {
+class AdminErrorGroupResource {
 
     private final ErrorGroupService groups;
     private final ObjectMapper json;

@@ -12,7 +12,7 @@ import java.util.Optional;
  * A group's id on the wire and in URLs: its 64-bit fingerprint as 16 lower-case hex digits (a JSON number would
  * lose digits in JavaScript), and the opaque cursor of the group list, (last_seen, id) in URL-safe base64.
  */
-public final class ErrorGroupIds {
+final class ErrorGroupIds {
 
     private ErrorGroupIds() {
     }

@@ -38,7 +38,7 @@ import org.jboss.logging.Logger;
  * dropped rather than held), or when it alone exceeds a payload; at most {@link #MAX_QUEUED} events wait.
  */
 @ApplicationScoped
-public class EventSharing {
+class EventSharing {
 
     static final long FLUSH_MS = 20;
     /**

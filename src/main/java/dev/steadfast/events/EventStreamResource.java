@@ -30,7 +30,7 @@ import java.util.function.Consumer;
  */
 @Path("/ojs/v1/events/stream")
 @RolesAllowed({Roles.READONLY, Roles.ADMIN})
-public class EventStreamResource {
+class EventStreamResource {
 
     private final EventLog events;
     private final ObjectMapper json;

@@ -7,7 +7,7 @@ import jakarta.validation.constraints.PositiveOrZero;
 
 /** The lifecycle events kept for GET /ojs/v1/events and shared between instances. */
 @ConfigMapping(prefix = "steadfast.events")
-public interface EventsConfig {
+interface EventsConfig {
 
     /** Recent lifecycle events kept in memory for GET /ojs/v1/events. */
     @WithDefault("10000")

@@ -8,7 +8,7 @@ import io.smallrye.config.WithDefault;
  * mappings share the prefix because work depends on events, not the other way round).
  */
 @ConfigMapping(prefix = "steadfast.fetch")
-public interface FetchListenConfig {
+interface FetchListenConfig {
 
     /** Listen for other instances' new jobs with PostgreSQL LISTEN/NOTIFY (off: only this instance's pushes and the poll wake waiters). */
     @WithDefault("true")

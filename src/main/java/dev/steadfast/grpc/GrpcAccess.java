@@ -47,7 +47,7 @@ import org.jboss.logging.Logger;
  * HTTP routes are. With {@code steadfast.auth.enabled=false} every call passes.
  */
 @ApplicationScoped
-public class GrpcAccess implements ServerInterceptor {
+class GrpcAccess implements ServerInterceptor {
 
     static final Context.Key<String> REQUEST_ID = Context.key("steadfast.request-id");
     static final Context.Key<TraceContext> TRACE = Context.key("steadfast.trace");

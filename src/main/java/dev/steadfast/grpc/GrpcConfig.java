@@ -6,7 +6,7 @@ import java.time.Duration;
 
 /** The gRPC binding's own settings (the port, TLS and the message limit are the HTTP side's). */
 @ConfigMapping(prefix = "steadfast.grpc")
-public interface GrpcConfig {
+interface GrpcConfig {
 
     /**
      * How often StreamEvents sends a {@code stream.keepalive} event (ojs-grpc-binding.md 10.2.1: at least every

@@ -42,7 +42,7 @@ import org.openjobspec.ojs.v1.OJSServiceGrpc;
  * (RESOURCE_EXHAUSTED, no ErrorInfo), so no client makes the server hold more.
  */
 @ApplicationScoped
-public class GrpcServing {
+class GrpcServing {
 
     /** After http.HttpFrame (-1000), before every HTTP resource. */
     static final int ROUTE_ORDER = -999;

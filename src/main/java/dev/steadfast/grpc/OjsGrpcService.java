@@ -92,7 +92,7 @@ import org.openjobspec.ojs.v1.WorkerState;
  * StreamJobs in {@link GrpcJobStreams}.
  */
 @ApplicationScoped
-public class OjsGrpcService implements BindableService {
+class OjsGrpcService implements BindableService {
 
     private final Manifest manifest;
     private final SystemService system;

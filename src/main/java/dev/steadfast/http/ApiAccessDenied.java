@@ -22,7 +22,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
  * {@code WWW-Authenticate: Bearer ..., error="insufficient_scope"}, logged like every failed authentication
  * ({@link ApiAuth#logFailure}).
  */
-public class ApiAccessDenied {
+class ApiAccessDenied {
 
     private final ApiAuth auth;
     private final SecurityIdentity identity;

@@ -13,7 +13,7 @@ import java.util.Map;
  * conformance suite read it); {@code docs_url} points at the server's own error reference page. Every field is
  * written, {@code request_id} and {@code hint} as null when there is none.
  */
-public record ErrorEnvelope(ErrorObject error) {
+record ErrorEnvelope(ErrorObject error) {
 
     static final ObjectMapper MAPPER = new ObjectMapper();
 

@@ -25,7 +25,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
  * logged with its request id and answered 500 internal_error, without a stack trace on the wire. Under /admin the
  * same status and message are rendered as the console's HTML error page instead of the envelope.
  */
-public class ErrorMapper {
+class ErrorMapper {
 
     private static final Logger LOG = Logger.getLogger(ErrorMapper.class);
 

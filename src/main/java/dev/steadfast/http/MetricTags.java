@@ -20,7 +20,7 @@ import java.util.Set;
  * cannot tell it matched), and leaves a 2xx or 5xx to an unmatched path (a static file) its raw path.
  */
 @Singleton
-public class MetricTags {
+class MetricTags {
 
     static final String REQUESTS = "http.server.requests";
     static final String UNMATCHED = "UNKNOWN";

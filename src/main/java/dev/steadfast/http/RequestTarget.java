@@ -20,7 +20,7 @@ import java.util.Map;
  * <p>The HTTP layer's own limits (quarkus.http.limits.max-initial-line-length and max-header-size) are set far
  * above these, so these checks see the request first; only beyond those does the HTTP layer answer by itself.
  */
-public final class RequestTarget {
+final class RequestTarget {
 
     static final int MAX_LINE = 4096;
     static final int MAX_HEADERS = 100;

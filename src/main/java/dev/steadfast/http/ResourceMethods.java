@@ -22,7 +22,7 @@ import java.util.TreeSet;
  * every template it matches, as RESTEasy answers 405 when any method's templates match the path.
  */
 @ApplicationScoped
-public class ResourceMethods {
+class ResourceMethods {
 
     private final Map<String, Set<String>> byTemplate = new HashMap<>();
     private final RouteTemplates templates;

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Bulk enqueue's answer (ojs-bulk-operations.md 5): counts and one item per job, in order. */
-public record BulkAnswer(int total, int succeeded, int failed, List<Item> items) {
+record BulkAnswer(int total, int succeeded, int failed, List<Item> items) {
 
     /** One job's outcome: {@code created} or {@code duplicate} with the job, or {@code failed} with an error. */
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -27,7 +27,7 @@ import java.util.Map;
 
 /** PUSH, INFO and CANCEL (ojs-http-binding.md sections 9.1, 9.3, 9.4). */
 @Path("/ojs/v1/jobs")
-public class JobResource {
+class JobResource {
 
     private final JobService jobs;
     private final ObjectMapper json;

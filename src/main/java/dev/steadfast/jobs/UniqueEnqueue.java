@@ -38,7 +38,7 @@ import java.util.UUID;
  * rolls everything back; otherwise refused jobs are reported and the others committed.
  */
 @ApplicationScoped
-public class UniqueEnqueue {
+class UniqueEnqueue {
 
     private final UniqueStore store;
     private final JobStore jobs;

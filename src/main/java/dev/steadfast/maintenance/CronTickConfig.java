@@ -10,7 +10,7 @@ import java.time.Duration;
  * cron package depends on maintenance, not the other way round).
  */
 @ConfigMapping(prefix = "steadfast.cron")
-public interface CronTickConfig {
+interface CronTickConfig {
 
     /**
      * How often due occurrences are looked for (Quarkus scheduler; at least 1s, its resolution, which is also

@@ -29,7 +29,7 @@ import org.jboss.logging.Logger;
  * reading and is logged at debug level (the maintenance tasks already report an unreachable database).
  */
 @ApplicationScoped
-public class VacuumHorizon {
+class VacuumHorizon {
 
     private static final Logger LOG = Logger.getLogger(VacuumHorizon.class);
 

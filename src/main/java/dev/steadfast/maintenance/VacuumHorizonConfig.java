@@ -10,7 +10,7 @@ import java.time.Duration;
  * {@code PT5M}.
  */
 @ConfigMapping(prefix = "steadfast.vacuum-horizon")
-public interface VacuumHorizonConfig {
+interface VacuumHorizonConfig {
 
     /** How often each instance reads the horizon (one query of PostgreSQL's statistics views). */
     @WithDefault("15s")

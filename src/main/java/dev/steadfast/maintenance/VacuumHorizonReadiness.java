@@ -13,7 +13,7 @@ import org.eclipse.microprofile.health.Readiness;
  */
 @Readiness
 @ApplicationScoped
-public class VacuumHorizonReadiness implements HealthCheck {
+class VacuumHorizonReadiness implements HealthCheck {
 
     private final VacuumHorizon horizon;
 

@@ -33,7 +33,7 @@ import java.time.Instant;
  * jobs before a cutoff.
  */
 @Path("/ojs/v1/admin/jobs")
-public class AdminJobsResource {
+class AdminJobsResource {
 
     private final OperatorService operator;
     private final StatsService stats;

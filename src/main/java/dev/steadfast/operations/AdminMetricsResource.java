@@ -24,7 +24,7 @@ import java.util.TreeMap;
  */
 @Path("/ojs/v1/admin/metrics")
 @RolesAllowed({Roles.READONLY, Roles.ADMIN})
-public class AdminMetricsResource {
+class AdminMetricsResource {
 
     private final StatsService stats;
     private final ObjectMapper json;

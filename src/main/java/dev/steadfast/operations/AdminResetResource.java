@@ -19,7 +19,7 @@ import java.util.Map;
  */
 @Path("/ojs/v1/admin/reset")
 @RolesAllowed(Roles.ADMIN)
-public class AdminResetResource {
+class AdminResetResource {
 
     private final SystemService system;
     private final AdminConfig config;

@@ -25,7 +25,7 @@ import java.util.Map;
  */
 @Path("/ojs/v1/admin/stats")
 @RolesAllowed({Roles.READONLY, Roles.ADMIN})
-public class AdminStatsResource {
+class AdminStatsResource {
 
     /** Workers listed for the count; a fleet larger than this is reported as this many. */
     static final int MAX_WORKERS = 10_000;

@@ -24,7 +24,7 @@ import org.eclipse.microprofile.health.Readiness;
  */
 @Path("/")
 @PermitAll
-public class ProbeResource {
+class ProbeResource {
 
     private final SystemResource system;
     private final SystemService ping;

@@ -20,7 +20,7 @@ import java.util.List;
 
 /** Manifest, health, retry policy scopes and the event polling endpoint (ojs-http-binding.md 8, 21; ojs-events 6.4). */
 @Path("/ojs")
-public class SystemResource {
+class SystemResource {
 
     private final SystemService system;
     private final RetryPolicies policies;

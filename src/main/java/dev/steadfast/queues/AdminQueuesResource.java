@@ -32,7 +32,7 @@ import java.util.List;
  * pause and resume. Same operations as {@link QueueResource} and the console, one implementation.
  */
 @Path("/ojs/v1/admin/queues")
-public class AdminQueuesResource {
+class AdminQueuesResource {
 
     private final StatsService stats;
     private final QueueService queues;

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * sees a slower answer, which is what slows a closed-loop producer down.
  */
 @ApplicationScoped
-public class FairShare {
+class FairShare {
 
     private record Waiting(RoutingContext rc, Context context) {
     }

@@ -25,7 +25,7 @@ import java.util.Optional;
  * delete accepted jobs, which a server that never loses a job does not do.
  */
 @Path("/ojs/v1/admin/queues/{name}/config")
-public class QueueConfigResource {
+class QueueConfigResource {
 
     private final Backpressure backpressure;
     private final ObjectMapper json;

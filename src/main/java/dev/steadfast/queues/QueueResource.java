@@ -29,7 +29,7 @@ import java.util.List;
  * 422 queue_paused; see docs/reference/protocol-notes.md.
  */
 @Path("/ojs/v1/queues")
-public class QueueResource {
+class QueueResource {
 
     private final QueueService queues;
     private final ObjectMapper json;

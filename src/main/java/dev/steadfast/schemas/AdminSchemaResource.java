@@ -24,7 +24,7 @@ import jakarta.ws.rs.core.Response;
  * schema is answered bare, not wrapped. {@code /{type}/validation} reads and sets the type's validation mode.
  */
 @Path("/ojs/v1/admin/schemas")
-public class AdminSchemaResource {
+class AdminSchemaResource {
 
     private final SchemaService schemas;
     private final ObjectMapper json;

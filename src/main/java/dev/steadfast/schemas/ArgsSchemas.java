@@ -37,7 +37,7 @@ import java.util.Set;
  * between threads.
  */
 @ApplicationScoped
-public class ArgsSchemas {
+class ArgsSchemas {
 
     static final String DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
     static final String DRAFT_2019_09 = "https://json-schema.org/draft/2019-09/schema";

@@ -31,7 +31,7 @@ import java.util.List;
  * ({@code ArgsValidation}).
  */
 @Path("/ojs/v1/schemas")
-public class SchemaResource {
+class SchemaResource {
 
     private final SchemaService schemas;
     private final ObjectMapper json;

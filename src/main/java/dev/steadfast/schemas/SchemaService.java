@@ -28,7 +28,7 @@ import java.util.Map;
  * catalog PUSH checks against ({@link ArgsValidation}); other instances see it within a second.
  */
 @ApplicationScoped
-public class SchemaService {
+class SchemaService {
 
     private final SchemaStore store;
     private final Clock clock;

@@ -10,7 +10,7 @@ import org.hibernate.validator.constraints.time.DurationMin;
  * other way round); the console's other settings are in console.ConsoleConfig.
  */
 @ConfigMapping(prefix = "steadfast.console")
-public interface CountsConfig {
+interface CountsConfig {
 
     /**
      * How old the depth counts (jobs per queue and state, dead letters per queue) on the overview and queues

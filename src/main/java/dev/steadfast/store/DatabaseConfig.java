@@ -13,7 +13,7 @@ import java.util.Optional;
  * pool's credentials and TLS settings apply to every connection.
  */
 @ConfigMapping(prefix = "steadfast.database")
-public interface DatabaseConfig {
+interface DatabaseConfig {
 
     /**
      * The URL of the session connections, in the reactive URL's form ({@code postgresql://db:5432/steadfast}; a

@@ -17,7 +17,7 @@ import org.jboss.logging.Logger;
  * at DEBUG. Every other uncaught exception goes to the handler that was installed before (Quarkus's).
  */
 @ApplicationScoped
-public class PoolRaceFilter {
+class PoolRaceFilter {
 
     private static final Logger LOG = Logger.getLogger(PoolRaceFilter.class);
 

@@ -19,7 +19,7 @@ import org.jboss.logging.Logger;
  * stay where they are until they break, which a failover does (the old primary stops or restarts as a standby).
  */
 @ApplicationScoped
-public class PrimaryHosts {
+class PrimaryHosts {
 
     /** libpq's test for {@code target_session_attrs=read-write}; a simple query, so no statement is prepared. */
     static final String ACCEPTS_WRITES = "SELECT current_setting('transaction_read_only') = 'off'";

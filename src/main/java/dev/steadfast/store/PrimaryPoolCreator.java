@@ -21,7 +21,7 @@ import java.util.List;
  * instead of 0.52). {@code StatementCacheTest} checks every named statement fits under the limit.
  */
 @ApplicationScoped
-public class PrimaryPoolCreator implements PgPoolCreator {
+class PrimaryPoolCreator implements PgPoolCreator {
 
     /** The longest SQL text the client caches as a prepared statement per connection. */
     public static final int STATEMENT_CACHE_SQL_LIMIT = 16_384;

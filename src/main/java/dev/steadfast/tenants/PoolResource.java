@@ -23,7 +23,7 @@ import java.util.List;
 
 /** Worker pools (ojs-fair-scheduling.md 10.1): list, create or replace, read, delete. */
 @Path("/ojs/v1/admin/pools")
-public class PoolResource {
+class PoolResource {
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -25,7 +25,7 @@ import java.util.Map;
  * per tenant as {@code tenants}, all of it again under {@code stats} (what the conformance suite reads).
  */
 @Path("/ojs/v1/admin/scheduling/stats")
-public class SchedulingResource {
+class SchedulingResource {
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record QueueLine(String name, @JsonProperty("dispatch_count_1m") long dispatchCount1m,

@@ -29,7 +29,7 @@ import java.util.Set;
  * ({@link TenantFairness}). The statistics count the last minute's dispatches per queue and per tenant.
  */
 @ApplicationScoped
-public class SchedulingService {
+class SchedulingService {
 
     static final Duration WINDOW = Duration.ofMinutes(1);
     static final Set<String> STRATEGIES = Set.of("strict", "round-robin", "weighted", "least-loaded");

@@ -22,7 +22,7 @@ import java.util.Map;
  * tenant row's lock). Tokens taken by a PUSH that a later check refuses (a queue's depth bound) are not given back.
  */
 @ApplicationScoped
-public class TenantAdmission {
+class TenantAdmission {
 
     private final TenantAdmissionStore store;
 

@@ -21,7 +21,7 @@ import java.util.List;
  * weight, max_queue_depth, max_concurrency, max_scheduled, max_enqueue_rate). Dynamic: a change applies without a restart (15.1).
  */
 @Path("/ojs/v1/admin/tenants")
-public class TenantResource {
+class TenantResource {
 
     private final TenantService tenants;
     private final ObjectMapper json;

@@ -5,7 +5,7 @@ import io.smallrye.config.WithDefault;
 
 /** Tenants (ojs-multi-tenancy.md) and fair claiming between them (ojs-fair-scheduling.md 9). */
 @ConfigMapping(prefix = "steadfast.tenants")
-public interface TenantsConfig {
+interface TenantsConfig {
 
     /**
      * Whether a FETCH from a queue holding tenant jobs takes turns between the tenants (round-robin, weighted by

@@ -41,7 +41,7 @@ import org.jboss.logging.Logger;
  * <p>Nothing is claimed while no subscription is active (a paused subscription's deliveries wait for it).
  */
 @ApplicationScoped
-public class WebhookDispatcher {
+class WebhookDispatcher {
 
     static final int LEASE_MARGIN_MS = 30_000;
     private static final Logger LOG = Logger.getLogger(WebhookDispatcher.class);

@@ -30,7 +30,7 @@ import java.util.Map;
  * </ul>
  */
 @ApplicationScoped
-public class WebhookMetrics {
+class WebhookMetrics {
 
     private final MeterRegistry meters;
     private final EventLog events;

@@ -17,7 +17,7 @@ import org.jboss.logging.Logger;
  * never pruned: they end delivered or dead first.
  */
 @ApplicationScoped
-public class WebhookPruner {
+class WebhookPruner {
 
     private static final Logger LOG = Logger.getLogger(WebhookPruner.class);
 

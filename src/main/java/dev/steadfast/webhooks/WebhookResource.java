@@ -25,7 +25,7 @@ import java.net.URI;
  * X-OJS-Tenant header scopes every route to that tenant's subscriptions ({@link WebhookService}).
  */
 @Path("/ojs/v1/webhooks")
-public class WebhookResource {
+class WebhookResource {
 
     static final String SUBSCRIPTIONS = "/ojs/v1/webhooks/subscriptions/";
 

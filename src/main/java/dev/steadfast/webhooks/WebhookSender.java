@@ -43,7 +43,7 @@ import java.util.concurrent.TimeoutException;
  * the first {@link #KEPT_BODY_BYTES} bytes are kept (what the test route shows), the rest is read and dropped.
  */
 @ApplicationScoped
-public class WebhookSender {
+class WebhookSender {
 
     static final int MAX_REDIRECTS = 3;
     static final int KEPT_BODY_BYTES = 1024;

@@ -10,7 +10,7 @@ import java.util.Optional;
 
 /** Webhook subscriptions and deliveries (ojs-webhooks.md; docs/concepts/webhooks.md). */
 @ConfigMapping(prefix = "steadfast.webhooks")
-public interface WebhooksConfig {
+interface WebhooksConfig {
 
     /**
      * Let subscriptions name {@code http} URLs (ojs-webhooks 8.4: https only in production). For development and

@@ -25,7 +25,7 @@ import java.util.List;
  * worker's next heartbeat response: quiet (stop fetching), terminate (shut down), resume (running again).
  */
 @Path("/ojs/v1/admin/workers")
-public class AdminWorkersResource {
+class AdminWorkersResource {
 
     private final HeartbeatService heartbeats;
     private final WorkerTimeoutConfig config;

@@ -32,7 +32,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * same in a native image); the domain takes the generator as an input, so its tests stay seeded.
  */
 @ApplicationScoped
-public class AttemptOutcomes {
+class AttemptOutcomes {
 
     private final ErrorsConfig config;
     private final ObjectMapper json;

@@ -5,7 +5,7 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
 /** This instance's claim cursors (domain ClaimCursors), set up from steadfast.fetch. */
-public class ClaimCursorsProducer {
+class ClaimCursorsProducer {
 
     @Produces
     @Singleton

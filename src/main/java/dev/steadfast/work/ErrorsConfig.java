@@ -7,7 +7,7 @@ import jakarta.validation.constraints.PositiveOrZero;
 
 /** How much of the errors that FAIL reports is kept with the job. */
 @ConfigMapping(prefix = "steadfast.errors")
-public interface ErrorsConfig {
+interface ErrorsConfig {
 
     /** Error history entries kept per job, most recent first to go; never fewer than 10. */
     @WithDefault("50")

@@ -32,7 +32,7 @@ import java.util.UUID;
  * Rows are locked with SKIP LOCKED: instances never discard the same job twice.
  */
 @ApplicationScoped
-public class ExpiredJobs implements ExpiredOnRead {
+class ExpiredJobs implements ExpiredOnRead {
 
     private final MaintenanceStore store;
     private final FetchConfig fetchConfig;

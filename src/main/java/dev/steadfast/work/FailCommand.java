@@ -12,6 +12,6 @@ import java.util.UUID;
  * @param details   the error's details object, or null
  * @param backtrace the error's backtrace frames, or null
  */
-public record FailCommand(UUID jobId, String workerId, FailureReport report, Map<String, Object> details,
+record FailCommand(UUID jobId, String workerId, FailureReport report, Map<String, Object> details,
                           List<String> backtrace) {
 }

@@ -37,7 +37,7 @@ import java.util.UUID;
  * only to the attempt it was decided for. Concurrent FAILs share one read and one write statement, like ACKs.
  */
 @ApplicationScoped
-public class FailureService {
+class FailureService {
 
     private final JobStore store;
     private final Clock clock;

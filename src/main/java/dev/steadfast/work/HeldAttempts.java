@@ -17,7 +17,7 @@ import java.util.concurrent.CompletableFuture;
  * {@code maximum-size} (application.properties) and evicts by Caffeine's policy beyond that.
  */
 @ApplicationScoped
-public class HeldAttempts {
+class HeldAttempts {
 
     static final String CACHE = "steadfast-held-attempts";
 

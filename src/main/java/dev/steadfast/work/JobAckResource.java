@@ -26,7 +26,7 @@ import java.util.UUID;
  * answers have in the binding ({@code $.job.state}).
  */
 @Path("/ojs/v1/jobs/{id}")
-public class JobAckResource {
+class JobAckResource {
 
     private final WorkerResource worker;
     private final ObjectMapper json;

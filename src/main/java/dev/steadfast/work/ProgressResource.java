@@ -23,7 +23,7 @@ import jakarta.ws.rs.core.Response;
  * "percentage": 0..100, ...}} is the JavaScript SDK's form of the same report.
  */
 @Path("/ojs/v1/jobs/{id}/progress")
-public class ProgressResource {
+class ProgressResource {
 
     /** Longest message kept (the column's CHECK). */
     static final int MAX_MESSAGE = 1000;

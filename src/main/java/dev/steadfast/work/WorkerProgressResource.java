@@ -18,7 +18,7 @@ import java.util.UUID;
  */
 @Path("/ojs/v1/workers/progress")
 @RolesAllowed({Roles.WORKER, Roles.ADMIN})
-public class WorkerProgressResource {
+class WorkerProgressResource {
 
     private final ProgressService progress;
     private final ObjectMapper json;

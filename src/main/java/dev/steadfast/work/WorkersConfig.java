@@ -8,7 +8,7 @@ import io.smallrye.config.WithDefault;
  * reads too, is in maintenance.WorkerTimeoutConfig.
  */
 @ConfigMapping(prefix = "steadfast.workers")
-public interface WorkersConfig {
+interface WorkersConfig {
 
     /**
      * Honour a {@code test_directive} ("quiet" or "terminate") in a leased job's meta by returning it from that

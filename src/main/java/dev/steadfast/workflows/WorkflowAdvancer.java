@@ -15,7 +15,7 @@ import jakarta.enterprise.context.ApplicationScoped;
  * steadfast.maintenance.workflow-interval (default 1 s), through {@link MaintenanceRuns}.
  */
 @ApplicationScoped
-public class WorkflowAdvancer {
+class WorkflowAdvancer {
 
     static final int BATCH = 100;
 

@@ -26,7 +26,7 @@ import java.time.Instant;
 @Path("/admin/audit")
 @Produces(MediaType.TEXT_HTML)
 @PermitAll
-public class AuditPage {
+class AuditPage {
 
     static final int PAGE_SIZE = 50;
 

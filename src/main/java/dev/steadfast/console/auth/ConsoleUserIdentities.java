@@ -17,7 +17,7 @@ import jakarta.enterprise.context.ApplicationScoped;
  * {@link AuthenticationFailedException}: the session is worth nothing any more.
  */
 @ApplicationScoped
-public class ConsoleUserIdentities implements IdentityProvider<TrustedAuthenticationRequest> {
+class ConsoleUserIdentities implements IdentityProvider<TrustedAuthenticationRequest> {
 
     private final ConsoleAuth auth;
 

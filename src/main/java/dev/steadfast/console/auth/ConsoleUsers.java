@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * {@code steadfast.console.username} / {@code password-hash} of earlier versions, who is an {@code admin}. A
  * malformed line fails start-up naming the user (never the hash), so a typo never silently locks someone out.
  */
-public final class ConsoleUsers {
+final class ConsoleUsers {
 
     /** A configured user: name, role and password hash. */
     public record User(String name, ConsoleRole role, PasswordHash hash) {

@@ -10,7 +10,7 @@ import jakarta.ws.rs.core.Response;
 /** {@code POST /admin/logout} (CSRF-checked like every console form): ends the session cookie. */
 @Path("/admin/logout")
 @PermitAll
-public class LogoutPage {
+class LogoutPage {
 
     private final ConsoleAuth auth;
     private final ConsoleRequest request;

@@ -24,7 +24,7 @@ import org.jboss.logging.Logger;
  * to start would turn every such upgrade into an outage. Instances with login off (key 0) are not compared.
  */
 @ApplicationScoped
-public class SessionKeys {
+class SessionKeys {
 
     /** The row of {@code server_keys} that holds the shared session key. */
     static final String SHARED_KEY = "console-session";

@@ -33,7 +33,7 @@ import java.util.List;
 @Path("/admin/errors")
 @Produces(MediaType.TEXT_HTML)
 @PermitAll
-public class ErrorGroupsPage {
+class ErrorGroupsPage {
 
     static final int PAGE_SIZE = 50;
 

@@ -37,7 +37,7 @@ import java.util.UUID;
 @Path("/admin/dead-letter")
 @Produces(MediaType.TEXT_HTML)
 @PermitAll
-public class DeadLetterPage {
+class DeadLetterPage {
 
     static final int MAX_SELECTED = 500;
 

@@ -7,7 +7,7 @@ import dev.steadfast.store.deadletters.DeadLetterFilter;
 import java.time.Instant;
 
 /** The dead-letter page's filter (queue, job type, error type, dead-lettered between) and cursor, parsed. */
-public record DeadLetterQuery(String queue, String type, String errorType, Instant since, Instant until, String after) {
+record DeadLetterQuery(String queue, String type, String errorType, Instant since, Instant until, String after) {
 
     static DeadLetterQuery parse(String queue, String type, String errorType, String since, String until,
                                  String after) {

@@ -33,7 +33,7 @@ import java.util.function.Function;
 @Path("/admin/jobs/{id}/actions")
 @Produces(MediaType.TEXT_HTML)
 @PermitAll
-public class JobActionsPage {
+class JobActionsPage {
 
     private final OperatorService operator;
     private final JobService jobs;

@@ -37,7 +37,7 @@ import java.util.stream.Collectors;
 @Path("/admin/jobs/bulk")
 @Produces(MediaType.TEXT_HTML)
 @PermitAll
-public class JobBulkPage {
+class JobBulkPage {
 
     static final int MAX_SELECTED = 500;
 

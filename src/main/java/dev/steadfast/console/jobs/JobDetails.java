@@ -25,7 +25,7 @@ import java.util.Locale;
 
 /** Builds the {@link JobDetailView} of a job row: formatting only, no I/O. */
 @ApplicationScoped
-public class JobDetails {
+class JobDetails {
 
     private final ObjectMapper json;
 

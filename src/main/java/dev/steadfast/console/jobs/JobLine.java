@@ -7,7 +7,7 @@ import java.time.Instant;
 import java.util.List;
 
 /** One job in a listing, formatted for display (the args as a preview of their JSON text). */
-public record JobLine(String id, String href, String type, String queue, String state, boolean deadLetter,
+record JobLine(String id, String href, String type, String queue, String state, boolean deadLetter,
                       String attempts, int priority, List<String> tags, String created, String createdIso,
                       String createdAgo, String runAt, String errorType, String errorMessage, String args) {
 

@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
  * errors, and {@code args.<path>:<value>} conditions, see {@link JobSearchSyntax}), the order ({@code newest} or
  * {@code oldest}) and the keyset cursor. Builds the links that keep the filter while paging.
  */
-public record JobListQuery(JobState state, String queue, String type, String tag, Instant from, Instant to,
+record JobListQuery(JobState state, String queue, String type, String tag, Instant from, Instant to,
                            String q, boolean oldest, String after, String before, JobSearchSyntax.Parsed search) {
 
     static JobListQuery parse(String state, String queue, String type, String tag, String from, String to, String q,

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * looks like ({@code args.user_id:"42"}) and may hold spaces (no escapes inside). Bad syntax is refused with a
  * message naming the word, as a 400 on field {@code q}.
  */
-public final class JobSearchSyntax {
+final class JobSearchSyntax {
 
     /** At most this many args conditions in one search. */
     static final int MAX_CONDITIONS = 5;

@@ -43,7 +43,7 @@ import java.util.UUID;
 @Path("/admin/jobs")
 @Produces(MediaType.TEXT_HTML)
 @PermitAll
-public class JobsPage {
+class JobsPage {
 
     static final int PAGE_SIZE = 50;
 

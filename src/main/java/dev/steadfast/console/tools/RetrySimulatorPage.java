@@ -31,7 +31,7 @@ import java.util.Map;
 @Path("/admin/tools/retry")
 @Produces(MediaType.TEXT_HTML)
 @PermitAll
-public class RetrySimulatorPage {
+class RetrySimulatorPage {
 
     /** Longer text than any policy needs is refused before it is parsed. */
     static final int MAX_POLICY = 20_000;

@@ -28,7 +28,7 @@ import java.util.List;
 @Path("/admin/webhooks")
 @Produces(MediaType.TEXT_HTML)
 @PermitAll
-public class WebhooksPage {
+class WebhooksPage {
 
     static final int SUBSCRIPTIONS = 200;
     static final int DELIVERIES = 50;

@@ -33,7 +33,7 @@ import java.util.UUID;
 @Path("/admin/workflows/{id}/actions")
 @Produces(MediaType.TEXT_HTML)
 @PermitAll
-public class WorkflowActionsPage {
+class WorkflowActionsPage {
 
     private final WorkflowService workflows;
     private final OperatorService operator;

@@ -12,7 +12,7 @@ import java.util.List;
  * its parent's, laid out by the same rules. At most {@link #MAX_MEMBERS} members of one workflow are drawn; the
  * rest are one box saying how many more (the page's table lists them all), so a 1,000-job group stays a page.
  */
-public final class WorkflowLayout {
+final class WorkflowLayout {
 
     public static final int NODE_W = 168;
     public static final int NODE_H = 40;

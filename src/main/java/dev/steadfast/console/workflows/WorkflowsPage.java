@@ -36,7 +36,7 @@ import java.util.UUID;
 @Path("/admin/workflows")
 @Produces(MediaType.TEXT_HTML)
 @PermitAll
-public class WorkflowsPage {
+class WorkflowsPage {
 
     static final int PAGE_SIZE = 50;
 

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * are kept, so a megabyte of message costs what a short one does. An apostrophe inside a word ({@code can't})
  * does not start a quoted value.
  */
-public final class ErrorMessages {
+final class ErrorMessages {
 
     /** How much of a message is read. */
     public static final int READ_CHARS = 2_000;

@@ -13,7 +13,7 @@ import java.util.List;
  * <p>A null or blank error type matches nothing, and null entries are ignored, so missing data can
  * never turn a failure non-retryable.
  */
-public final class ErrorMatcher {
+final class ErrorMatcher {
 
     private static final String WILDCARD_SUFFIX = ".*";
 

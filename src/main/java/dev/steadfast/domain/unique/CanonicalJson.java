@@ -15,7 +15,7 @@ import java.util.TreeMap;
  * RFC 8785's exponent form for very large or small magnitudes (its ECMAScript rules, to within the last digit for
  * values a double cannot represent exactly; such values are rare in job arguments).
  */
-public final class CanonicalJson {
+final class CanonicalJson {
 
     private CanonicalJson() {
     }
