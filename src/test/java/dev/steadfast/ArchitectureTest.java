@@ -21,11 +21,13 @@ import org.junit.jupiter.api.Test;
  * House rules checked on the sources: the top-level packages (features over domain/, model/ and store/) depend on
  * each other without cycles and hold at most 30 files each; only store/ talks to the database, and no resource names
  * a store type; the domain and the model are pure Java; connections outside the
- * pool come from one factory; console templates never switch escaping off and every POST form in them carries the CSRF field.
+ * pool come from one factory; console templates never switch escaping off and every POST form in them carries the CSRF
+ * field; a top-level type is public only when another package names it.
  */
 class ArchitectureTest {
 
     static final Path MAIN = Path.of("src/main/java/dev/steadfast");
+    static final Path TEST = Path.of("src/test/java/dev/steadfast");
     static final Path TEMPLATES = Path.of("src/main/resources/templates");
 
     private static List<Path> files(Path root, String suffix) throws IOException {
@@ -260,6 +262,163 @@ class ArchitectureTest {
                 }
             }
         }
+        assertEquals(List.of(), offenders);
+    }
+
+    /**
+     * The public top-level types of src/main that no other package names, each with the reason it stays public: a
+     * framework needs it public, or another package uses it without writing its name (an accessor's answer handed on,
+     * a lambda's parameter), which the compiler refuses for a package-private type all the same.
+     */
+    static final Map<String, String> PUBLIC_UNNAMED = Map.of(
+            "dev.steadfast.Main", "the application's entry point (@QuarkusMain), started by the launcher",
+            "dev.steadfast.domain.retry.DelayRange", "console/ reads it from ScheduleRow.range()",
+            "dev.steadfast.cron.CronCommand", "grpc/ hands CronResource.command's answer to CronService.register",
+            "dev.steadfast.workflows.WorkflowCommand",
+            "grpc/ hands WorkflowResource.command's answer to WorkflowService.create",
+            "dev.steadfast.queues.RateLimitStatus",
+            "jobs/ hands RateLimits.inspect's answer to RateLimitResource.withHeaders");
+
+    /** A source file read for names: its package, and its code without comments, string and character literals. */
+    record Source(String pkg, String code) {
+
+        static Source read(Path root, Path file) throws IOException {
+            String pkg = ("dev.steadfast." + root.relativize(file.getParent())).replace('/', '.')
+                    .replaceAll("\\.$", "");
+            return new Source(pkg, withoutCommentsAndLiterals(Files.readString(file)));
+        }
+
+        /** Every name this file writes: the dotted names it spells out with each of their prefixes, and its words. */
+        Set<String> names() {
+            Set<String> out = new HashSet<>();
+            Matcher q = Pattern.compile("\\b[a-z]\\w*(?:\\s*\\.\\s*\\w+)+").matcher(code);
+            while (q.find()) {
+                String dotted = q.group().replaceAll("\\s", "");
+                for (int i = dotted.indexOf('.'); i > 0; i = dotted.indexOf('.', i + 1)) {
+                    out.add(dotted.substring(0, i));
+                }
+                out.add(dotted);
+            }
+            String body = code.replaceAll("(?m)^\\s*(import|package)\\s[^;]*;", "");
+            Matcher w = Pattern.compile("\\b[A-Z]\\w*").matcher(body);
+            while (w.find()) {
+                out.add(w.group());
+            }
+            return out;
+        }
+
+        /** The packages this file imports with {@code *}. */
+        Set<String> starImports() {
+            Set<String> out = new HashSet<>();
+            Matcher m = Pattern.compile("(?m)^\\s*import\\s+([\\w.]+)\\.\\*\\s*;").matcher(code);
+            while (m.find()) {
+                out.add(m.group(1));
+            }
+            return out;
+        }
+
+        /** The types declared at the top of the file, by simple name, and whether each is public. */
+        Map<String, Boolean> topLevelTypes() {
+            Map<String, Boolean> out = new TreeMap<>();
+            Matcher m = Pattern.compile("[{}]|(?<![\\w.])(?:class|@?interface|enum|record)\\s+([A-Z]\\w*)")
+                    .matcher(code);
+            int depth = 0;
+            while (m.find()) {
+                if (m.group().equals("{")) {
+                    depth++;
+                } else if (m.group().equals("}")) {
+                    depth--;
+                } else if (depth == 0) {
+                    int start = Math.max(code.lastIndexOf(';', m.start()), code.lastIndexOf('}', m.start())) + 1;
+                    String modifiers = code.substring(start, m.start());
+                    out.put(m.group(1), Pattern.compile("\\bpublic\\b").matcher(modifiers).find());
+                }
+            }
+            return out;
+        }
+    }
+
+    /** Java source with its comments and its string, text block and character literals emptied. */
+    static String withoutCommentsAndLiterals(String src) {
+        StringBuilder out = new StringBuilder(src.length());
+        int i = 0;
+        while (i < src.length()) {
+            if (src.startsWith("//", i)) {
+                int end = src.indexOf('\n', i);
+                i = end < 0 ? src.length() : end;
+            } else if (src.startsWith("/*", i)) {
+                int end = src.indexOf("*/", i + 2);
+                i = end < 0 ? src.length() : end + 2;
+                out.append(' ');
+            } else if (src.charAt(i) == '"' || src.charAt(i) == '\'') {
+                String quote = src.startsWith("\"\"\"", i) ? "\"\"\"" : String.valueOf(src.charAt(i));
+                int j = i + quote.length();
+                while (j < src.length() && !src.startsWith(quote, j)) {
+                    j += src.charAt(j) == '\\' ? 2 : 1;
+                }
+                i = j + quote.length();
+                out.append(quote).append(quote);
+            } else {
+                out.append(src.charAt(i++));
+            }
+        }
+        return out.toString();
+    }
+
+    /**
+     * A top-level type of src/main is public only when something outside its package needs it: it is public when a
+     * file of another package, in src/main or src/test, names it (by its simple name with an import of it or a
+     * {@code *} import of its package, or fully qualified), or when it is on {@link #PUBLIC_UNNAMED} with its reason;
+     * otherwise it is package-private. Records, enums and interfaces count; nested types do not. A listed type that
+     * has become package-private or that another package now names comes off the list. A framework rarely needs
+     * {@code public}: Quarkus generates a resource's invokers, a bean's proxies, a config mapping's implementation
+     * and a template's value resolvers in the type's own package (when 119 types became package-private, the
+     * native-image sources build made the same generated classes and the same reflection registrations as before).
+     */
+    @Test
+    void aTypeIsPublicOnlyWhenAnotherPackageNeedsIt() throws IOException {
+        List<Source> sources = new ArrayList<>();
+        for (Path f : files(MAIN, ".java")) {
+            sources.add(Source.read(MAIN, f));
+        }
+        int mainFiles = sources.size();
+        for (Path f : files(TEST, ".java")) {
+            sources.add(Source.read(TEST, f));
+        }
+        List<Set<String>> names = new ArrayList<>();
+        List<Set<String>> stars = new ArrayList<>();
+        for (Source s : sources) {
+            names.add(s.names());
+            stars.add(s.starImports());
+        }
+        List<String> offenders = new ArrayList<>();
+        Set<String> publicTypes = new HashSet<>();
+        for (int i = 0; i < mainFiles; i++) {
+            Source s = sources.get(i);
+            for (var type : s.topLevelTypes().entrySet()) {
+                String qualified = s.pkg() + "." + type.getKey();
+                boolean named = false;
+                for (int j = 0; j < sources.size() && !named; j++) {
+                    named = !sources.get(j).pkg().equals(s.pkg()) && (names.get(j).contains(qualified)
+                            || stars.get(j).contains(s.pkg()) && names.get(j).contains(type.getKey()));
+                }
+                if (type.getValue()) {
+                    publicTypes.add(qualified);
+                }
+                if (type.getValue() && !named && !PUBLIC_UNNAMED.containsKey(qualified)) {
+                    offenders.add(qualified + " is public, but no other package names it: make it package-private"
+                            + " (or list it in PUBLIC_UNNAMED with the reason it stays public)");
+                } else if (named && PUBLIC_UNNAMED.containsKey(qualified)) {
+                    offenders.add(qualified + " is named by another package now: take it off PUBLIC_UNNAMED");
+                }
+            }
+        }
+        for (String listed : PUBLIC_UNNAMED.keySet()) {
+            if (!publicTypes.contains(listed)) {
+                offenders.add(listed + " is not a public top-level type of src/main: take it off PUBLIC_UNNAMED");
+            }
+        }
+        offenders.sort(null);
         assertEquals(List.of(), offenders);
     }
 }
