@@ -67,10 +67,12 @@ public class JobNotifications {
         listen(new Channel(CHANNEL, onQueue, onSubscribed));
     }
 
-    /** Starts listening for other instances' lifecycle events; {@code onPayload} gets each notification. */
-    public void listenEvents(Consumer<String> onPayload) {
-        listen(new Channel(EventChannel.CHANNEL, onPayload, () -> {
-        }));
+    /**
+     * Starts listening for other instances' lifecycle events; {@code onPayload} gets each notification,
+     * {@code onListening} runs after each LISTEN succeeded (the first and each after a reconnect).
+     */
+    public void listenEvents(Consumer<String> onPayload, Runnable onListening) {
+        listen(new Channel(EventChannel.CHANNEL, onPayload, onListening));
     }
 
     private void listen(Channel channel) {
