@@ -70,4 +70,13 @@ public interface FetchConfig {
     @WithDefault("50")
     @Min(0)
     int fullScanCostShare();
+
+    /**
+     * How many attempts this instance handed out and that are not answered yet it remembers (HeldAttempts), so a
+     * FAIL decides without reading the job first; beyond that the least useful are forgotten and their FAIL reads
+     * the job (one more coalesced read, never a wrong answer).
+     */
+    @WithDefault("20000")
+    @Positive
+    int heldAttempts();
 }
