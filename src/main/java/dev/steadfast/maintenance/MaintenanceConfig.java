@@ -36,6 +36,14 @@ public interface MaintenanceConfig {
     @WithDefault("1s")
     Duration workflowInterval();
 
+    /**
+     * How often the live job table's row count is compared with its statistics, which are refreshed (ANALYZE) after
+     * a burst of jobs so the cached plans of FETCH and ACK fit the table again (maintenance.TableStatistics).
+     */
+    @WithDefault("1s")
+    @DurationMin(seconds = 1)
+    Duration statisticsInterval();
+
     /** Longest a run may take before it is abandoned and reported (one log line; the next run is on time). */
     @WithDefault("30s")
     @DurationMin(millis = 1)
