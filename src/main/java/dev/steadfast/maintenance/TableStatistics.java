@@ -22,6 +22,12 @@ public class TableStatistics {
     private static final Logger LOG = Logger.getLogger(TableStatistics.class);
 
     private final TableStatisticsStore store;
+    /**
+     * This instance's last ANALYZE: the statistics' counts just before it. While the analyzed count is still the
+     * same afterwards, the ANALYZE changed nothing (the server's role may not analyze the table: PostgreSQL warns
+     * and skips it), and the next try waits for the same growth again rather than a second.
+     */
+    private volatile TableStatisticsStore.Counts lastTry;
 
     TableStatistics(TableStatisticsStore store) {
         this.store = store;
@@ -37,10 +43,14 @@ public class TableStatistics {
     /** Reads the counts once and analyzes jobs when they are far apart; answers whether it did. */
     public Uni<Boolean> runOnce() {
         return store.readJobs().chain(c -> {
-            if (!TableGrowth.analyzeNow(c.analyzed(), c.live())) {
+            TableStatisticsStore.Counts last = lastTry;
+            long analyzed = last != null && last.analyzed() == c.analyzed()
+                    ? Math.max(c.analyzed(), last.live()) : c.analyzed();
+            if (!TableGrowth.analyzeNow(analyzed, c.live())) {
                 return Uni.createFrom().item(false);
             }
             LOG.debugf("analyzing jobs: %d live rows, %d at the last analyze", c.live(), c.analyzed());
+            lastTry = c;
             return store.analyzeJobs().replaceWith(true);
         });
     }
