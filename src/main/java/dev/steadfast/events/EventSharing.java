@@ -105,25 +105,30 @@ class EventSharing {
     }
 
     private void queue(JobEvent e) {
-        boolean others = instances.othersPresent();
-        if (!others || !sharing) {
-            synchronized (kept) {
-                if (!others) {
-                    sharing = false;
-                    kept.addLast(e);
-                    if (kept.size() > keptMax) {
-                        kept.pollFirst();
-                    }
-                    return;
-                }
-                share(); // another instance appeared: what was kept goes first
-            }
+        if (!instances.othersPresent()) {
+            keep(e);
+            return;
         }
+        share(); // when another instance has just appeared, what was kept goes first
         send(e);
     }
 
-    /** Starts sharing, with the events kept while alone that are at most {@link #CATCH_UP} old. */
+    /** Keeps {@code e} while no other instance is present: the last {@code keptMax} events, oldest first. */
+    private void keep(JobEvent e) {
+        synchronized (kept) {
+            sharing = false;
+            kept.addLast(e);
+            if (kept.size() > keptMax) {
+                kept.pollFirst();
+            }
+        }
+    }
+
+    /** Starts sharing, with the events kept while alone that are at most {@link #CATCH_UP} old; once only. */
     private void share() {
+        if (sharing) {
+            return;
+        }
         synchronized (kept) {
             if (sharing) {
                 return;
