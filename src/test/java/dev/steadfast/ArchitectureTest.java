@@ -46,8 +46,7 @@ class ArchitectureTest {
                 continue; // Main
             }
             String from = rel.getName(0).toString();
-            String src = Files.readString(f).replaceAll("(?s)/\\*.*?\\*/", " ").replaceAll("//[^\\n]*", " ")
-                    .replaceFirst("package [\\w.]+;", "");
+            String src = withoutCommentsAndLiterals(Files.readString(f)).replaceFirst("package [\\w.]+;", "");
             Set<String> to = g.computeIfAbsent(from, k -> new TreeSet<>());
             Matcher m = ref.matcher(src);
             while (m.find()) {
@@ -155,7 +154,7 @@ class ArchitectureTest {
         List<String> offenders = new ArrayList<>();
         Pattern store = Pattern.compile("\\bdev\\.steadfast\\.store\\.[\\w.]+");
         for (Path f : files(MAIN, ".java")) {
-            String src = Files.readString(f).replaceAll("(?s)/\\*.*?\\*/", " ").replaceAll("//[^\\n]*", " ");
+            String src = withoutCommentsAndLiterals(Files.readString(f));
             if (!src.contains("@Path(")) {
                 continue;
             }
@@ -219,7 +218,7 @@ class ArchitectureTest {
     void sessionConnectionsComeFromOneFactory() throws IOException {
         List<String> offenders = new ArrayList<>();
         for (Path f : files(MAIN, ".java")) {
-            String src = Files.readString(f).replaceAll("(?s)/\\*.*?\\*/", " ").replaceAll("//[^\\n]*", " ");
+            String src = withoutCommentsAndLiterals(Files.readString(f));
             if (src.contains("PgConnection.connect(") || src.contains("PgSubscriber")) {
                 offenders.add(f.toString());
             }
