@@ -247,11 +247,16 @@ seed_history() { # SIZE
   echo "{\"side\":\"server\",\"event\":\"seed\",\"history\":$h,\"seconds\":$(( $(date +%s) - t0 ))}" >>"$RAW"
 }
 
-# warm-up (not recorded): every request path once, so round 1 is not the JIT's first contact
+# warm-up (not recorded): every request path the rounds take, the batch ones too (bulk PUSH, batch ACK and FAIL),
+# 10,000 jobs each, so no round is the JIT's first contact with its path (until 2026-11-30: w1-single, w2 and w4,
+# 3,000 jobs each, which left the first round of the batch workloads to warm their paths)
 warm_up() {
   timeout -k 5 "$RUN_TIMEOUT" "${BENCH[@]}" --url "http://127.0.0.1:$PORT" \
-    --workload w1-single,w2,w4 --jobs 3000 --warmup 2000 >"$LOGDIR/warmup-$SERVER_PID.log" 2>&1 \
+    --workload w1-single,w2,w4 --fetch-count 10 --jobs 10000 --warmup 0 >"$LOGDIR/warmup-$SERVER_PID.log" 2>&1 \
     || log "warm-up exited $? (see $LOGDIR/warmup-$SERVER_PID.log)"
+  timeout -k 5 "$RUN_TIMEOUT" "${BENCH[@]}" --url "http://127.0.0.1:$PORT" \
+    --workload w1-bulk,w2-batch,w4-batch --fetch-count 100 --jobs 10000 --warmup 0 \
+    >>"$LOGDIR/warmup-$SERVER_PID.log" 2>&1 || log "warm-up exited $? (see $LOGDIR/warmup-$SERVER_PID.log)"
 }
 
 # after a restart on a seeded database, the search indexer builds every closed day's indexes (the state a server
