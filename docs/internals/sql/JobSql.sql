@@ -174,10 +174,8 @@ SELECT true AS done, id, type, queue, attempt, started_at, meta->>'traceparent' 
        NULL::uuid AS workflow_id
 FROM ins
 UNION ALL
-SELECT false, r.id, NULL, NULL, NULL, NULL, NULL, j.state, j.lease_owner, j.lease_expires_at, j.workflow_id
-FROM refused r LEFT JOIN LATERAL (
-    SELECT state, lease_owner, lease_expires_at, workflow_id FROM all_jobs j WHERE j.id = r.id LIMIT 1) j
-ON true;
+SELECT false, f.id, NULL, NULL, NULL, NULL, NULL, f.state, f.lease_owner, f.lease_expires_at, f.workflow_id
+FROM job_facts((SELECT array_agg(r.id) FROM refused r)) f;
 
 -- JobSql.COMPLETE_STEP
 WITH fin AS (DELETE FROM jobs j USING unnest((SELECT $1::uuid[]), (SELECT $2::text[]), (SELECT $3::text[])) AS a(id, result, worker) WHERE j.id = a.id AND j.state = ANY((SELECT $5::text[]) COLLATE "C") AND j.lease_expires_at > (SELECT $4::timestamptz)
