@@ -61,6 +61,8 @@
 #   SF_FRESH=once|round (round: new database, seed and server restart before every round; default once per size)
 #   BENCH_ARGS="" (extra bench options for every Steadfast run, e.g. "--wait-ms 1000")
 #   BENCH_ARGS_<workload with _ for ->="" (extra options for one workload, e.g. BENCH_ARGS_w2="--ack-concurrency 10")
+#   CLIENT_WARMUP=on (bench --client-warmup: before each timed Steadfast run the tool runs the same workload once
+#   untimed on a side queue, so the timing does not include the tool's own JIT warm-up; off: as until 2026-11-30)
 #   JAVA_OPTS="" (server JVM options)  SKIP_PEERS=0 (1: Steadfast only)  AV_SAMPLE=1 (s between autovacuum samples)
 #   PEERS_FOR="$WORKLOADS" (the workloads whose peer runs too, e.g. PEERS_FOR=w2)
 set -euo pipefail
@@ -68,6 +70,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 ROUNDS=${ROUNDS:-3}
+CLIENT_WARMUP=${CLIENT_WARMUP:-on}
 WORKLOADS=${WORKLOADS:-"w1-single w1-bulk w2 w2-batch w3 w4 w4-batch"}
 HISTORY=${HISTORY:-"0 1000000"}
 read -r -a HISTORY_SIZES <<<"$HISTORY"
@@ -362,11 +365,11 @@ run_steadfast() { # ROUND WORKLOAD HISTORY
   local vac="${PSQL[*]} -d $DB -c 'vacuum analyze'"
   # shellcheck disable=SC2046,SC2086
   timeout -k 5 "$RUN_TIMEOUT" "${BENCH[@]}" --url "http://127.0.0.1:$PORT" $(sf_args_of "$w") \
-    --warmup 0 --server-pid "$SERVER_PID" --before-timing "$vac" \
+    --warmup 0 --client-warmup "$CLIENT_WARMUP" --server-pid "$SERVER_PID" --before-timing "$vac" \
     --pg-stats "$SF_PGSTATS" --pg-stats-settle-ms $((STATS_SETTLE * 1000)) $BENCH_ARGS $more >"$logf" 2>&1 || rc=$?
   grep -E '^(RESULT|WARNING|note)' "$logf" | sed 's/^/    /' || true
   record "$r" steadfast "$w" "$rc" "$logf" "{\"history\":$h,\"job_rows_before\":$rows,\"busy_before\":\"$quiet\",\
-\"args\":\"$(sf_args_of "$w") $BENCH_ARGS $more\"}"
+\"args\":\"$(sf_args_of "$w") --client-warmup $CLIENT_WARMUP $BENCH_ARGS $more\"}"
 }
 
 peer_of() { # WORKLOAD -> "key|db|script args..."

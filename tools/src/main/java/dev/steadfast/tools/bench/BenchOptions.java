@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 /** The options of {@code bench} (see {@link #USAGE}); -1 for a workload option means the workload's default. */
-final class BenchOptions {
+final class BenchOptions implements Cloneable {
 
     static final String USAGE = """
         usage: java -jar tools/target/steadfast-tools.jar bench [options]
@@ -66,6 +66,10 @@ final class BenchOptions {
                                   w2-grpc / w2-grpc-stream, with "transport"
           --drain on|off          w1: afterwards (not timed) fetch+ack every accepted job to check that
                                   none is lost or delivered twice (default on)
+          --client-warmup on|off  each workload first runs once untimed, the same way and with the same
+                                  number of jobs (w3: at most 200), on a side queue (<queue>-<workload>-warmup),
+                                  without --before-timing or --pg-stats, so the timed run does not measure
+                                  this tool's own JIT warm-up (default off; not with --duration)
           Per-workload defaults apply unless the option is given. Each workload uses its own fresh queue
           (<--queue>-<workload>). The default --ack-concurrency 1 with 8 loops keeps 8 ACKs in flight
           (8 jobs finishing at a time), like graphile-worker's concurrency 8 in the peer W2/W4;
@@ -109,6 +113,7 @@ final class BenchOptions {
     List<String> workloads = List.of();
     int batchInFlight = -1, waitMs = -1, pollMs = 10, gapMs = 20, idleMs = 3000;
     boolean drain = true;
+    boolean clientWarmup;
     boolean unique;
     int rateLimitKeys;
     String retryInterval = "PT0S";
@@ -119,7 +124,7 @@ final class BenchOptions {
     int pgSettleMs = 0;
     String token = System.getenv("STEADFAST_TOKEN");
     String transport = "http";
-    final Set<String> given = new HashSet<>();
+    Set<String> given = new HashSet<>();
 
     static BenchOptions parse(String[] args) {
         BenchOptions o = new BenchOptions();
@@ -182,6 +187,12 @@ final class BenchOptions {
                 if (!v.equals("on") && !v.equals("off")) throw new IllegalArgumentException("--drain takes on|off");
                 drain = v.equals("on");
             }
+            case "--client-warmup" -> {
+                if (!v.equals("on") && !v.equals("off")) {
+                    throw new IllegalArgumentException("--client-warmup takes on|off");
+                }
+                clientWarmup = v.equals("on");
+            }
             case "--retry-interval" -> retryInterval = v;
             case "--before-timing" -> beforeTiming = v;
             case "--duration" -> duration = nonNegative(name, v);
@@ -220,8 +231,8 @@ final class BenchOptions {
         if (!Workloads.NAMES.containsAll(workloads)) {
             throw new IllegalArgumentException("--workload takes a comma list of " + String.join(",", Workloads.NAMES));
         }
-        if (!workloads.isEmpty() && queue.length() > 110) {
-            throw new IllegalArgumentException("--queue is at most 110 chars with --workload (a suffix is added)");
+        if (!workloads.isEmpty() && queue.length() > 100) {
+            throw new IllegalArgumentException("--queue is at most 100 chars with --workload (suffixes are added)");
         }
         if (!retryInterval.matches("P(T[0-9.]+S)")) {
             throw new IllegalArgumentException("--retry-interval takes an ISO 8601 seconds duration like PT0.001S");
@@ -252,6 +263,30 @@ final class BenchOptions {
             // fall through
         }
         throw new IllegalArgumentException(name + " takes a non-negative integer, got '" + v + "'");
+    }
+
+    /**
+     * These options for the untimed run of {@code --client-warmup} before workload {@code w}: the same shape and job
+     * count (W3: at most 200 jobs, its 20 ms gaps would double the run), no statistics window, no command before
+     * the clock starts.
+     */
+    BenchOptions forClientWarmup(String w) {
+        BenchOptions c;
+        try {
+            c = (BenchOptions) clone();
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException(e);
+        }
+        c.given = new HashSet<>(given);
+        c.pgStats = null;
+        c.pgSettleMs = 0;
+        c.beforeTiming = null;
+        c.clientWarmup = false;
+        if (w.equals("w3")) {
+            c.jobs = Math.min(200, pick("--jobs", jobs, 200));
+            c.given.add("--jobs");
+        }
+        return c;
     }
 
     /** The option's value if given on the command line, else the workload's default. */

@@ -36,19 +36,40 @@ final class Workloads {
         new Phases(b).warmup();
         int rc = 0;
         for (String w : opt.workloads) {
-            String queue = opt.queue + "-" + w;
-            Outcome o = switch (w) {
-                case "w1-single" -> w1Single(queue);
-                case "w1-bulk" -> w1Bulk(queue);
-                case "w2", "w2-batch" -> opt.duration > 0 ? new DurationRun(b).run(w, queue)
-                        : new ProcessRun(b).run(w, queue);
-                case "w4", "w4-batch", "stream-check" -> new ProcessRun(b).run(w, queue);
-                case "w3" -> new LatencyRun(b).run(queue);
-                default -> throw new IllegalStateException(w);
-            };
+            if (opt.clientWarmup && opt.duration == 0) {
+                warmUpClient(w);
+            }
+            Outcome o = one(w, opt.queue + "-" + w);
             rc = Math.max(rc, o.print(ServerMemory.read(b.serverPid(), System.out)));
         }
         return rc;
+    }
+
+    private Outcome one(String w, String queue) throws InterruptedException {
+        return switch (w) {
+            case "w1-single" -> w1Single(queue);
+            case "w1-bulk" -> w1Bulk(queue);
+            case "w2", "w2-batch" -> opt.duration > 0 ? new DurationRun(b).run(w, queue)
+                    : new ProcessRun(b).run(w, queue);
+            case "w4", "w4-batch", "stream-check" -> new ProcessRun(b).run(w, queue);
+            case "w3" -> new LatencyRun(b).run(queue);
+            default -> throw new IllegalStateException(w);
+        };
+    }
+
+    /**
+     * --client-warmup on: the workload once untimed on its own side queue, with this tool's client and the
+     * options of {@link BenchOptions#forClientWarmup}, so the timed run meets this JVM's compiled code instead of
+     * timing its interpreter and JIT (a cold run of W1 bulk took 0.9-1.3 of the machine's 2 cores in this tool
+     * alone). Prints one line; no RESULT.
+     */
+    private void warmUpClient(String w) throws InterruptedException {
+        long t0 = System.nanoTime();
+        Outcome o = new Workloads(new Bench(opt.forClientWarmup(w), b.client(), b.serverPid()))
+                .one(w, opt.queue + "-" + w + "-warmup");
+        System.out.printf(Locale.ROOT, "%-14s client warm-up: %d jobs in %.2fs, not timed%s%n", w, o.jobs,
+                secs(System.nanoTime() - t0), o.lost + o.duplicates + o.failed == 0 ? "" : String.format(
+                        Locale.ROOT, " (lost=%d duplicates=%d failed=%d)", o.lost, o.duplicates, o.failed));
     }
 
     /** W1 single: one job per POST /ojs/v1/jobs, --connections (default 16) in flight. */
