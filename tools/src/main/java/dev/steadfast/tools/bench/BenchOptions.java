@@ -66,10 +66,12 @@ final class BenchOptions implements Cloneable {
                                   w2-grpc / w2-grpc-stream, with "transport"
           --drain on|off          w1: afterwards (not timed) fetch+ack every accepted job to check that
                                   none is lost or delivered twice (default on)
-          --client-warmup on|off  each workload first runs once untimed, the same way and with the same
-                                  number of jobs (w3: at most 200), on a side queue (<queue>-<workload>-warmup),
-                                  without --before-timing or --pg-stats, so the timed run does not measure
-                                  this tool's own JIT warm-up (default off; not with --duration)
+          --client-warmup on|off  each workload first runs untimed, the same way and with the same number
+                                  of jobs (w3: at most 200), on a side queue (<queue>-<workload>-warmup),
+                                  without --before-timing or --pg-stats, until this tool's JIT is quiet (a
+                                  run with JIT time under a tenth of its wall time; at most 5 runs), so the
+                                  timed run does not measure the tool's own warm-up (default off; not with
+                                  --duration)
           Per-workload defaults apply unless the option is given. Each workload uses its own fresh queue
           (<--queue>-<workload>). The default --ack-concurrency 1 with 8 loops keeps 8 ACKs in flight
           (8 jobs finishing at a time), like graphile-worker's concurrency 8 in the peer W2/W4;

@@ -6,6 +6,8 @@ import dev.steadfast.tools.measure.ServerMemory;
 import dev.steadfast.tools.ojs.Answers;
 import dev.steadfast.tools.ojs.OjsAnswer;
 import dev.steadfast.tools.ojs.WorkerCalls;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -21,6 +23,9 @@ final class Workloads {
 
     static final List<String> NAMES = List.of("w1-single", "w1-bulk", "w2", "w2-batch", "w3", "w4", "w4-batch",
             "stream-check");
+
+    /** The most untimed runs --client-warmup makes before a workload's timed run. */
+    static final int WARMUP_RUNS = 5;
 
     private final Bench b;
     private final BenchOptions opt;
@@ -58,18 +63,29 @@ final class Workloads {
     }
 
     /**
-     * --client-warmup on: the workload once untimed on its own side queue, with this tool's client and the
-     * options of {@link BenchOptions#forClientWarmup}, so the timed run meets this JVM's compiled code instead of
-     * timing its interpreter and JIT (a cold run of W1 bulk took 0.9-1.3 of the machine's 2 cores in this tool
-     * alone). Prints one line; no RESULT.
+     * --client-warmup on: the workload untimed on its own side queue, with this tool's client and the options of
+     * {@link BenchOptions#forClientWarmup}, until this JVM's JIT is quiet (a run whose compilation time is under a
+     * tenth of its wall time; at most {@link #WARMUP_RUNS} runs), so the timed run meets compiled code instead of
+     * timing this tool's interpreter and compiler threads (a cold run of W1 bulk took 0.9-1.3 of the machine's 2
+     * cores in this tool alone, 60% of it in C2). Prints one line per run; no RESULT.
      */
     private void warmUpClient(String w) throws InterruptedException {
-        long t0 = System.nanoTime();
-        Outcome o = new Workloads(new Bench(opt.forClientWarmup(w), b.client(), b.serverPid()))
-                .one(w, opt.queue + "-" + w + "-warmup");
-        System.out.printf(Locale.ROOT, "%-14s client warm-up: %d jobs in %.2fs, not timed%s%n", w, o.jobs,
-                secs(System.nanoTime() - t0), o.lost + o.duplicates + o.failed == 0 ? "" : String.format(
-                        Locale.ROOT, " (lost=%d duplicates=%d failed=%d)", o.lost, o.duplicates, o.failed));
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
+        for (int run = 1; run <= WARMUP_RUNS; run++) {
+            long t0 = System.nanoTime();
+            long c0 = timed ? jit.getTotalCompilationTime() : 0;
+            Outcome o = new Workloads(new Bench(opt.forClientWarmup(w), b.client(), b.serverPid()))
+                    .one(w, opt.queue + "-" + w + "-warmup");
+            double wallMs = (System.nanoTime() - t0) / 1e6;
+            long jitMs = timed ? jit.getTotalCompilationTime() - c0 : 0;
+            System.out.printf(Locale.ROOT, "%-14s client warm-up %d: %d jobs in %.2fs, JIT %d ms, not timed%s%n", w,
+                    run, o.jobs, wallMs / 1000, jitMs, o.lost + o.duplicates + o.failed == 0 ? "" : String.format(
+                            Locale.ROOT, " (lost=%d duplicates=%d failed=%d)", o.lost, o.duplicates, o.failed));
+            if (!timed || jitMs < wallMs / 10) {
+                return;
+            }
+        }
     }
 
     /** W1 single: one job per POST /ojs/v1/jobs, --connections (default 16) in flight. */
