@@ -5,12 +5,14 @@
 # with the shipped memory settings and authentication off, as scripts/bench-peers.sh runs Steadfast.
 # Build first: ./mvnw -B -q package -DskipTests && ./mvnw -B -q -f tools/pom.xml package
 # Prints one line per run; the RESULT records (with server_cores and client_cores) go to $OUT/results.txt.
+# Each timed run first runs its transport's W2 untimed until the tool's JIT is quiet (bench --client-warmup;
+# CLIENT_WARMUP=off times a cold tool, as until 2026-11-30).
 # Usage: ROUNDS=3 JOBS=20000 scripts/bench-grpc-w2.sh
 set -euo pipefail
 ROOT=${ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 JAR=$ROOT/target/quarkus-app/quarkus-run.jar
 TOOLS=$ROOT/tools/target/steadfast-tools.jar
-ROUNDS=${ROUNDS:-3} JOBS=${JOBS:-20000} PORT=${PORT:-18330} DB=${DB:-sf_grpcw2}
+ROUNDS=${ROUNDS:-3} JOBS=${JOBS:-20000} CLIENT_WARMUP=${CLIENT_WARMUP:-on} PORT=${PORT:-18330} DB=${DB:-sf_grpcw2}
 OUT=${OUT:-/tmp/steadfast-grpc-w2}; mkdir -p "$OUT"; : > "$OUT/results.txt"
 JAVA_OPTS=${JAVA_OPTS:-"-Xmx56m -XX:+UseSerialGC -XX:ReservedCodeCacheSize=32m -Xss512k -XX:TrimNativeHeapInterval=2000"}
 export MALLOC_ARENA_MAX=2
@@ -32,7 +34,7 @@ echo "warmed up (3,000 + 2,000 jobs per transport, not counted)"
 for r in $(seq 1 "$ROUNDS"); do
   for t in http grpc grpc-stream; do
     java -jar "$TOOLS" bench --url "http://127.0.0.1:$PORT" --workload w2 --transport $t --jobs "$JOBS" --warmup 0 \
-      --server-pid $pid > "$OUT/r$r-$t.log" 2>&1
+      --client-warmup "$CLIENT_WARMUP" --server-pid $pid > "$OUT/r$r-$t.log" 2>&1
     echo "round $r $t: $(grep -E '^w2' "$OUT/r$r-$t.log" | tail -1)"
     grep '^RESULT' "$OUT/r$r-$t.log" | sed "s/^RESULT /RESULT round=$r /" >> "$OUT/results.txt"
   done
