@@ -61,6 +61,8 @@
 #   SF_FRESH=once|round (round: new database, seed and server restart before every round; default once per size)
 #   BENCH_ARGS="" (extra bench options for every Steadfast run, e.g. "--wait-ms 1000")
 #   BENCH_ARGS_<workload with _ for ->="" (extra options for one workload, e.g. BENCH_ARGS_w2="--ack-concurrency 10")
+#   SCALE=1 (the jobs of every run but W3 times SCALE, on both sides: 20,000 and W4 5,000 at 1; SCALE=5 shows
+#   whether a ratio holds past the sub-second runs of the batch workloads)
 #   CLIENT_WARMUP=on (bench --client-warmup: before each timed Steadfast run the tool runs the same workload once
 #   untimed on a side queue, so the timing does not include the tool's own JIT warm-up; off: as until 2026-11-30)
 #   JAVA_OPTS="" (server JVM options)  SKIP_PEERS=0 (1: Steadfast only)  AV_SAMPLE=1 (s between autovacuum samples)
@@ -71,6 +73,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 ROUNDS=${ROUNDS:-3}
 CLIENT_WARMUP=${CLIENT_WARMUP:-on}
+SCALE=${SCALE:-1}
 WORKLOADS=${WORKLOADS:-"w1-single w1-bulk w2 w2-batch w3 w4 w4-batch"}
 HISTORY=${HISTORY:-"0 1000000"}
 read -r -a HISTORY_SIZES <<<"$HISTORY"
@@ -103,6 +106,7 @@ PSQL_BIN=/usr/lib/postgresql/15/bin/psql
 PSQL=("$PSQL_BIN" -h 127.0.0.1 -p 55433 -U postgres -X -q -v ON_ERROR_STOP=1)
 
 die() { echo "bench-peers: $*" >&2; exit 2; }
+[[ "$SCALE" =~ ^[1-9][0-9]*$ ]] || die "SCALE takes a positive integer, got '$SCALE'"
 log() { echo "[$(date -u +%H:%M:%S)] $*"; }
 is_uint() { [[ "$1" =~ ^[0-9]+$ ]]; }
 
@@ -342,15 +346,28 @@ print(json.dumps(rec))
 PY
 }
 
+# Jobs of a run: 20,000 (W4 5,000) times SCALE; W3 is a latency run and keeps its 2,000 (w3-200: 200)
+jobs_of() { # WORKLOAD -> jobs
+  case "$1" in
+    w4|w4-batch|w4-batch10) echo $((5000 * SCALE)) ;;
+    w3) echo 2000 ;;
+    w3-200) echo 200 ;;
+    *) echo $((20000 * SCALE)) ;;
+  esac
+}
+
+# --jobs only when SCALE is not 1, so the recorded options read as before
+jobs_arg() { [ "$SCALE" = 1 ] || echo " --jobs $(jobs_of "$1")"; }
+
 sf_args_of() { # WORKLOAD -> bench options
   case "$1" in
-    w2-batch) echo "--workload w2-batch --fetch-count 100" ;;
-    w2-batch10) echo "--workload w2-batch --fetch-count 10" ;;
-    w4-batch) echo "--workload w4-batch --fetch-count 100" ;;
-    w4-batch10) echo "--workload w4-batch --fetch-count 10" ;;
+    w2-batch) echo "--workload w2-batch --fetch-count 100$(jobs_arg "$1")" ;;
+    w2-batch10) echo "--workload w2-batch --fetch-count 10$(jobs_arg "$1")" ;;
+    w4-batch) echo "--workload w4-batch --fetch-count 100$(jobs_arg "$1")" ;;
+    w4-batch10) echo "--workload w4-batch --fetch-count 10$(jobs_arg "$1")" ;;
     w3) echo "--workload w3 --jobs 2000" ;;
     w3-200) echo "--workload w3 --jobs 200" ;;
-    w1-single|w1-bulk|w2|w4) echo "--workload $1" ;;
+    w1-single|w1-bulk|w2|w4) echo "--workload $1$(jobs_arg "$1")" ;;
     *) die "unknown workload $1" ;;
   esac
 }
@@ -372,15 +389,17 @@ run_steadfast() { # ROUND WORKLOAD HISTORY
 \"args\":\"$(sf_args_of "$w") --client-warmup $CLIENT_WARMUP $BENCH_ARGS $more\"}"
 }
 
+peer_n() { [ "$SCALE" = 1 ] || echo " --n $(jobs_of "$1")"; }   # graphile's default n is 20,000
+
 peer_of() { # WORKLOAD -> "key|db|script args..."
   case "$1" in
-    w1-single) echo "graphile-w1-single|pb_graphile|graphile.mjs w1 --mode single --conc 16" ;;
-    w1-bulk) echo "graphile-w1-bulk|pb_graphile|graphile.mjs w1 --mode bulk --batch 1000" ;;
-    w2) echo "graphile-w2-c8|pb_graphile|graphile.mjs w2 --concurrency 8" ;;
-    w2-batch|w2-batch10) echo "graphile-w2-batched|pb_graphile|graphile.mjs w2 --concurrency 8 --localQueue 100 --completeBatchDelay 0" ;;
+    w1-single) echo "graphile-w1-single|pb_graphile|graphile.mjs w1 --mode single --conc 16$(peer_n w1-single)" ;;
+    w1-bulk) echo "graphile-w1-bulk|pb_graphile|graphile.mjs w1 --mode bulk --batch 1000$(peer_n w1-bulk)" ;;
+    w2) echo "graphile-w2-c8|pb_graphile|graphile.mjs w2 --concurrency 8$(peer_n w2)" ;;
+    w2-batch|w2-batch10) echo "graphile-w2-batched|pb_graphile|graphile.mjs w2 --concurrency 8 --localQueue 100 --completeBatchDelay 0$(peer_n w2)" ;;
     w3) echo "graphile-w3|pb_graphile|graphile.mjs w3 --n 2000 --concurrency 8" ;;
     w3-200) echo "graphile-w3-200|pb_graphile|graphile.mjs w3 --n 200 --concurrency 8" ;;
-    w4|w4-batch|w4-batch10) echo "pgboss-w4|pb_pgboss|pgboss.mjs w4 --n 5000 --batchSize 100 --localConcurrency 2 --poll 0.5 --burst batchfull" ;;
+    w4|w4-batch|w4-batch10) echo "pgboss-w4|pb_pgboss|pgboss.mjs w4 --n $(jobs_of w4) --batchSize 100 --localConcurrency 2 --poll 0.5 --burst batchfull" ;;
     *) die "no peer for $1" ;;
   esac
 }
