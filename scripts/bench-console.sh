@@ -34,11 +34,13 @@ t0=$(date +%s)
   >"$OUT/seed.log" 2>&1 || { echo "bench-console: the seed failed (see $OUT/seed.log)" >&2; exit 2; }
 echo "seeded $ROWS jobs in $(( $(date +%s) - t0 )) s"
 start
+# as scripts/bench-peers.sh's wait_search_indexes: at least 30 s, then none being built for 20 s, at most an hour
 t0=$(date +%s) quiet=0
 for n in $(seq 1 3600); do
   building=$("${PSQL[@]}" -At -d "$DB" -c "select count(*) from pg_stat_progress_create_index")
   if [ "$building" = 0 ]; then quiet=$((quiet + 1)); else quiet=0; fi
   [ "$n" -ge 30 ] && [ "$quiet" -ge 20 ] && break
+  [ "$n" -lt 3600 ] || { echo "bench-console: search indexes still being built after an hour" >&2; exit 2; }
   sleep 1
 done
 echo "search indexes built: none being built for 20 s, $(( $(date +%s) - t0 )) s after the restart"

@@ -63,8 +63,9 @@
 #   BENCH_ARGS_<workload with _ for ->="" (extra options for one workload, e.g. BENCH_ARGS_w2="--ack-concurrency 10")
 #   SCALE=1 (the jobs of every run but W3 times SCALE, on both sides: 20,000 and W4 5,000 at 1; SCALE=5 shows
 #   whether a ratio holds past the sub-second runs of the batch workloads)
-#   CLIENT_WARMUP=on (bench --client-warmup: before each timed Steadfast run the tool runs the same workload once
-#   untimed on a side queue, so the timing does not include the tool's own JIT warm-up; off: as until 2026-11-30)
+#   CLIENT_WARMUP=on (bench --client-warmup: before each timed Steadfast run the tool runs the same workload untimed
+#   on a side queue until its JIT is quiet, at most 5 times, so the timing does not include the tool's own JIT
+#   warm-up; off: as until 2026-11-30)
 #   JAVA_OPTS="" (server JVM options)  SKIP_PEERS=0 (1: Steadfast only)  AV_SAMPLE=1 (s between autovacuum samples)
 #   PEERS_FOR="$WORKLOADS" (the workloads whose peer runs too, e.g. PEERS_FOR=w2)
 set -euo pipefail

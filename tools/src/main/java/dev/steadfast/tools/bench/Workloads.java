@@ -72,11 +72,12 @@ final class Workloads {
     private void warmUpClient(String w) throws InterruptedException {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
+        Workloads untimed = new Workloads(new Bench(opt.forClientWarmup(w), b.client(), b.serverPid()));
+        String queue = opt.queue + "-" + w + "-warmup";
         for (int run = 1; run <= WARMUP_RUNS; run++) {
             long t0 = System.nanoTime();
             long c0 = timed ? jit.getTotalCompilationTime() : 0;
-            Outcome o = new Workloads(new Bench(opt.forClientWarmup(w), b.client(), b.serverPid()))
-                    .one(w, opt.queue + "-" + w + "-warmup");
+            Outcome o = untimed.one(w, queue);
             double wallMs = (System.nanoTime() - t0) / 1e6;
             long jitMs = timed ? jit.getTotalCompilationTime() - c0 : 0;
             System.out.printf(Locale.ROOT, "%-14s client warm-up %d: %d jobs in %.2fs, JIT %d ms, not timed%s%n", w,
