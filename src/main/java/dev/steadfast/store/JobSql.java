@@ -14,17 +14,28 @@ public final class JobSql {
     }
 
     /**
-     * PUSH, for one job or many: one statement over parallel arrays, so a batch costs one round trip. A
-     * duplicate id is skipped rather than raised, and the caller compares the returned ids with the ones it sent.
-     * Tags travel as one JSON array text per job because PostgreSQL arrays cannot be ragged. unique_key is NULL
-     * for a job without a unique policy (such a job never enters jobs_unique_key_idx). An id the client chose ($20
-     * true) must not be taken by a finished job either: the history's id index is probed for those only (the server's
-     * own UUIDv7 ids cannot collide), so a bulk PUSH without client ids pays nothing for it. rate_limit_key is
-     * NULL for a job without a keyed rate limit (V21: it never enters the keyed indexes). tenant_id is the job's
-     * meta.tenant_id, already checked by the parser (domain.TenantId), NULL without one (V23: such a job never enters
-     * the tenant indexes).
+     * PUSH, for one job or many: one statement over parallel arrays, so a batch costs one round trip. Tags travel
+     * as one JSON array text per job because PostgreSQL arrays cannot be ragged. unique_key is NULL for a job without
+     * a unique policy (such a job never enters jobs_unique_key_idx). rate_limit_key is NULL for a job without a keyed
+     * rate limit (V21: it never enters the keyed indexes). tenant_id is the job's meta.tenant_id, already checked by
+     * the parser (domain.TenantId), NULL without one (V23: such a job never enters the tenant indexes).
+     *
+     * <p>This form is for jobs whose ids the server chose (UUIDv7 with 74 random bits: they cannot collide), so it
+     * has no conflict clause: ON CONFLICT makes every row a speculative insertion, one WAL record and about a tenth of
+     * the statement's time more per job (1,000 jobs: 11.9 against 10.2 ms, 5 against 4 WAL records a job), and a
+     * batch that must be all or nothing needs no transaction around one statement that cannot skip a row.
      */
-    static final String INSERT_JOBS = """
+    static final String INSERT_NEW_JOBS = insertJobs(false);
+
+    /**
+     * PUSH when some job's id was chosen by the client ($20 true): a duplicate id is skipped rather than raised, and
+     * the caller compares the returned ids with the ones it sent. Such an id must not be taken by a finished job
+     * either: the history's id index is probed for those ids only.
+     */
+    static final String INSERT_JOBS = insertJobs(true);
+
+    private static String insertJobs(boolean clientIds) {
+        return """
             INSERT INTO jobs (id, type, queue, args, meta, extensions, priority, tags, state, max_attempts,
                               retry_policy, timeout_ms, visibility_timeout_ms, run_at, scheduled_at, expires_at,
                               created_at, enqueued_at, unique_key, rate_limit_key, tenant_id)
@@ -38,10 +49,12 @@ public final class JobSql {
                         $18::timestamptz[], $19::text[], $20::bool[], $21::text[])
                  AS u(id, type, queue, args, meta, ext, priority, tags, state, max_attempts, retry, timeout_ms,
                       vis_ms, run_at, scheduled_at, expires_at, created_at, enqueued_at, unique_key, client_id,
-                      rate_limit_key)
+                      rate_limit_key)""" + (clientIds ? """
+
             WHERE NOT (u.client_id AND EXISTS (SELECT 1 FROM job_history h WHERE h.id = u.id))
             ON CONFLICT (id) DO NOTHING
-            RETURNING id""";
+            RETURNING id""" : "");
+    }
 
     /** Registers queues on first use; an existing row is left untouched (no lock, no write). */
     public static final String REGISTER_QUEUES = """

@@ -24,6 +24,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -70,6 +71,10 @@ public class JobStore {
      * Answers the ids that already existed (empty when everything was inserted).
      */
     public Uni<Set<UUID>> insertAllOrNothing(List<NewJob> jobs) {
+        if (!anyClientId(jobs)) {
+            // one statement that cannot skip a row is all or nothing by itself (JobSql.INSERT_NEW_JOBS)
+            return insert(pool, jobs).replaceWith(Set.of());
+        }
         return pool.withTransaction(conn -> insert(conn, jobs).map(inserted -> {
             Set<UUID> taken = new HashSet<>();
             jobs.stream().map(NewJob::id).filter(id -> !inserted.contains(id)).forEach(taken::add);
@@ -129,6 +134,13 @@ public class JobStore {
         Tuple t = Tuple.from(Arrays.asList(ids, types, queues, args, metas, exts, priorities, tags, states,
                 maxAttempts, retries, timeouts, vis, runAt, sched, expires, created, enqueued, uniqueKeys, clientIds,
                 rateKeys));
+        if (!anyClientId(jobs)) {
+            return client.preparedQuery(JobSql.INSERT_NEW_JOBS).execute(t).map(rows -> {
+                Set<UUID> inserted = new HashSet<>(n * 2);
+                Collections.addAll(inserted, ids);
+                return inserted;
+            });
+        }
         return client.preparedQuery(JobSql.INSERT_JOBS).execute(t).map(rows -> {
             Set<UUID> inserted = new HashSet<>(rows.rowCount());
             for (Row r : rows) {
@@ -136,6 +148,16 @@ public class JobStore {
             }
             return inserted;
         });
+    }
+
+    /** Whether a client chose any of these jobs' ids (then a conflict is possible: JobSql.INSERT_JOBS). */
+    private static boolean anyClientId(List<NewJob> jobs) {
+        for (NewJob j : jobs) {
+            if (j.clientId()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public Uni<Void> registerQueues(Collection<String> names, Instant now) {
