@@ -10,6 +10,7 @@ import dev.steadfast.domain.cron.FireTimes;
 import dev.steadfast.domain.cron.MissedOccurrences;
 import dev.steadfast.domain.cron.OverlapPolicy;
 import dev.steadfast.domain.cron.QueuedRuns;
+import dev.steadfast.events.EventData;
 import dev.steadfast.events.EventLog;
 import dev.steadfast.events.Telemetry;
 import dev.steadfast.http.Timestamps;
@@ -25,7 +26,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -171,24 +171,20 @@ public class CronService {
                 continue;
             }
             CronStore.Firing g = f.firing();
-            Map<String, Object> data = new LinkedHashMap<>();
-            data.put("cron_name", g.due().name());
-            data.put("scheduled_time", Timestamps.format(g.due().fireAt()));
+            String name = g.due().name();
+            String scheduled = Timestamps.format(g.due().fireAt());
             if (g.job() != null) {
                 JobRow row = JobRows.inserted(g.job());
                 telemetry.pushed(row, now);
-                data.put("job_id", row.id().toString());
-                if (g.held()) {
-                    data.put("held", true);
-                    data.put("queued_occurrences", g.queued());
-                }
                 if (QueuedRuns.warns(g.queued())) {
-                    LOG.warn(QueuedRuns.warning(g.due().name(), g.queued()));
+                    LOG.warn(QueuedRuns.warning(name, g.queued()));
                 }
-                events.emit("cron.triggered", now, row.id().toString(), row.type(), row.queue(), data);
+                events.emit("cron.triggered", now, row.id().toString(), row.type(), row.queue(),
+                        new EventData.CronTriggered(row.type(), row.queue(), name, scheduled, row.id().toString(),
+                                g.held() ? Boolean.TRUE : null, g.held() ? g.queued() : null, null));
             } else {
-                data.put("reason", g.skipReason());
-                events.emitQueue("cron.skipped", now, "cron", data);
+                events.emitQueue("cron.skipped", now, "cron",
+                        new EventData.CronSkipped("cron", name, scheduled, g.skipReason()));
             }
         }
         return fired.size();
@@ -218,8 +214,8 @@ public class CronService {
                 JobRow inserted = JobRows.inserted(job);
                 telemetry.pushed(inserted, now);
                 events.emit("cron.triggered", now, inserted.id().toString(), inserted.type(), inserted.queue(),
-                        Map.of("cron_name", name, "scheduled_time", Timestamps.format(now), "job_id",
-                                inserted.id().toString(), "run_now_by", by));
+                        new EventData.CronTriggered(inserted.type(), inserted.queue(), name, Timestamps.format(now),
+                                inserted.id().toString(), null, null, by));
                 LOG.infof("cron %s run now by %s: job %s", name, by, inserted.id());
                 return new RunNow(name, inserted.id(), inserted.queue(), now);
             });

@@ -6,9 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -45,13 +43,17 @@ public class EventLog {
         this.clock = clock;
     }
 
-    /** Records an event of {@code type} about a job; {@code data} gets job_type and queue added first. */
-    public void emit(String type, Instant at, String jobId, String jobType, String queue, Map<String, Object> data) {
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("job_type", jobType);
-        d.put("queue", queue);
-        d.putAll(data);
-        local(new JobEvent("evt_" + JobIds.next(at.toEpochMilli()), type, at, jobId, queue, jobType, d));
+    /**
+     * Records an event of {@code type} about a job; {@code data} is the event's {@link EventData} record, job_type
+     * and queue included.
+     */
+    public void emit(String type, Instant at, String jobId, String jobType, String queue, Object data) {
+        local(new JobEvent("evt_" + JobIds.next(at.toEpochMilli()), type, at, jobId, queue, jobType, data));
+    }
+
+    /** Records an event about a queue (queue.paused, queue.resumed, cron.skipped): the queue is its subject. */
+    public void emitQueue(String type, Instant at, String queue, Object data) {
+        local(new JobEvent("evt_" + JobIds.next(at.toEpochMilli()), type, at, queue, queue, null, data));
     }
 
     private void local(JobEvent e) {
@@ -78,18 +80,9 @@ public class EventLog {
         }
     }
 
-    /** Records an event about a queue (queue.paused, queue.resumed): the queue is its subject. */
-    public void emitQueue(String type, Instant at, String queue, Map<String, Object> data) {
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("queue", queue);
-        d.putAll(data);
-        local(new JobEvent("evt_" + JobIds.next(at.toEpochMilli()), type, at, queue, queue, null, d));
-    }
-
-    /** Records an event about something other than a job or a queue (a webhook subscription): {@code subject}. */
-    public void emitAbout(String type, Instant at, String subject, Map<String, Object> data) {
-        local(new JobEvent("evt_" + JobIds.next(at.toEpochMilli()), type, at, subject, null, null,
-                new LinkedHashMap<>(data)));
+    /** Records an event about something other than a job or a queue (a webhook delivery): {@code subject}. */
+    public void emitAbout(String type, Instant at, String subject, Object data) {
+        local(new JobEvent("evt_" + JobIds.next(at.toEpochMilli()), type, at, subject, null, null, data));
     }
 
     /** Events after {@code afterId} (exclusive; null for the oldest kept) matching the filters, oldest first. */

@@ -17,7 +17,6 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -227,6 +226,6 @@ class EventSharing {
     /** An event as instances share it: the time at full precision, the job type and queue kept apart. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record Shared(String id, String type, String time, String subject, String queue, String jobType,
-                  Map<String, Object> data) {
+                  Object data) {
     }
 }

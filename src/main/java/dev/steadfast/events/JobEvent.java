@@ -2,14 +2,14 @@ package dev.steadfast.events;
 
 import dev.steadfast.http.Timestamps;
 import java.time.Instant;
-import java.util.Map;
 
 /**
  * One lifecycle event in the OJS event envelope (ojs-events.md section 2): an id, a type such as
- * {@code job.completed}, the time, the job id as subject, and the type's data fields.
+ * {@code job.completed}, the time, the job id as subject, and the type's data fields: one of {@link EventData}'s
+ * records for the events this instance emits, a map of the same fields for one heard from another instance.
  */
 public record JobEvent(String id, String type, Instant time, String subject, String queue, String jobType,
-                       Map<String, Object> data) {
+                       Object data) {
 
     /** The event as a CloudEvent (the JSON of the event stream and the events listing). */
     public static CloudEvent cloudEvent(JobEvent e) {
@@ -19,6 +19,6 @@ public record JobEvent(String id, String type, Instant time, String subject, Str
 
     /** The CloudEvents 1.0 envelope; {@code data} is the event type's own fields. */
     public record CloudEvent(String specversion, String id, String type, String source, String time, String subject,
-                             String datacontenttype, Map<String, Object> data) {
+                             String datacontenttype, Object data) {
     }
 }

@@ -15,9 +15,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -55,24 +53,19 @@ public class Telemetry {
     }
 
     public void pushed(JobRow row, Instant now) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("job_id", row.id().toString());
-        data.put("priority", row.priority());
         if (row.state() == JobState.SCHEDULED) {
-            data.put("scheduled_at", Timestamps.format(row.scheduledAt()));
-            emit("job.scheduled", row, now, data);
+            emit("job.scheduled", row, now, new EventData.Scheduled(row.type(), row.queue(), row.id().toString(),
+                    row.priority(), Timestamps.format(row.scheduledAt())));
         } else if (row.state() == JobState.AVAILABLE) {
-            emit("job.enqueued", row, now, data);
+            emit("job.enqueued", row, now, new EventData.Enqueued(row.type(), row.queue(), row.id().toString(),
+                    row.priority()));
         }
         count("enqueued", row);
         JobLog.enqueued(row);
     }
 
     public void started(JobRow row, String workerId, Instant now) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("worker_id", workerId);
-        data.put("attempt", row.attempt());
-        emit("job.started", row, now, data);
+        emit("job.started", row, now, new EventData.Started(row.type(), row.queue(), workerId, row.attempt()));
         count("started", row);
         JobLog.started(row, workerId);
         if (row.enqueuedAt() != null) {
@@ -84,47 +77,34 @@ public class Telemetry {
                           String traceparent) {
         long ms = startedAt == null ? 0 : Duration.between(startedAt, now).toMillis();
         JobLog.completed(id, type, queue, attempt, ms, traceparent);
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("duration_ms", ms);
-        data.put("attempt", attempt);
-        events.emit("job.completed", now, id, type, queue, data);
+        events.emit("job.completed", now, id, type, queue, new EventData.Completed(type, queue, ms, attempt));
         counter("steadfast.jobs.completed", queue, type).increment();
         timer("steadfast.job.duration", queue, type, "completed").record(Duration.ofMillis(ms));
     }
 
     /** A failed attempt (reported by the worker, or a lease that ran out), and what became of the job. */
     public void failed(JobRow row, FailureReport r, Instant now) {
-        Map<String, Object> err = new LinkedHashMap<>();
-        err.put("code", r.code());
-        err.put("type", r.type());
-        err.put("message", r.message());
-        err.put("retryable", row.state() != JobState.DISCARDED);
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("attempt", row.attempt());
-        data.put("error", err);
+        EventData.Failure err = new EventData.Failure(r.code(), r.type(), r.message(),
+                row.state() != JobState.DISCARDED);
+        Long ms = null;
         if (row.startedAt() != null) {
-            long ms = Duration.between(row.startedAt(), now).toMillis();
-            data.put("duration_ms", ms);
+            ms = Duration.between(row.startedAt(), now).toMillis();
             timer("steadfast.job.duration", row.queue(), row.type(), "failed").record(Duration.ofMillis(ms));
         }
-        emit("job.failed", row, now, data);
+        emit("job.failed", row, now, new EventData.Failed(row.type(), row.queue(), row.attempt(), err, ms));
         count("failed", row);
         JobLog.failed(row, r);
         if (row.state() == JobState.RETRYABLE || row.state() == JobState.AVAILABLE) {
-            Map<String, Object> retry = new LinkedHashMap<>(data);
-            retry.put("max_attempts", row.maxAttempts());
-            retry.put("next_retry_at", Timestamps.format(row.runAt()));
-            emit("job.retrying", row, now, retry);
+            emit("job.retrying", row, now, new EventData.Retrying(row.type(), row.queue(), row.attempt(), err, ms,
+                    row.maxAttempts(), Timestamps.format(row.runAt())));
             count("retry_scheduled", row);
         } else if (row.state() == JobState.DISCARDED) {
-            Map<String, Object> d = new LinkedHashMap<>();
-            d.put("total_attempts", row.attempt());
-            d.put("last_error", err);
-            d.put("dead_letter", row.deadLetter());
-            emit("job.discarded", row, now, d);
+            emit("job.discarded", row, now, new EventData.Discarded(row.type(), row.queue(), row.attempt(), err,
+                    row.deadLetter()));
             count(row.deadLetter() ? "dead_lettered" : "discarded", row);
             if (row.deadLetter()) {
-                emit("dead_letter.added", row, now, Map.of("total_attempts", row.attempt()));
+                emit("dead_letter.added", row, now, new EventData.DeadLettered(row.type(), row.queue(),
+                        row.attempt()));
             }
         }
     }
@@ -142,49 +122,36 @@ public class Telemetry {
 
     /** A job discarded unstarted because its expires_at passed: job.discarded with reason "expired". */
     public void expired(JobRow row, Instant now) {
-        Map<String, Object> d = new LinkedHashMap<>();
-        d.put("reason", "expired");
-        d.put("expires_at", Timestamps.format(row.expiresAt()));
-        d.put("total_attempts", row.attempt());
-        d.put("dead_letter", false);
-        emit("job.discarded", row, now, d);
+        emit("job.discarded", row, now, new EventData.Expired(row.type(), row.queue(), "expired",
+                Timestamps.format(row.expiresAt()), row.attempt(), false));
         count("discarded", row);
         JobLog.expired(row);
     }
 
     public void leaseExpired(JobRow row, String workerId, Instant now) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("worker_id", workerId);
-        data.put("attempt", row.attempt());
-        emit("job.lease_expired", row, now, data);
+        emit("job.lease_expired", row, now, new EventData.LeaseExpired(row.type(), row.queue(), workerId,
+                row.attempt()));
         count("lease_expired", row);
         JobLog.leaseExpired(row, workerId);
     }
 
     public void requeued(JobRow row, Instant now) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("attempt", row.attempt());
-        data.put("run_at", Timestamps.format(row.runAt()));
-        emit("job.snoozed", row, now, data);
+        emit("job.snoozed", row, now, new EventData.Snoozed(row.type(), row.queue(), row.attempt(),
+                Timestamps.format(row.runAt())));
         count("snoozed", row);
         JobLog.snoozed(row);
     }
 
     public void cancelled(JobRow row, JobState previous, String by, Instant now) {
-        emit("job.cancelled", row, now, Map.of("cancelled_by", by, "previous_state", previous.wire()));
+        emit("job.cancelled", row, now, new EventData.Cancelled(row.type(), row.queue(), by, previous.wire()));
         count("cancelled", row);
         JobLog.cancelled(row, by);
     }
 
     /** An operator made a waiting job available now, or re-enqueued a finished one as a new run. */
     public void operatorRetried(JobRow row, JobState previous, String by, Instant now) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("job_id", row.id().toString());
-        data.put("priority", row.priority());
-        data.put("retried_by", by);
-        data.put("previous_state", previous.wire());
-        data.put("run", row.run());
-        emit("job.enqueued", row, now, data);
+        emit("job.enqueued", row, now, new EventData.Retried(row.type(), row.queue(), row.id().toString(),
+                row.priority(), by, previous.wire(), row.run()));
         count("operator_retried", row);
         JobLog.retriedBy(row, by);
     }
@@ -195,26 +162,23 @@ public class Telemetry {
     }
 
     public void queuePaused(String queue, String by, Instant now) {
-        events.emitQueue("queue.paused", now, queue, Map.of("paused_by", by));
+        events.emitQueue("queue.paused", now, queue, new EventData.QueuePaused(queue, by));
         meters.counter("steadfast.queues.paused", "queue", queue).increment();
     }
 
     public void queueResumed(String queue, String by, Instant now) {
-        events.emitQueue("queue.resumed", now, queue, Map.of("resumed_by", by));
+        events.emitQueue("queue.resumed", now, queue, new EventData.QueueResumed(queue, by));
         meters.counter("steadfast.queues.resumed", "queue", queue).increment();
     }
 
     public void deadLetterRetried(JobRow row, Instant now) {
-        emit("dead_letter.retried", row, now, Map.of("run", row.run()));
+        emit("dead_letter.retried", row, now, new EventData.Rerun(row.type(), row.queue(), row.run()));
         count("dead_letter_retried", row);
         JobLog.retriedBy(row, "dead-letter");
     }
 
     public void promoted(String id, String type, String queue, int priority, Instant now) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("job_id", id);
-        data.put("priority", priority);
-        events.emit("job.enqueued", now, id, type, queue, data);
+        events.emit("job.enqueued", now, id, type, queue, new EventData.Enqueued(type, queue, id, priority));
     }
 
     /**
@@ -224,21 +188,18 @@ public class Telemetry {
      */
     public void rateLimitExceeded(String key, String strategy, long limit, long current, String queue,
                                   String jobType, Instant now) {
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("key", key);
-        data.put("strategy", strategy);
-        data.put("limit", limit);
-        data.put("current", current);
-        events.emit("rate_limit.exceeded", now, key, jobType, queue, data);
+        events.emit("rate_limit.exceeded", now, key, jobType, queue,
+                new EventData.RateLimitExceeded(jobType, queue, key, strategy, limit, current));
         meters.counter("steadfast.rate_limit.exceeded", "strategy", strategy).increment();
     }
 
     /** rate_limit.released: {@code job} is the first of the held key's jobs to start again. */
     public void rateLimitReleased(String key, String strategy, JobRow job, Instant now) {
-        emit("rate_limit.released", job, now, Map.of("key", key, "strategy", strategy, "job_id", job.id().toString()));
+        emit("rate_limit.released", job, now, new EventData.RateLimitReleased(job.type(), job.queue(), key, strategy,
+                job.id().toString()));
     }
 
-    private void emit(String type, JobRow row, Instant now, Map<String, Object> data) {
+    private void emit(String type, JobRow row, Instant now, Object data) {
         events.emit(type, now, row.id().toString(), row.type(), row.queue(), data);
     }
 

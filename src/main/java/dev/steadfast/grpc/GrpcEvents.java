@@ -86,7 +86,7 @@ class GrpcEvents {
     }
 
     private static String workflowOf(JobEvent e) {
-        Object w = e.data() == null ? null : e.data().get("workflow_id");
+        Object w = e.data() instanceof Map<?, ?> m ? m.get("workflow_id") : null;
         return w == null ? null : w.toString();
     }
 

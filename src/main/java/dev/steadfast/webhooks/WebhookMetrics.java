@@ -2,6 +2,7 @@ package dev.steadfast.webhooks;
 
 import dev.steadfast.domain.webhook.DeliveryDecision.Kind;
 import dev.steadfast.domain.webhook.DeliveryDecision.Outcome;
+import dev.steadfast.events.EventData;
 import dev.steadfast.events.EventLog;
 import dev.steadfast.http.Timestamps;
 import dev.steadfast.store.webhooks.ClaimedDelivery;
@@ -13,8 +14,6 @@ import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 /**
  * What webhooks report (ojs-webhooks 11): per attempt, an event ({@code webhook.delivered}, {@code webhook.failed}
@@ -53,37 +52,31 @@ class WebhookMetrics {
         Timer.builder("ojs.webhook.delivery.duration").tag("event_type", d.eventType())
                 .tag("subscription_id", d.subscriptionId()).register(meters)
                 .record(Duration.ofMillis(sent.durationMs()));
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("delivery_id", d.id());
-        data.put("subscription_id", d.subscriptionId());
-        data.put("event_type", d.eventType());
-        data.put("attempt", d.attempt());
-        if (sent.status() != 0) {
-            data.put("status_code", sent.status());
-        }
-        data.put("duration_ms", sent.durationMs());
+        Integer code = sent.status() != 0 ? sent.status() : null;
         if (o.kind() == Kind.DELIVERED) {
             DistributionSummary.builder("ojs.webhook.delivery.retry_count").tag("event_type", d.eventType())
                     .register(meters).record(d.attempt() - 1);
-            events.emitAbout("webhook.delivered", at, d.id(), data);
+            events.emitAbout("webhook.delivered", at, d.id(), new EventData.WebhookDelivered(d.id(),
+                    d.subscriptionId(), d.eventType(), d.attempt(), code, sent.durationMs()));
             return;
         }
-        data.put("error", error);
         if (o.kind() == Kind.RETRY) {
-            data.put("next_attempt_at", Timestamps.format(o.nextAttemptAt()));
-            events.emitAbout("webhook.failed", at, d.id(), data);
+            events.emitAbout("webhook.failed", at, d.id(), new EventData.WebhookFailed(d.id(), d.subscriptionId(),
+                    d.eventType(), d.attempt(), code, sent.durationMs(), error,
+                    Timestamps.format(o.nextAttemptAt())));
             return;
         }
         Counter.builder("ojs.webhook.dead_delivery.count").tag("event_type", d.eventType())
                 .tag("subscription_id", d.subscriptionId()).register(meters).increment();
-        events.emitAbout("webhook.dead", at, d.id(), data);
+        events.emitAbout("webhook.dead", at, d.id(), new EventData.WebhookFailed(d.id(), d.subscriptionId(),
+                d.eventType(), d.attempt(), code, sent.durationMs(), error, null));
     }
 
     void subscriptionCreated(String id, String url, Instant at) {
-        events.emitAbout("webhook.subscription.created", at, id, Map.of("subscription_id", id, "url", url));
+        events.emitAbout("webhook.subscription.created", at, id, new EventData.SubscriptionCreated(id, url));
     }
 
     void subscriptionDeleted(String id, Instant at) {
-        events.emitAbout("webhook.subscription.deleted", at, id, Map.of("subscription_id", id));
+        events.emitAbout("webhook.subscription.deleted", at, id, new EventData.SubscriptionDeleted(id));
     }
 }

@@ -5,6 +5,7 @@ import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.JobIds;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.webhook.AddressRange;
+import dev.steadfast.events.EventData;
 import dev.steadfast.events.JobEvent;
 import dev.steadfast.http.Body;
 import dev.steadfast.http.Json;
@@ -155,7 +156,7 @@ public class WebhookService {
             Instant now = now();
             String deliveryId = "del_" + JobIds.next(now.toEpochMilli());
             JobEvent ping = new JobEvent("evt_" + JobIds.next(now.toEpochMilli()), "webhook.test", now, s.id(),
-                    null, null, Map.of("subscription_id", s.id(), "message", "A test delivery from Steadfast."));
+                    null, null, new EventData.WebhookTest(s.id(), "A test delivery from Steadfast."));
             String body = Json.write(json, JobEvent.cloudEvent(ping));
             String previous = s.previousSecretUntil() != null && s.previousSecretUntil().isAfter(now)
                     ? s.previousSecret() : null;

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.domain.JobState;
+import dev.steadfast.events.EventData;
 import dev.steadfast.events.EventLog;
 import dev.steadfast.events.JobEvent;
 import dev.steadfast.maintenance.MaintenanceHealth;
@@ -140,7 +141,7 @@ class ExpiryAtClaimTest {
             assertEquals("discarded", jobView(gone).get("state"));
             List<JobEvent> seen = events.list(null, Set.of("job.discarded"), Set.of("eac-fetch"), Set.of(), 10).events();
             assertEquals(List.of(gone), seen.stream().map(JobEvent::subject).toList());
-            assertEquals("expired", seen.get(0).data().get("reason"));
+            assertEquals("expired", ((EventData.Expired) seen.get(0).data()).reason());
         } finally {
             scheduler.resume(MaintenanceHealth.EXPIRY_REAPER);
         }
