@@ -20,10 +20,11 @@ public final class JobSql {
      * rate limit (V21: it never enters the keyed indexes). tenant_id is the job's meta.tenant_id, already checked by
      * the parser (domain.TenantId), NULL without one (V23: such a job never enters the tenant indexes).
      *
-     * <p>This form is for jobs whose ids the server chose (UUIDv7 with 74 random bits: they cannot collide), so it
-     * has no conflict clause: ON CONFLICT makes every row a speculative insertion, one WAL record and about a tenth of
-     * the statement's time more per job (1,000 jobs: 11.9 against 10.2 ms, 5 against 4 WAL records a job), and a
-     * batch that must be all or nothing needs no transaction around one statement that cannot skip a row.
+     * <p>This form is for jobs whose ids the server chose (domain.JobIds: strictly increasing within an instance, 62
+     * random bits between instances: they do not collide), so it has no conflict clause: ON CONFLICT makes every row a
+     * speculative insertion, one WAL record and about a tenth of the statement's time more per job (1,000 jobs: 11.9
+     * against 10.2 ms, 5 against 4 WAL records a job), and a batch that must be all or nothing needs no transaction
+     * around one statement that cannot skip a row.
      */
     static final String INSERT_NEW_JOBS = insertJobs(false);
 
