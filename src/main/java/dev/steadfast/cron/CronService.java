@@ -179,11 +179,11 @@ public class CronService {
                 if (QueuedRuns.warns(g.queued())) {
                     LOG.warn(QueuedRuns.warning(name, g.queued()));
                 }
-                events.emit("cron.triggered", now, row.id().toString(), row.type(), row.queue(),
+                events.emit("cron.triggered", now, row.id().toString(),
                         new EventData.CronTriggered(row.type(), row.queue(), name, scheduled, row.id().toString(),
                                 g.held() ? Boolean.TRUE : null, g.held() ? g.queued() : null, null));
             } else {
-                events.emitQueue("cron.skipped", now, "cron",
+                events.emitQueue("cron.skipped", now,
                         new EventData.CronSkipped("cron", name, scheduled, g.skipReason()));
             }
         }
@@ -213,7 +213,7 @@ public class CronService {
                 }
                 JobRow inserted = JobRows.inserted(job);
                 telemetry.pushed(inserted, now);
-                events.emit("cron.triggered", now, inserted.id().toString(), inserted.type(), inserted.queue(),
+                events.emit("cron.triggered", now, inserted.id().toString(),
                         new EventData.CronTriggered(inserted.type(), inserted.queue(), name, Timestamps.format(now),
                                 inserted.id().toString(), null, null, by));
                 LOG.infof("cron %s run now by %s: job %s", name, by, inserted.id());

@@ -16,35 +16,47 @@ public final class EventData {
     private EventData() {
     }
 
+    /** The data of an event about a job: it names the job's type and queue (EventLog files the event under both). */
+    public interface OfJob {
+        String jobType();
+
+        String queue();
+    }
+
+    /** The data of an event about a queue: it names the queue, the event's subject. */
+    public interface OfQueue {
+        String queue();
+    }
+
     /** job.enqueued: a job pushed (or made available again by the promoter) that a worker may fetch now. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @RegisterForReflection
-    public record Enqueued(String jobType, String queue, String jobId, int priority) {
+    public record Enqueued(String jobType, String queue, String jobId, int priority) implements OfJob {
     }
 
     /** job.scheduled: a job pushed to run at {@code scheduled_at}. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @RegisterForReflection
-    public record Scheduled(String jobType, String queue, String jobId, int priority, String scheduledAt) {
+    public record Scheduled(String jobType, String queue, String jobId, int priority, String scheduledAt) implements OfJob {
     }
 
     /** job.enqueued after an operator's retry: who made it available and from which state, and the run it starts. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @RegisterForReflection
     public record Retried(String jobType, String queue, String jobId, int priority, String retriedBy,
-                          String previousState, int run) {
+                          String previousState, int run) implements OfJob {
     }
 
     /** job.started: a worker fetched the job. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @RegisterForReflection
-    public record Started(String jobType, String queue, String workerId, int attempt) {
+    public record Started(String jobType, String queue, String workerId, int attempt) implements OfJob {
     }
 
     /** job.completed. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @RegisterForReflection
-    public record Completed(String jobType, String queue, long durationMs, int attempt) {
+    public record Completed(String jobType, String queue, long durationMs, int attempt) implements OfJob {
     }
 
     /** The error of job.failed, job.retrying ({@code error}) and job.discarded ({@code last_error}). */
@@ -56,7 +68,7 @@ public final class EventData {
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @RegisterForReflection
     public record Failed(String jobType, String queue, int attempt, Failure error,
-                         @JsonInclude(JsonInclude.Include.NON_NULL) Long durationMs) {
+                         @JsonInclude(JsonInclude.Include.NON_NULL) Long durationMs) implements OfJob {
     }
 
     /** job.retrying: job.failed's fields, then the attempts allowed and when the next one may run. */
@@ -64,75 +76,75 @@ public final class EventData {
     @RegisterForReflection
     public record Retrying(String jobType, String queue, int attempt, Failure error,
                           @JsonInclude(JsonInclude.Include.NON_NULL) Long durationMs, int maxAttempts,
-                          String nextRetryAt) {
+                          String nextRetryAt) implements OfJob {
     }
 
     /** job.discarded after its last attempt failed (or a non-retryable error): dead-lettered or not. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @RegisterForReflection
-    public record Discarded(String jobType, String queue, int totalAttempts, Failure lastError, boolean deadLetter) {
+    public record Discarded(String jobType, String queue, int totalAttempts, Failure lastError, boolean deadLetter) implements OfJob {
     }
 
     /** job.discarded of a job whose expires_at passed before it started. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @RegisterForReflection
     public record Expired(String jobType, String queue, String reason, String expiresAt, int totalAttempts,
-                          boolean deadLetter) {
+                          boolean deadLetter) implements OfJob {
     }
 
     /** dead_letter.added. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @RegisterForReflection
-    public record DeadLettered(String jobType, String queue, int totalAttempts) {
+    public record DeadLettered(String jobType, String queue, int totalAttempts) implements OfJob {
     }
 
     /** dead_letter.retried: the run the job starts. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @RegisterForReflection
-    public record Rerun(String jobType, String queue, int run) {
+    public record Rerun(String jobType, String queue, int run) implements OfJob {
     }
 
     /** job.lease_expired: the worker that held the lease and its attempt. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @RegisterForReflection
-    public record LeaseExpired(String jobType, String queue, String workerId, int attempt) {
+    public record LeaseExpired(String jobType, String queue, String workerId, int attempt) implements OfJob {
     }
 
     /** job.snoozed: the worker asked for the job again at {@code run_at}. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @RegisterForReflection
-    public record Snoozed(String jobType, String queue, int attempt, String runAt) {
+    public record Snoozed(String jobType, String queue, int attempt, String runAt) implements OfJob {
     }
 
     /** job.cancelled. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @RegisterForReflection
-    public record Cancelled(String jobType, String queue, String cancelledBy, String previousState) {
+    public record Cancelled(String jobType, String queue, String cancelledBy, String previousState) implements OfJob {
     }
 
     /** rate_limit.exceeded (ojs-rate-limiting 11.1). */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @RegisterForReflection
     public record RateLimitExceeded(String jobType, String queue, String key, String strategy, long limit,
-                                    long current) {
+                                    long current) implements OfJob {
     }
 
     /** rate_limit.released: {@code job_id} is the first of the held key's jobs to start again. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @RegisterForReflection
-    public record RateLimitReleased(String jobType, String queue, String key, String strategy, String jobId) {
+    public record RateLimitReleased(String jobType, String queue, String key, String strategy, String jobId) implements OfJob {
     }
 
     /** queue.paused. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @RegisterForReflection
-    public record QueuePaused(String queue, String pausedBy) {
+    public record QueuePaused(String queue, String pausedBy) implements OfQueue {
     }
 
     /** queue.resumed. */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @RegisterForReflection
-    public record QueueResumed(String queue, String resumedBy) {
+    public record QueueResumed(String queue, String resumedBy) implements OfQueue {
     }
 
     /**
@@ -144,13 +156,13 @@ public final class EventData {
     public record CronTriggered(String jobType, String queue, String cronName, String scheduledTime, String jobId,
                                 @JsonInclude(JsonInclude.Include.NON_NULL) Boolean held,
                                 @JsonInclude(JsonInclude.Include.NON_NULL) Integer queuedOccurrences,
-                                @JsonInclude(JsonInclude.Include.NON_NULL) String runNowBy) {
+                                @JsonInclude(JsonInclude.Include.NON_NULL) String runNowBy) implements OfJob {
     }
 
     /** cron.skipped: an occurrence the overlap policy skipped (the subject and queue are "cron"). */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     @RegisterForReflection
-    public record CronSkipped(String queue, String cronName, String scheduledTime, String reason) {
+    public record CronSkipped(String queue, String cronName, String scheduledTime, String reason) implements OfQueue {
     }
 
     /** webhook.delivered: the receiver answered 2xx ({@code status_code} absent only without an answer). */

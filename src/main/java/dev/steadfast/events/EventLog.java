@@ -1,6 +1,5 @@
 package dev.steadfast.events;
 
-import dev.steadfast.domain.JobIds;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
@@ -43,17 +42,14 @@ public class EventLog {
         this.clock = clock;
     }
 
-    /**
-     * Records an event of {@code type} about a job; {@code data} is the event's {@link EventData} record, job_type
-     * and queue included.
-     */
-    public void emit(String type, Instant at, String jobId, String jobType, String queue, Object data) {
-        local(new JobEvent("evt_" + JobIds.next(at.toEpochMilli()), type, at, jobId, queue, jobType, data));
+    /** Records an event of {@code type} about the job {@code jobId}, filed under the type and queue its data name. */
+    public void emit(String type, Instant at, String jobId, EventData.OfJob data) {
+        local(new JobEvent(JobEvent.newId(at), type, at, jobId, data.queue(), data.jobType(), data));
     }
 
     /** Records an event about a queue (queue.paused, queue.resumed, cron.skipped): the queue is its subject. */
-    public void emitQueue(String type, Instant at, String queue, Object data) {
-        local(new JobEvent("evt_" + JobIds.next(at.toEpochMilli()), type, at, queue, queue, null, data));
+    public void emitQueue(String type, Instant at, EventData.OfQueue data) {
+        local(new JobEvent(JobEvent.newId(at), type, at, data.queue(), data.queue(), null, data));
     }
 
     private void local(JobEvent e) {
@@ -82,7 +78,7 @@ public class EventLog {
 
     /** Records an event about something other than a job or a queue (a webhook delivery): {@code subject}. */
     public void emitAbout(String type, Instant at, String subject, Object data) {
-        local(new JobEvent("evt_" + JobIds.next(at.toEpochMilli()), type, at, subject, null, null, data));
+        local(new JobEvent(JobEvent.newId(at), type, at, subject, null, null, data));
     }
 
     /** Events after {@code afterId} (exclusive; null for the oldest kept) matching the filters, oldest first. */

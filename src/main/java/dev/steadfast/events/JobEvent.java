@@ -1,5 +1,6 @@
 package dev.steadfast.events;
 
+import dev.steadfast.domain.JobIds;
 import dev.steadfast.http.Timestamps;
 import java.time.Instant;
 
@@ -10,6 +11,14 @@ import java.time.Instant;
  */
 public record JobEvent(String id, String type, Instant time, String subject, String queue, String jobType,
                        Object data) {
+
+    /**
+     * A new event id: {@code evt_} and a UUIDv7 of {@code at}, so ids sort by time and serve as the polling cursor
+     * ({@link EventLog}).
+     */
+    public static String newId(Instant at) {
+        return "evt_" + JobIds.next(at.toEpochMilli());
+    }
 
     /** The event as a CloudEvent (the JSON of the event stream and the events listing). */
     public static CloudEvent cloudEvent(JobEvent e) {

@@ -77,7 +77,7 @@ public class Telemetry {
                           String traceparent) {
         long ms = startedAt == null ? 0 : Duration.between(startedAt, now).toMillis();
         JobLog.completed(id, type, queue, attempt, ms, traceparent);
-        events.emit("job.completed", now, id, type, queue, new EventData.Completed(type, queue, ms, attempt));
+        events.emit("job.completed", now, id, new EventData.Completed(type, queue, ms, attempt));
         counter("steadfast.jobs.completed", queue, type).increment();
         timer("steadfast.job.duration", queue, type, "completed").record(Duration.ofMillis(ms));
     }
@@ -162,12 +162,12 @@ public class Telemetry {
     }
 
     public void queuePaused(String queue, String by, Instant now) {
-        events.emitQueue("queue.paused", now, queue, new EventData.QueuePaused(queue, by));
+        events.emitQueue("queue.paused", now, new EventData.QueuePaused(queue, by));
         meters.counter("steadfast.queues.paused", "queue", queue).increment();
     }
 
     public void queueResumed(String queue, String by, Instant now) {
-        events.emitQueue("queue.resumed", now, queue, new EventData.QueueResumed(queue, by));
+        events.emitQueue("queue.resumed", now, new EventData.QueueResumed(queue, by));
         meters.counter("steadfast.queues.resumed", "queue", queue).increment();
     }
 
@@ -178,7 +178,7 @@ public class Telemetry {
     }
 
     public void promoted(String id, String type, String queue, int priority, Instant now) {
-        events.emit("job.enqueued", now, id, type, queue, new EventData.Enqueued(type, queue, id, priority));
+        events.emit("job.enqueued", now, id, new EventData.Enqueued(type, queue, id, priority));
     }
 
     /**
@@ -188,7 +188,7 @@ public class Telemetry {
      */
     public void rateLimitExceeded(String key, String strategy, long limit, long current, String queue,
                                   String jobType, Instant now) {
-        events.emit("rate_limit.exceeded", now, key, jobType, queue,
+        events.emit("rate_limit.exceeded", now, key,
                 new EventData.RateLimitExceeded(jobType, queue, key, strategy, limit, current));
         meters.counter("steadfast.rate_limit.exceeded", "strategy", strategy).increment();
     }
@@ -199,8 +199,8 @@ public class Telemetry {
                 job.id().toString()));
     }
 
-    private void emit(String type, JobRow row, Instant now, Object data) {
-        events.emit(type, now, row.id().toString(), row.type(), row.queue(), data);
+    private void emit(String type, JobRow row, Instant now, EventData.OfJob data) {
+        events.emit(type, now, row.id().toString(), data);
     }
 
     private void count(String what, JobRow row) {

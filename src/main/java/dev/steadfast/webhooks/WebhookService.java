@@ -155,7 +155,7 @@ public class WebhookService {
         return get(tenant, id).chain(s -> {
             Instant now = now();
             String deliveryId = "del_" + JobIds.next(now.toEpochMilli());
-            JobEvent ping = new JobEvent("evt_" + JobIds.next(now.toEpochMilli()), "webhook.test", now, s.id(),
+            JobEvent ping = new JobEvent(JobEvent.newId(now), "webhook.test", now, s.id(),
                     null, null, new EventData.WebhookTest(s.id(), "A test delivery from Steadfast."));
             String body = Json.write(json, JobEvent.cloudEvent(ping));
             String previous = s.previousSecretUntil() != null && s.previousSecretUntil().isAfter(now)

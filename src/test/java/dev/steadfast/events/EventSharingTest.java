@@ -67,7 +67,7 @@ class EventSharingTest {
             listener.query("LISTEN steadfast_events").execute().toCompletionStage().toCompletableFuture()
                     .get(10, TimeUnit.SECONDS);
             String subject = "before-hello-" + System.nanoTime();
-            log.emit("job.enqueued", clock.instant(), subject, "t.x", "shared", new EventData.Enqueued("t.x", "shared", subject, 0));
+            log.emit("job.enqueued", clock.instant(), subject, new EventData.Enqueued("t.x", "shared", subject, 0));
             // longer than a flush, and than the second a lone instance used to wait before sending anyway
             Thread.sleep(1500);
             assertTrue(heard.stream().noneMatch(p -> p.contains(subject)), "sent while alone: " + heard);
@@ -91,7 +91,7 @@ class EventSharingTest {
         log.clear();
         Instant now = clock.instant();
         String queue = "shared-" + now.toEpochMilli();
-        log.emit("job.enqueued", now, "local-job", "t.x", queue, new EventData.Enqueued("t.x", queue, "local-job", 0));
+        log.emit("job.enqueued", now, "local-job", new EventData.Enqueued("t.x", queue, "local-job", 0));
         String ms = String.format("%012x", now.minusMillis(30).toEpochMilli()); // JobIds.next never goes back
         String earlier = "evt_" + ms.substring(0, 8) + "-" + ms.substring(8) + "-7000-8000-000000000001";
         sharing.received("{\"o\":\"elsewhere\",\"e\":[{\"id\":\"" + earlier + "\",\"type\":\"job.completed\","
