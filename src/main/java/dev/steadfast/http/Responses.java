@@ -13,7 +13,7 @@ public final class Responses {
     }
 
     public static Response json(ObjectMapper m, int status, Object body) {
-        return Response.status(status).type(HttpFrame.OJS_MEDIA_TYPE).entity(Json.write(m, body)).build();
+        return Response.status(status).type(HttpFrame.OJS_MEDIA_TYPE).entity(Json.bytes(m, body)).build();
     }
 
     public static Response ok(ObjectMapper m, Object body) {
