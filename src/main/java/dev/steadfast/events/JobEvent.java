@@ -17,7 +17,7 @@ public record JobEvent(String id, String type, Instant time, String subject, Str
      * ({@link EventLog}).
      */
     public static String newId(Instant at) {
-        return "evt_" + JobIds.next(at.toEpochMilli());
+        return "evt_" + JobIds.nextPlain(at.toEpochMilli());
     }
 
     /** The event as a CloudEvent (the JSON of the event stream and the events listing). */

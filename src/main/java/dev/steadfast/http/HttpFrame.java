@@ -106,7 +106,7 @@ public class HttpFrame {
     /** The client's request id when it is sane, else a new {@code req_<UUIDv7>} (the gRPC binding's too). */
     public static String requestId(String given) {
         return given != null && SANE_ID.matcher(given).matches() ? given
-                : "req_" + JobIds.next(System.currentTimeMillis());
+                : "req_" + JobIds.nextPlain(System.currentTimeMillis());
     }
 
     private static boolean isOjs(RoutingContext rc) {

@@ -122,7 +122,7 @@ public class WebhookFanout {
                         e.id(), m.id(), MAX_QUEUED);
                 continue;
             }
-            queue.add(new NewDelivery("del_" + JobIds.next(e.time().toEpochMilli()), m.id(), e.id(), e.type(),
+            queue.add(new NewDelivery("del_" + JobIds.nextPlain(e.time().toEpochMilli()), m.id(), e.id(), e.type(),
                     e.subject(), body));
         }
         if (body != null && flushing.compareAndSet(false, true)) {

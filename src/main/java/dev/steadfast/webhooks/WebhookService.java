@@ -154,7 +154,7 @@ public class WebhookService {
     public Uni<WebhookAnswers.TestResult> test(String tenant, String id) {
         return get(tenant, id).chain(s -> {
             Instant now = now();
-            String deliveryId = "del_" + JobIds.next(now.toEpochMilli());
+            String deliveryId = "del_" + JobIds.nextPlain(now.toEpochMilli());
             JobEvent ping = new JobEvent(JobEvent.newId(now), "webhook.test", now, s.id(),
                     null, null, new EventData.WebhookTest(s.id(), "A test delivery from Steadfast."));
             String body = Json.write(json, JobEvent.cloudEvent(ping));

@@ -35,6 +35,20 @@ class JobIdsTest {
     }
 
     @Test
+    void plainIdsHaveTheSameFormAndShareTheOrderWithJobIds() {
+        long millis = 1_790_000_000_000L;
+        UUID prev = JobIds.next(millis);
+        for (int i = 0; i < 10_000; i++) {
+            UUID next = i % 2 == 0 ? JobIds.nextPlain(millis + i / 5000) : JobIds.next(millis + i / 5000);
+            assertEquals(7, next.version());
+            assertEquals(2, next.variant());
+            assertTrue(JobIds.isUuidV7(next.toString()));
+            assertTrue(next.toString().compareTo(prev.toString()) > 0, "one order for both kinds of id");
+            prev = next;
+        }
+    }
+
+    @Test
     void aClockGoingBackwardsStillYieldsIncreasingIds() {
         UUID a = JobIds.next(1_780_000_000_000L);
         UUID b = JobIds.next(1_779_000_000_000L);
