@@ -52,7 +52,7 @@ class MigrationsTest {
         ValidateResult v = flyway.validateWithResult();
         assertTrue(v.validationSuccessful, String.valueOf(v.invalidMigrations));
         MigrationInfo[] applied = flyway.info().applied();
-        assertEquals("37", applied[applied.length - 1].getVersion().getVersion());
+        assertEquals("38", applied[applied.length - 1].getVersion().getVersion());
     }
 
     @Test
