@@ -107,6 +107,7 @@ public class JobStore {
         Long[] timeouts = new Long[n], vis = new Long[n];
         OffsetDateTime[] runAt = new OffsetDateTime[n], sched = new OffsetDateTime[n], expires = new OffsetDateTime[n],
                 created = new OffsetDateTime[n], enqueued = new OffsetDateTime[n];
+        boolean clientChosen = false;
         for (int i = 0; i < n; i++) {
             NewJob j = jobs.get(i);
             ids[i] = j.id();
@@ -129,12 +130,13 @@ public class JobStore {
             enqueued[i] = odt(j.enqueuedAt());
             uniqueKeys[i] = j.uniqueKey();
             clientIds[i] = j.clientId();
+            clientChosen |= j.clientId();
             rateKeys[i] = j.rateLimitKey();
         }
         Tuple t = Tuple.from(Arrays.asList(ids, types, queues, args, metas, exts, priorities, tags, states,
                 maxAttempts, retries, timeouts, vis, runAt, sched, expires, created, enqueued, uniqueKeys, clientIds,
                 rateKeys));
-        if (!anyClientId(jobs)) {
+        if (!clientChosen) {
             return client.preparedQuery(JobSql.INSERT_NEW_JOBS).execute(t).map(rows -> {
                 Set<UUID> inserted = new HashSet<>(n * 2);
                 Collections.addAll(inserted, ids);
