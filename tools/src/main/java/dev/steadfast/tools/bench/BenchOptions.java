@@ -285,7 +285,7 @@ final class BenchOptions implements Cloneable {
         c.beforeTiming = null;
         c.clientWarmup = false;
         if (w.equals("w3")) {
-            c.jobs = Math.min(200, pick("--jobs", jobs, 200));
+            c.jobs = Math.min(LatencyRun.JOBS, pick("--jobs", jobs, LatencyRun.JOBS));
             c.given.add("--jobs");
         }
         return c;

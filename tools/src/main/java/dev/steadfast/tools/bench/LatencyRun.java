@@ -22,6 +22,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class LatencyRun {
 
+    /** W3's jobs unless --jobs says otherwise; also the most the untimed client warm-up runs (BenchOptions). */
+    static final int JOBS = 200;
+
     private final Bench b;
     private final BenchOptions opt;
 
@@ -31,7 +34,7 @@ final class LatencyRun {
     }
 
     Outcome run(String queue) throws InterruptedException {
-        int jobs = opt.pick("--jobs", opt.jobs, 200);
+        int jobs = opt.pick("--jobs", opt.jobs, JOBS);
         int workers = opt.pick("--workers", opt.workers, 8);
         int fetchCount = opt.pick("--fetch-count", opt.fetchCount, 1);
         int waitMs = opt.waitMs >= 0 ? opt.waitMs : 30_000;
