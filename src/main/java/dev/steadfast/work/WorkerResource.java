@@ -45,9 +45,9 @@ import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
- * FETCH, ACK and FAIL (ojs-http-binding.md section 10). FETCH, ACK and batch ACK answer the JSON text with a
+ * FETCH, ACK and FAIL (ojs-http-binding.md section 10). FETCH, ACK and batch ACK answer the JSON as bytes with a
  * declared type ({@link #ANSWER}) rather than a {@link Response}, so the writer is chosen once at start-up instead
- * of looked up on every request (about 3% of such a request's CPU, docs/performance/README.md); refusals are exceptions
+ * of looked up on every request, and a large answer is written whole (see {@link Json#bytes}) (about 3% of such a request's CPU, docs/performance/README.md); refusals are exceptions
  * and reach the error mapper as before.
  */
 @Path("/ojs/v1/workers")
@@ -86,7 +86,7 @@ public class WorkerResource {
     @Path("/fetch")
     @Produces(ANSWER)
     @RolesAllowed({Roles.WORKER, Roles.ADMIN})
-    public Uni<String> fetch(String body) {
+    public Uni<byte[]> fetch(String body) {
         String tenant = RequestContext.tenantHeader();
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> claim(b, tenant))
                 .flatMap(jobs -> checkpoints.resumePoints(jobs).map(points -> answer(jobs, points)));
@@ -96,14 +96,14 @@ public class WorkerResource {
      * FETCH's answer; a job that has a checkpoint carries it (ojs-durable-execution.md 6.1). The flag comes with the
      * claimed row, so a FETCH of jobs without one reads nothing more.
      */
-    private String answer(List<JobRow> jobs, Map<UUID, String> checkpointsById) {
+    private byte[] answer(List<JobRow> jobs, Map<UUID, String> checkpointsById) {
         List<JobView> views = new ArrayList<>(jobs.size());
         for (JobRow j : jobs) {
             JobView v = JobView.claimed(json, j);
             String checkpoint = checkpointsById.get(j.id());
             views.add(checkpoint == null ? v : v.withCheckpoint(checkpoint));
         }
-        return Json.write(json, FetchAnswer.of(views));
+        return Json.bytes(json, FetchAnswer.of(views));
     }
 
     /**
@@ -160,7 +160,7 @@ public class WorkerResource {
     @Path("/ack/batch")
     @Produces(ANSWER)
     @RolesAllowed({Roles.WORKER, Roles.ADMIN})
-    public Uni<String> ackBatch(String body) {
+    public Uni<byte[]> ackBatch(String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> {
             String worker = optionalWorkerId(b);
             JsonNode arr = b.array("acks", true);
@@ -191,7 +191,7 @@ public class WorkerResource {
                                 + " its first answer is applied.", Map.of("job_id", item.jobId().toString())))));
             }
             return Uni.join().all(answers).andFailFast();
-        }).map(results -> Json.write(json, new BatchAckAnswer(results)));
+        }).map(results -> Json.bytes(json, new BatchAckAnswer(results)));
     }
 
     /** One validated item of a batch ACK: its job, and the ACK or FAIL that answers it. */
@@ -238,11 +238,11 @@ public class WorkerResource {
     @Path("/ack")
     @Produces(ANSWER)
     @RolesAllowed({Roles.WORKER, Roles.ADMIN})
-    public Uni<String> ack(String body) {
+    public Uni<byte[]> ack(String body) {
         // the binding's answer, and the same object under "job", as the job-path alias answers (ojs-serverless reads
         // $.job.state from this route)
         return Uni.createFrom().item(() -> Body.parse(json, body)).flatMap(b -> acknowledge(jobIdField(b), b))
-                .map(a -> Json.write(json, new JobAckResource.OnJob<>(a, a)));
+                .map(a -> Json.bytes(json, new JobAckResource.OnJob<>(a, a)));
     }
 
     /**

@@ -8,7 +8,9 @@ import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.send;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.testsupport.Api;
 import io.quarkus.test.junit.QuarkusTest;
@@ -44,6 +46,19 @@ class BatchEnqueueTest {
                 .body("jobs[0].state", equalTo("available")).body("jobs[24].args[0]", equalTo(24));
         List<String> ids = fetchIds("w", 100, "batch-q");
         assertEquals(25, ids.size());
+    }
+
+    @Test
+    void largeAnswersAreSentWholeWithTheirLength() {
+        // a batch's answer and a FETCH of many jobs are far above the 8 kB at which a body written through a stream
+        // goes out in chunks, each flushed on its own (Json.bytes)
+        String pushed = send(obj("jobs", jobs("batch-whole", 100))).post(BATCH).then().statusCode(201)
+                .header("Transfer-Encoding", nullValue()).extract().header("Content-Length");
+        assertTrue(pushed != null && Long.parseLong(pushed) > 8192, "a batch answer of 100 jobs has its length");
+        String fetched = send(obj("queues", arr("batch-whole"), "count", 100, "worker_id", "w"))
+                .post("/ojs/v1/workers/fetch").then().statusCode(200).body("jobs", hasSize(100))
+                .header("Transfer-Encoding", nullValue()).extract().header("Content-Length");
+        assertTrue(fetched != null && Long.parseLong(fetched) > 8192, "a FETCH of 100 jobs has its length");
     }
 
     @Test
