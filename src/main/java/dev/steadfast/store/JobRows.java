@@ -65,21 +65,62 @@ public final class JobRows {
                 j.enqueuedAt(), null, null, null, null, null, null, null, null, null, false);
     }
 
+    /** A job row read by column name (a single row; for the rows of one result, {@link #reader}). */
     public static JobRow from(Row r) {
-        String[] tags = r.getArrayOfStrings("tags");
-        return new JobRow(r.getUUID("id"), r.getString("type"), r.getString("queue"), r.getString("args"),
-                r.getString("meta"), r.getString("extensions"), r.getInteger("priority"),
-                tags == null ? List.of() : Arrays.asList(tags),
-                JobState.fromWire(r.getString("state")).orElseThrow(), r.getInteger("attempt"), r.getInteger("snoozes"),
-                r.getInteger("max_attempts"), r.getString("retry_policy"), r.getString("error"),
-                r.getString("errors"), r.getInteger("run"), r.getString("result"), r.getLong("timeout_ms"),
-                r.getLong("visibility_timeout_ms"), instant(r, "run_at"), instant(r, "scheduled_at"),
-                instant(r, "expires_at"), r.getLong("retry_delay_ms"), r.getBoolean("dead_letter"),
-                instant(r, "created_at"), instant(r, "enqueued_at"), instant(r, "started_at"),
-                instant(r, "completed_at"), instant(r, "cancelled_at"), instant(r, "discarded_at"),
-                r.getString("lease_owner"), instant(r, "lease_expires_at"), instant(r, "execution_deadline"),
-                instant(r, "lease_renewed_at"), r.getUUID("workflow_id"),
-                Boolean.TRUE.equals(r.getBoolean("checkpointed")));
+        String[] names = new String[r.size()];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = r.getColumnName(i);
+        }
+        return reader(Arrays.asList(names)).read(r);
+    }
+
+    /** Reads the rows of one result whose columns are {@code columnNames} (a RowSet's {@code columnsNames()}). */
+    public static Reader reader(List<String> columnNames) {
+        return new Reader(columnNames);
+    }
+
+    /**
+     * Reads job rows by column position, the positions found once per result: {@code Row.getString(name)} scans the
+     * result's column names for every call, 36 scans of up to 40 names a row (in a profile of claims and ACKs, 28 of
+     * the 32 samples spent reading claimed rows).
+     */
+    public static final class Reader {
+        private static final String[] READ = {"id", "type", "queue", "args", "meta", "extensions", "priority", "tags",
+            "state", "attempt", "snoozes", "max_attempts", "retry_policy", "error", "errors", "run", "result",
+            "timeout_ms", "visibility_timeout_ms", "run_at", "scheduled_at", "expires_at", "retry_delay_ms",
+            "dead_letter", "created_at", "enqueued_at", "started_at", "completed_at", "cancelled_at", "discarded_at",
+            "lease_owner", "lease_expires_at", "execution_deadline", "lease_renewed_at", "workflow_id",
+            "checkpointed"};
+        private final int[] at = new int[READ.length];
+
+        private Reader(List<String> columnNames) {
+            for (int k = 0; k < READ.length; k++) {
+                at[k] = columnNames.indexOf(READ[k]);
+                if (at[k] < 0) {
+                    throw new IllegalArgumentException("no column " + READ[k] + " in " + columnNames);
+                }
+            }
+        }
+
+        public JobRow read(Row r) {
+            String[] tags = r.getArrayOfStrings(at[7]);
+            return new JobRow(r.getUUID(at[0]), r.getString(at[1]), r.getString(at[2]), r.getString(at[3]),
+                    r.getString(at[4]), r.getString(at[5]), r.getInteger(at[6]),
+                    tags == null ? List.of() : Arrays.asList(tags),
+                    JobState.fromWire(r.getString(at[8])).orElseThrow(), r.getInteger(at[9]), r.getInteger(at[10]),
+                    r.getInteger(at[11]), r.getString(at[12]), r.getString(at[13]), r.getString(at[14]),
+                    r.getInteger(at[15]), r.getString(at[16]), r.getLong(at[17]), r.getLong(at[18]),
+                    instant(r, at[19]), instant(r, at[20]), instant(r, at[21]), r.getLong(at[22]),
+                    r.getBoolean(at[23]), instant(r, at[24]), instant(r, at[25]), instant(r, at[26]),
+                    instant(r, at[27]), instant(r, at[28]), instant(r, at[29]), r.getString(at[30]),
+                    instant(r, at[31]), instant(r, at[32]), instant(r, at[33]), r.getUUID(at[34]),
+                    Boolean.TRUE.equals(r.getBoolean(at[35])));
+        }
+
+        private static Instant instant(Row r, int column) {
+            OffsetDateTime t = r.getOffsetDateTime(column);
+            return t == null ? null : t.toInstant();
+        }
     }
 
     public static Instant instant(Row r, String column) {

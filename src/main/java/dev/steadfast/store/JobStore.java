@@ -227,14 +227,19 @@ public class JobStore {
     /** {@link #claimed(RowSet)}, the rows a claim discarded (state discarded, no ord) put into {@code expired}. */
     private static List<JobRow> claimed(RowSet<Row> rows, List<JobRow> expired) {
         List<JobRow> out = new ArrayList<>(rows.rowCount());
+        if (rows.rowCount() == 0) {
+            return out;
+        }
         Map<UUID, Long> ord = new HashMap<>();
+        JobRows.Reader read = JobRows.reader(rows.columnsNames());
+        int ordAt = rows.columnsNames().indexOf("ord");
         for (Row r : rows) {
-            JobRow j = JobRows.from(r);
+            JobRow j = read.read(r);
             if (expired != null && j.state() == JobState.DISCARDED) {
                 expired.add(j);
                 continue;
             }
-            ord.put(j.id(), r.getLong("ord"));
+            ord.put(j.id(), r.getLong(ordAt));
             out.add(j);
         }
         // RETURNING has no order: restore it (queue order, priority, then when each became available).
@@ -444,8 +449,12 @@ public class JobStore {
 
     public static List<JobRow> rowsOf(RowSet<Row> rows) {
         List<JobRow> out = new ArrayList<>(rows.rowCount());
+        if (rows.rowCount() == 0) {
+            return out;
+        }
+        JobRows.Reader read = JobRows.reader(rows.columnsNames());
         for (Row r : rows) {
-            out.add(JobRows.from(r));
+            out.add(read.read(r));
         }
         return out;
     }
