@@ -116,14 +116,14 @@ public final class JobRows {
                     instant(r, at[31]), instant(r, at[32]), instant(r, at[33]), r.getUUID(at[34]),
                     Boolean.TRUE.equals(r.getBoolean(at[35])));
         }
-
-        private static Instant instant(Row r, int column) {
-            OffsetDateTime t = r.getOffsetDateTime(column);
-            return t == null ? null : t.toInstant();
-        }
     }
 
     public static Instant instant(Row r, String column) {
+        OffsetDateTime t = r.getOffsetDateTime(column);
+        return t == null ? null : t.toInstant();
+    }
+
+    private static Instant instant(Row r, int column) {
         OffsetDateTime t = r.getOffsetDateTime(column);
         return t == null ? null : t.toInstant();
     }

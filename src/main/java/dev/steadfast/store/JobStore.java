@@ -231,8 +231,9 @@ public class JobStore {
             return out;
         }
         Map<UUID, Long> ord = new HashMap<>();
-        JobRows.Reader read = JobRows.reader(rows.columnsNames());
-        int ordAt = rows.columnsNames().indexOf("ord");
+        List<String> columns = rows.columnsNames();
+        JobRows.Reader read = JobRows.reader(columns);
+        int ordAt = columns.indexOf("ord");
         for (Row r : rows) {
             JobRow j = read.read(r);
             if (expired != null && j.state() == JobState.DISCARDED) {

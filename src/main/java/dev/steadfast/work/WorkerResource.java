@@ -47,8 +47,8 @@ import java.util.function.Supplier;
 /**
  * FETCH, ACK and FAIL (ojs-http-binding.md section 10). FETCH, ACK and batch ACK answer the JSON as bytes with a
  * declared type ({@link #ANSWER}) rather than a {@link Response}, so the writer is chosen once at start-up instead
- * of looked up on every request, and a large answer is written whole (see {@link Json#bytes}) (about 3% of such a request's CPU, docs/performance/README.md); refusals are exceptions
- * and reach the error mapper as before.
+ * of looked up on every request (about 3% of such a request's CPU, docs/performance/README.md), and a large answer
+ * is written whole ({@link Json#bytes}); refusals are exceptions and reach the error mapper as before.
  */
 @Path("/ojs/v1/workers")
 public class WorkerResource {
