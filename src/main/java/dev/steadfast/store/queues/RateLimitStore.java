@@ -26,6 +26,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.Optional;
 import java.util.Set;
 
@@ -201,15 +202,22 @@ public class RateLimitStore {
                         allowed.keySet().toArray(String[]::new), allowed.values().toArray(Integer[]::new),
                         tenants.keySet().toArray(String[]::new), tenants.values().toArray(Integer[]::new)));
                 return conn.preparedQuery(sql).execute(t).flatMap(rows -> {
-                    Map<String, Integer> started = new HashMap<>();
+                    Map<UUID, String> keyOf = new HashMap<>();
                     rows.forEach(r -> {
                         String k = r.getString("rate_limit_key");
                         if (k != null) {
-                            started.merge(k, 1, Integer::sum);
-                            out.started(k, JobRows.from(r));
+                            keyOf.put(r.getUUID("id"), k);
                         }
                     });
-                    List<JobRow> jobs = JobStore.claimed(rows);
+                    List<JobRow> jobs = JobStore.claimed(rows); // each row read once, in claim order
+                    Map<String, Integer> started = new HashMap<>();
+                    for (JobRow j : jobs) {
+                        String k = keyOf.get(j.id());
+                        if (k != null) {
+                            started.merge(k, 1, Integer::sum);
+                            out.started(k, j);
+                        }
+                    }
                     return recordStarts(conn, parts, started, now).replaceWith(jobs);
                 });
             }));
