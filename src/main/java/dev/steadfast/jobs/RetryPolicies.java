@@ -9,10 +9,12 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.steadfast.domain.ErrorCode;
 import dev.steadfast.domain.OjsException;
 import dev.steadfast.domain.retry.MaxAttemptsRule;
+import dev.steadfast.domain.retry.PartialRetryPolicy;
 import dev.steadfast.domain.retry.PolicyViolation;
 import dev.steadfast.domain.retry.RetryPolicy;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -31,15 +33,20 @@ import java.util.TreeMap;
 public class RetryPolicies {
 
     private final RetryPolicy serverDefault;
+    /** The configured scopes as written (for {@link #describe}) and as read once (for {@link #resolve}). */
     private final Map<String, Map<String, Object>> byQueue = new TreeMap<>();
     private final Map<String, Map<String, Object>> byType = new TreeMap<>();
+    private final Map<String, PartialRetryPolicy> queueScopes = new HashMap<>();
+    private final Map<String, PartialRetryPolicy> typeScopes = new HashMap<>();
     private final MaxAttemptsRule maxAttempts;
 
     public RetryPolicies(RetryConfig r, ObjectMapper json) {
         this.serverDefault = r.defaults().map(d -> RetryPolicy.merge(RetryPolicy.DEFAULT, parse(json, "defaults", d)))
                 .orElse(RetryPolicy.DEFAULT);
-        r.queues().forEach((q, p) -> byQueue.put(q, check(json, "queues." + q, p)));
-        r.types().forEach((t, p) -> byType.put(t, check(json, "types." + t, p)));
+        r.queues().forEach((q, p) -> byQueue.put(q, parse(json, "queues." + q, p)));
+        r.types().forEach((t, p) -> byType.put(t, parse(json, "types." + t, p)));
+        byQueue.forEach((q, p) -> queueScopes.put(q, check(p)));
+        byType.forEach((t, p) -> typeScopes.put(t, check(p)));
         this.maxAttempts = new MaxAttemptsRule(r.maxAttemptsMin(), r.maxAttemptsMax().orElse(Integer.MAX_VALUE),
                 r.maxAttemptsOutOfRange());
         if (!maxAttempts.allows(serverDefault.maxAttempts())) {
@@ -52,8 +59,8 @@ public class RetryPolicies {
     public RetryPolicy resolve(String type, String queue, Map<String, Object> partial) {
         RetryPolicy p = serverDefault;
         try {
-            p = RetryPolicy.merge(p, byQueue.get(queue));
-            p = RetryPolicy.merge(p, byType.get(type));
+            p = queueScopes.getOrDefault(queue, PartialRetryPolicy.NONE).over(p);
+            p = typeScopes.getOrDefault(type, PartialRetryPolicy.NONE).over(p);
             p = RetryPolicy.merge(p, partial);
             return maxAttempts.apply(p, serverDefault.maxAttempts());
         } catch (PolicyViolation v) {
@@ -84,10 +91,11 @@ public class RetryPolicies {
     public record AttemptsRange(int min, Integer max, String outOfRange) {
     }
 
-    private static Map<String, Object> check(ObjectMapper json, String where, String text) {
-        Map<String, Object> partial = parse(json, where, text);
-        RetryPolicy.merge(RetryPolicy.DEFAULT, partial); // throws on an invalid configured policy
-        return partial;
+    /** {@code partial} read once; throws on an invalid configured policy. */
+    private static PartialRetryPolicy check(Map<String, Object> partial) {
+        PartialRetryPolicy p = PartialRetryPolicy.parse(partial);
+        p.over(RetryPolicy.DEFAULT);
+        return p;
     }
 
     @SuppressWarnings("unchecked")

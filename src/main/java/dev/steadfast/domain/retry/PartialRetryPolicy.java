@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Implements {@link RetryPolicy#merge}: validates a partial retry-policy JSON object against the
- * spec rules (section 11.1) and schema (section 14) and layers it over a base policy (RET-10).
+ * A partial retry policy (a job's {@code retry} option, or a configured type or queue scope), validated against the
+ * spec rules (section 11.1) and schema (section 14) field by field, to be layered over a base policy (RET-10):
+ * {@link #parse} reads the JSON object once, {@link #over} merges; a null field is absent (inherited).
  *
  * <p>Accepted beyond the spec schema: {@code backoff_strategy} and {@code intervals} (Steadfast extensions; a
  * scope whose strategy is not {@code custom} drops an inherited {@code intervals} list) and the
@@ -18,46 +19,71 @@ import java.util.Map;
  * forms of one duration is rejected. A key whose value is JSON null is treated as absent. Every
  * other key is rejected because the schema sets {@code additionalProperties: false}.
  *
- * <p>Rules on the combined policy ({@code max_interval >= initial_interval}) are checked after
- * merging, so a partial policy is judged by the effective policy it produces. The violation names
- * {@code max_interval} when the partial set it, otherwise {@code initial_interval}.
+ * <p>Rules on the combined policy ({@code max_interval >= initial_interval}) are checked by {@link #over}, so a
+ * partial policy is judged by the effective policy it produces. The violation names {@code max_interval} when the
+ * partial set it, otherwise {@code initial_interval} (under the name, ISO or _ms form, it was given as).
+ *
+ * @param initialInterval and {@code maxInterval}: with the name each was given under
+ * @param strategy        when given, a policy that is not {@code custom} may not give {@code intervals}
  */
-final class PolicyMerge {
+public record PartialRetryPolicy(Integer maxAttempts, Given initialInterval, Double backoffCoefficient,
+                                 Given maxInterval, Boolean jitter, List<String> nonRetryableErrors,
+                                 OnExhaustion onExhaustion, BackoffStrategy strategy, List<Duration> intervals) {
+
+    /** Nothing given: every field inherited. */
+    public static final PartialRetryPolicy NONE = new PartialRetryPolicy(null, null, null, null, null, null, null,
+            null, null);
 
     /** A duration read from the partial policy, with the name it was given under (ISO or _ms form). */
-    private record Given(String field, Duration value) {
+    public record Given(String field, Duration value) {
     }
 
-    private PolicyMerge() {
-    }
-
-    static RetryPolicy merge(RetryPolicy base, Map<String, Object> partial) {
+    /**
+     * Reads {@code partial} (a JSON object as parsed by a JSON library into Map, List, String, Number and Boolean
+     * values; null or empty: {@link #NONE}).
+     *
+     * @throws PolicyViolation naming the first invalid, mistyped or unknown field
+     */
+    public static PartialRetryPolicy parse(Map<String, Object> partial) {
         if (partial == null || partial.isEmpty()) {
-            return base;
+            return NONE;
         }
         rejectUnknownFields(partial);
-        int maxAttempts = maxAttempts(partial, base.maxAttempts());
-        Given initial = duration(partial, PolicyFields.INITIAL_INTERVAL, PolicyFields.INITIAL_INTERVAL_MS);
-        double coefficient = coefficient(partial, base.backoffCoefficient());
-        Given max = duration(partial, PolicyFields.MAX_INTERVAL, PolicyFields.MAX_INTERVAL_MS);
-        boolean jitter = jitter(partial, base.jitter());
-        List<String> nonRetryable = nonRetryableErrors(partial, base.nonRetryableErrors());
-        OnExhaustion onExhaustion = onExhaustion(partial, base.onExhaustion());
-        BackoffStrategy strategy = strategy(partial, base.strategy());
-        List<Duration> intervals = intervals(partial, base.intervals());
+        return new PartialRetryPolicy(maxAttempts(partial),
+                duration(partial, PolicyFields.INITIAL_INTERVAL, PolicyFields.INITIAL_INTERVAL_MS), coefficient(partial),
+                duration(partial, PolicyFields.MAX_INTERVAL, PolicyFields.MAX_INTERVAL_MS), jitter(partial),
+                nonRetryableErrors(partial), onExhaustion(partial), strategy(partial), intervals(partial));
+    }
+
+    /**
+     * This policy layered over {@code base}: given fields override, absent ones inherit (RET-10); {@code base}
+     * itself when nothing is given.
+     *
+     * @throws PolicyViolation when the merged policy breaks {@code max_interval >= initial_interval}, or gives
+     *                         {@code intervals} under an inherited strategy that is not {@code custom}
+     */
+    public RetryPolicy over(RetryPolicy base) {
+        if (this.equals(NONE)) {
+            return base;
+        }
         // Cross-field rules run last so a single bad field is always reported as itself.
-        Duration effectiveInitial = initial == null ? base.initialInterval() : initial.value();
-        Duration effectiveMax = max == null ? base.maxInterval() : max.value();
-        requireOrdered(initial, max, effectiveInitial, effectiveMax);
-        if (strategy != BackoffStrategy.CUSTOM) {
-            if (partial.get(PolicyFields.INTERVALS) != null) {
+        Duration effectiveInitial = initialInterval == null ? base.initialInterval() : initialInterval.value();
+        Duration effectiveMax = maxInterval == null ? base.maxInterval() : maxInterval.value();
+        requireOrdered(initialInterval, maxInterval, effectiveInitial, effectiveMax);
+        BackoffStrategy s = strategy == null ? base.strategy() : strategy;
+        List<Duration> effectiveIntervals = intervals == null ? base.intervals() : intervals;
+        if (s != BackoffStrategy.CUSTOM) {
+            if (intervals != null) {
                 throw new PolicyViolation(qualified(PolicyFields.INTERVALS),
                         "is used only with backoff_strategy \"custom\", which this policy does not set");
             }
-            intervals = List.of(); // a scope that switches away from custom drops the inherited list
+            effectiveIntervals = List.of(); // a scope that switches away from custom drops the inherited list
         }
-        return new RetryPolicy(maxAttempts, effectiveInitial, coefficient, effectiveMax, jitter, nonRetryable,
-                onExhaustion, strategy, intervals);
+        return new RetryPolicy(maxAttempts == null ? base.maxAttempts() : maxAttempts, effectiveInitial,
+                backoffCoefficient == null ? base.backoffCoefficient() : backoffCoefficient, effectiveMax,
+                jitter == null ? base.jitter() : jitter,
+                nonRetryableErrors == null ? base.nonRetryableErrors() : nonRetryableErrors,
+                onExhaustion == null ? base.onExhaustion() : onExhaustion, s, effectiveIntervals);
     }
 
     private static void rejectUnknownFields(Map<String, Object> partial) {
@@ -98,16 +124,16 @@ final class PolicyMerge {
                 + Iso8601Duration.format(effectiveMax) + ", initial_interval is " + Iso8601Duration.format(effectiveInitial));
     }
 
-    private static int maxAttempts(Map<String, Object> partial, int inherited) {
+    private static Integer maxAttempts(Map<String, Object> partial) {
         Object v = partial.get(PolicyFields.MAX_ATTEMPTS);
-        return v == null ? inherited
+        return v == null ? null
                 : (int) WireValues.integer(qualified(PolicyFields.MAX_ATTEMPTS), v, 0, Integer.MAX_VALUE);
     }
 
-    private static double coefficient(Map<String, Object> partial, double inherited) {
+    private static Double coefficient(Map<String, Object> partial) {
         Object v = partial.get(PolicyFields.BACKOFF_COEFFICIENT);
         if (v == null) {
-            return inherited;
+            return null;
         }
         String field = qualified(PolicyFields.BACKOFF_COEFFICIENT);
         BigDecimal c = WireValues.number(field, v, "a number");
@@ -121,20 +147,20 @@ final class PolicyMerge {
         return d;
     }
 
-    private static boolean jitter(Map<String, Object> partial, boolean inherited) {
+    private static Boolean jitter(Map<String, Object> partial) {
         Object v = partial.get(PolicyFields.JITTER);
-        return v == null ? inherited : WireValues.bool(qualified(PolicyFields.JITTER), v);
+        return v == null ? null : WireValues.bool(qualified(PolicyFields.JITTER), v);
     }
 
-    private static List<String> nonRetryableErrors(Map<String, Object> partial, List<String> inherited) {
+    private static List<String> nonRetryableErrors(Map<String, Object> partial) {
         Object v = partial.get(PolicyFields.NON_RETRYABLE_ERRORS);
-        return v == null ? inherited : WireValues.nonEmptyStrings(qualified(PolicyFields.NON_RETRYABLE_ERRORS), v);
+        return v == null ? null : WireValues.nonEmptyStrings(qualified(PolicyFields.NON_RETRYABLE_ERRORS), v);
     }
 
-    private static OnExhaustion onExhaustion(Map<String, Object> partial, OnExhaustion inherited) {
+    private static OnExhaustion onExhaustion(Map<String, Object> partial) {
         Object v = partial.get(PolicyFields.ON_EXHAUSTION);
         if (v == null) {
-            return inherited;
+            return null;
         }
         String field = qualified(PolicyFields.ON_EXHAUSTION);
         String name = WireValues.string(field, v);
@@ -143,10 +169,10 @@ final class PolicyMerge {
     }
 
     /** {@code intervals}: a JSON array of ISO 8601 durations, one per retry (the last one repeats). */
-    private static List<Duration> intervals(Map<String, Object> partial, List<Duration> inherited) {
+    private static List<Duration> intervals(Map<String, Object> partial) {
         Object v = partial.get(PolicyFields.INTERVALS);
         if (v == null) {
-            return inherited;
+            return null;
         }
         String field = qualified(PolicyFields.INTERVALS);
         List<String> items = WireValues.nonEmptyStrings(field, v);
@@ -158,13 +184,13 @@ final class PolicyMerge {
         for (int i = 0; i < items.size(); i++) {
             out.add(Iso8601Duration.parse(field + "[" + i + "]", items.get(i)));
         }
-        return out;
+        return List.copyOf(out);
     }
 
-    private static BackoffStrategy strategy(Map<String, Object> partial, BackoffStrategy inherited) {
+    private static BackoffStrategy strategy(Map<String, Object> partial) {
         Object v = partial.get(PolicyFields.BACKOFF_STRATEGY);
         if (v == null) {
-            return inherited;
+            return null;
         }
         String field = qualified(PolicyFields.BACKOFF_STRATEGY);
         String name = WireValues.string(field, v);

@@ -18,8 +18,9 @@ import java.util.Objects;
  * {@link Iso8601Duration#MAX}; {@code maxInterval >= initialInterval}; the coefficient is finite
  * and at least 1.0.
  *
- * <p>Wire input goes through {@link #merge(RetryPolicy, Map)}, which layers a partial JSON object
- * over a base policy (RET-10) and rejects unknown fields (RET-20); {@link #toWire()} produces the
+ * <p>Wire input goes through {@link #merge(RetryPolicy, Map)} (or {@link PartialRetryPolicy}, read once and layered
+ * over many bases), which layers a partial JSON object over a base policy (RET-10) and rejects unknown fields
+ * (RET-20); {@link #toWire()} produces the
  * canonical JSON form, which {@code merge} accepts back unchanged.
  */
 public record RetryPolicy(
@@ -72,7 +73,7 @@ public record RetryPolicy(
      * @throws PolicyViolation naming the first invalid, mistyped or unknown field
      */
     public static RetryPolicy merge(RetryPolicy base, Map<String, Object> partial) {
-        return PolicyMerge.merge(Objects.requireNonNull(base, "base"), partial);
+        return PartialRetryPolicy.parse(partial).over(Objects.requireNonNull(base, "base"));
     }
 
     /**

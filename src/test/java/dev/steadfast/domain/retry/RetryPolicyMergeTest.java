@@ -183,6 +183,28 @@ class RetryPolicyMergeTest {
         assertThrows(NullPointerException.class, () -> new RetryPolicy(1, s, 2, s, true, none, null, BackoffStrategy.NONE));
     }
 
+    /**
+     * A scope read once (a configured queue or type policy) is judged again over each base it is layered on: its
+     * fields were checked when read, the rules between fields on every merge.
+     */
+    @Test
+    void aPartialReadOnceIsJudgedOverEachBase() {
+        PartialRetryPolicy scope = PartialRetryPolicy.parse(json("max_interval_ms", 2000, "jitter", false));
+        RetryPolicy slow = RetryPolicy.merge(RetryPolicy.DEFAULT, json("initial_interval", "PT5S"));
+        assertEquals(RetryPolicy.merge(RetryPolicy.DEFAULT, json("max_interval_ms", 2000, "jitter", false)),
+                scope.over(RetryPolicy.DEFAULT));
+        PolicyViolation v = assertThrows(PolicyViolation.class, () -> scope.over(slow));
+        assertEquals("retry.max_interval_ms", v.field(), v.getMessage());
+        PartialRetryPolicy intervals = PartialRetryPolicy.parse(json("intervals", List.of("PT1S", "PT2S")));
+        RetryPolicy custom = RetryPolicy.merge(RetryPolicy.DEFAULT, json("backoff_strategy", "custom",
+                "intervals", List.of("PT3S")));
+        assertEquals(List.of(Duration.ofSeconds(1), Duration.ofSeconds(2)), intervals.over(custom).intervals());
+        assertEquals("retry.intervals", assertThrows(PolicyViolation.class,
+                () -> intervals.over(RetryPolicy.DEFAULT)).field());
+        assertSame(slow, PartialRetryPolicy.NONE.over(slow));
+        assertSame(PartialRetryPolicy.NONE, PartialRetryPolicy.parse(Map.of()));
+    }
+
     static void assertViolation(Map<String, Object> partial, String field, String messagePart) {
         PolicyViolation v = assertThrows(PolicyViolation.class, () -> RetryPolicy.merge(RetryPolicy.DEFAULT, partial));
         assertEquals(field, v.field(), v.getMessage());
