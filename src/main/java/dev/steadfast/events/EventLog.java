@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * Recent lifecycle events, kept in a bounded in-memory window (steadfast.events.buffer-size) for
@@ -20,6 +21,11 @@ import java.util.function.Consumer;
  *
  * <p>While other instances are present, a poll answers only events older than {@link #SETTLE}, so that a cursor
  * does not move past an event still on its way from another instance (they arrive within tens of milliseconds).
+ *
+ * <p>This instance wants the others' events only while someone reads them here ({@link #interested}): a live
+ * subscriber (the SSE stream, gRPC StreamEvents, StreamJobs waiting for its jobs' ACKs) or a poll in the last
+ * steadfast.events.poll-interest. {@link EventSharing} asks the other instances for their events while it is so,
+ * and is told at once when it begins ({@link #onInterest}).
  * Limit: the window is lost on restart (a restarted instance shows events from its start on); it is an
  * observation window, not an audit log. Job state in the database is always the source of truth.
  */
@@ -35,11 +41,18 @@ public class EventLog {
     private final List<Consumer<JobEvent>> localListeners = new CopyOnWriteArrayList<>();
     private final Instances instances;
     private final Clock clock;
+    private final long pollInterestNanos;
+    /** When the last poll was answered (System.nanoTime); none yet: a poll interest long over. */
+    private volatile long polledAt;
+    private volatile Runnable interestBegins = () -> { };
+    private final LongSupplier nanoTime = System::nanoTime;
 
     public EventLog(EventsConfig config, Instances instances, Clock clock) {
         this.capacity = Math.max(100, config.bufferSize());
         this.instances = instances;
         this.clock = clock;
+        this.pollInterestNanos = config.pollInterest().toNanos();
+        this.polledAt = nanoTime.getAsLong() - pollInterestNanos - 1;
     }
 
     /** Records an event of {@code type} about the job {@code jobId}, filed under the type and queue its data name. */
@@ -83,6 +96,11 @@ public class EventLog {
 
     /** Events after {@code afterId} (exclusive; null for the oldest kept) matching the filters, oldest first. */
     public Page list(String afterId, Set<String> types, Set<String> queues, Set<String> jobTypes, int limit) {
+        boolean begins = !interested();
+        polledAt = nanoTime.getAsLong();
+        if (begins) {
+            interestBegins.run();
+        }
         List<JobEvent> out = new ArrayList<>(Math.min(limit, 64));
         boolean more = false;
         Instant settled = instances.othersPresent() ? clock.instant().minus(SETTLE) : null;
@@ -114,7 +132,24 @@ public class EventLog {
     }
 
     public void subscribe(Consumer<JobEvent> s) {
+        boolean begins = !interested();
         subscribers.add(s);
+        if (begins) {
+            interestBegins.run();
+        }
+    }
+
+    /**
+     * Whether someone reads events here: a live subscriber, or a poll less than steadfast.events.poll-interest ago
+     * (a client that polls keeps it). While not, the other instances' events are not needed here (EventSharing).
+     */
+    boolean interested() {
+        return !subscribers.isEmpty() || nanoTime.getAsLong() - polledAt < pollInterestNanos;
+    }
+
+    /** Runs {@code r} when {@link #interested} becomes true (on the reader's thread: it must not block). */
+    void onInterest(Runnable r) {
+        interestBegins = r;
     }
 
     /**
@@ -129,10 +164,11 @@ public class EventLog {
         subscribers.remove(s);
     }
 
-    /** Forgets every event (the reset hook). */
+    /** Forgets every event, and that anyone polled (the reset hook). */
     public void clear() {
         synchronized (ring) {
             ring.clear();
         }
+        polledAt = nanoTime.getAsLong() - pollInterestNanos - 1;
     }
 }

@@ -32,31 +32,38 @@ import org.jboss.logging.Logger;
  * listening instance at once. Off the request path: an event is queued in memory and a flush at most every
  * {@link #FLUSH_MS} ms sends everything queued in one statement, packed into payloads of up to 7,900 bytes.
  *
- * <p>Only while another instance is present. An instance that believes it is alone encodes and sends nothing (it
- * used to send every event once a second, to be heard by no one: 13% of the server's CPU and 7% of PostgreSQL's in
- * W2 batch); it keeps references to its last events (at most steadfast.events.buffer-size of the last
- * {@link #CATCH_UP} of them, the events the log holds anyway). A newcomer says hello on the channel as soon as
- * it listens (a payload with no events), and an instance that hears another one, by a hello or by its events, or
- * that counts it present ({@link Instances}, every two seconds), sends the events it kept before anything newer:
- * so whatever happened after the newcomer started listening reaches it, at worst a few seconds late (an event
- * made between the newcomer's LISTEN and its hello being heard was lost for the newcomer in 3 of 5 rounds when
- * sharing was skipped without keeping them). The newcomer may also get events from just before it listened;
- * they are real events, and the log sorts them by time.
+ * <p>Only while another instance asks for them. An instance where someone reads events ({@link EventLog#interested}:
+ * a live subscriber, or a poll in the last steadfast.events.poll-interest) says so on the channel at once and then
+ * every {@link #ASK_MS} ms (a payload {@code {"o": <origin>, "w": true, "e": []}}); an instance sends its events
+ * while it heard such a request less than {@link #ASKED_FOR} ago. Otherwise it encodes and sends nothing (sending
+ * every event to the others whether anyone read them or not cost 12.7% of the server's CPU in W1 bulk with a second,
+ * idle instance present, and every other instance the parsing), and it keeps references to its last events (at
+ * most steadfast.events.buffer-size of the last {@link #CATCH_UP} of them, the events the log holds anyway): when a
+ * request arrives it sends those first, so a reader sees the others' events from a few seconds before it began to
+ * read. An instance nobody reads events on does not parse the others' events either.
  *
  * <p>Limits: an event is lost for the other instances when the database is away at its flush (the queue is
- * dropped rather than held), or when it alone exceeds a payload; at most {@link #MAX_QUEUED} events wait; while
- * alone, only the last {@link #CATCH_UP}, at most buffer-size events, are kept for a newcomer.
+ * dropped rather than held), or when it alone exceeds a payload; at most {@link #MAX_QUEUED} events wait; the
+ * others' events from before a reader began are not shown (but the last {@link #CATCH_UP}, at most buffer-size).
+ * Versions before the requests shared with every instance present and sent a hello without one: during a rolling
+ * upgrade from them, the older instances show the newer ones' events only while a newer instance asks for them.
  */
 @ApplicationScoped
 class EventSharing {
 
     static final long FLUSH_MS = 20;
+    /** How often an instance where someone reads events asks the others for theirs. */
+    static final long ASK_MS = 1000;
+    /** How long one request makes the others send: three of them may be missed (the database away) before a gap. */
+    static final long ASKED_FOR = 3 * ASK_MS + 500;
     /**
-     * How far back a newcomer gets the events of an instance that believed it was alone: a hello is heard within
-     * milliseconds; a newcomer whose hello was missed (the listening connection away at that moment, or a version
-     * without hellos) is counted present within two of Instances' looks.
+     * How far back a reader gets the events of an instance that was not sending: a request is heard within
+     * milliseconds; this also covers a first request lost (the listening connection away at that moment) and the
+     * next one, a second later.
      */
-    static final Duration CATCH_UP = Duration.ofMillis(2 * Instances.REFRESH_MS + 1000);
+    static final Duration CATCH_UP = Duration.ofSeconds(5);
+    /** Longer than any request ({@link #ask}); every payload with an event is longer. */
+    private static final int REQUEST_MAX_LENGTH = 64;
     static final int MAX_QUEUED = 100_000;
     private static final Logger LOG = Logger.getLogger(EventSharing.class);
 
@@ -68,8 +75,12 @@ class EventSharing {
     private final AtomicBoolean flushing = new AtomicBoolean();
     /** This instance's last events while it shares nothing, oldest first (guarded by itself). */
     private final ArrayDeque<JobEvent> kept = new ArrayDeque<>();
-    /** Whether events are sent: another instance was present when the last one was queued. */
+    /** Whether events are sent: another instance asked for them when the last one was queued. */
     private volatile boolean sharing;
+    /** Until when (System.nanoTime) another instance asked for this one's events. */
+    private volatile long askedUntil = System.nanoTime();
+    /** The timer that asks the others again while someone reads events here; -1: none (guarded by this). */
+    private long asking = -1;
     private final int keptMax;
     private final EventLog log;
     private final EventChannel channel;
@@ -93,26 +104,59 @@ class EventSharing {
         if (!config.share()) {
             return;
         }
-        notifications.listenEvents(this::received, this::hello);
+        notifications.listenEvents(this::received, this::listening);
         log.onLocal(this::queue);
+        log.onInterest(this::interestBegins);
     }
 
-    /** Tells the instances already listening that this one listens now (after every LISTEN: a reconnect too). */
-    private void hello() {
-        channel.publish(List.of(ownPrefix + "\"e\":[]}")).subscribe().with(v -> { },
-                err -> LOG.debugf("could not say hello to the other instances: %s", err.getMessage()));
+    /** After every LISTEN (a reconnect too): while someone reads events here, ask for the others' at once. */
+    private void listening() {
+        if (log.interested()) {
+            ask();
+        }
+    }
+
+    /** Someone began to read events here: ask the others for theirs now, and every {@link #ASK_MS} while it lasts. */
+    private void interestBegins() {
+        ask();
+        synchronized (this) {
+            if (asking < 0) {
+                asking = vertx.setPeriodic(ASK_MS, this::askAgain);
+            }
+        }
+    }
+
+    private void askAgain(long timer) {
+        if (log.interested()) {
+            ask();
+            return;
+        }
+        synchronized (this) {
+            vertx.cancelTimer(timer);
+            if (asking == timer) {
+                asking = -1;
+            }
+        }
+        if (log.interested()) { // a reader came between the look and the cancel
+            interestBegins();
+        }
+    }
+
+    private void ask() {
+        channel.publish(List.of(ownPrefix + "\"w\":true,\"e\":[]}")).subscribe().with(v -> { },
+                err -> LOG.debugf("could not ask the other instances for their events: %s", err.getMessage()));
     }
 
     private void queue(JobEvent e) {
-        if (!instances.othersPresent()) {
+        if (askedUntil - System.nanoTime() <= 0) {
             keep(e);
             return;
         }
-        share(); // when another instance has just appeared, what was kept goes first
+        share(); // when another instance has just asked, what was kept goes first
         send(e);
     }
 
-    /** Keeps {@code e} while no other instance is present: the last {@code keptMax} events, oldest first. */
+    /** Keeps {@code e} while no other instance asks for events: the last {@code keptMax} events, oldest first. */
     private void keep(JobEvent e) {
         synchronized (kept) {
             sharing = false;
@@ -201,15 +245,25 @@ class EventSharing {
 
     void received(String payload) {
         if (payload.startsWith(ownPrefix)) {
-            return; // this instance's own notification (or hello), heard back: not parsed
+            return; // this instance's own notification (or request), heard back: not parsed
+        }
+        if (payload.length() > REQUEST_MAX_LENGTH && !log.interested()) {
+            instances.heardFromAnother(); // events another instance sent for someone else: nobody reads them here
+            return;
         }
         try {
             Notification p = json.readValue(payload, Notification.class);
             if (origin.equals(p.o()) || p.e() == null) {
                 return;
             }
-            instances.heardFromAnother(); // a hello (no events) or another instance's events
-            share();
+            instances.heardFromAnother(); // a request, a hello of an older version, or another instance's events
+            if (Boolean.TRUE.equals(p.w())) {
+                askedUntil = System.nanoTime() + ASKED_FOR * 1_000_000;
+                share();
+            }
+            if (p.e().isEmpty() || !log.interested()) {
+                return;
+            }
             for (Shared m : p.e()) {
                 log.appendRemote(new JobEvent(m.id(), m.type(), Instant.parse(m.time()), m.subject(), m.queue(),
                         m.jobType(), m.data()));
@@ -219,8 +273,11 @@ class EventSharing {
         }
     }
 
-    /** One notification between instances: the sender's origin and its events. */
-    record Notification(String o, List<Shared> e) {
+    /**
+     * One notification between instances: the sender's origin, whether it asks for the others' events (absent:
+     * no), and its events.
+     */
+    record Notification(String o, Boolean w, List<Shared> e) {
     }
 
     /** An event as instances share it: the time at full precision, the job type and queue kept apart. */

@@ -16,13 +16,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
  * Events another instance sends are listed like this instance's own, in time order even when they arrive late;
- * a payload that cannot be read is ignored; an instance that believes it is alone sends nothing until a newcomer
- * says hello, and then sends what it kept. (The exchange through PostgreSQL between two running instances is
- * exercised by the fault suite (the tools jar's faults), which reads one instance's events through another.)
+ * a payload that cannot be read is ignored; an instance sends nothing until another asks for its events, and then
+ * sends what it kept; an instance where someone reads events asks the others, and stops when nobody does. (The
+ * exchange through PostgreSQL between two running instances is exercised by the fault suite (the tools jar's
+ * faults), which reads one instance's events through another.)
  */
 @QuarkusTest
 class EventSharingTest {
@@ -42,46 +44,103 @@ class EventSharingTest {
     @Inject
     DatasourceSettings db;
 
-    @Inject
-    Instances instances;
-
     /**
-     * An instance that believes it is alone sends nothing, but keeps its last events; a newcomer listens from its
-     * start and then says hello (a payload without events), and the events made since it listened reach it. Here
-     * the newcomer is a bare connection the test application does not know about, so the application believes it is
-     * alone until the hello.
+     * Another instance that only listens, or says hello as versions before the requests did, gets nothing; once it
+     * asks, it gets the events kept from the last seconds and the new ones, until its request runs out. Here that
+     * instance is a bare connection the test application does not know about.
      */
     @Test
-    void aLoneInstanceSendsNothingUntilANewcomerSaysHello() throws Exception {
-        // another test's message from "elsewhere" counts as another instance until the next look (two seconds)
-        long alone = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (instances.othersPresent() && System.nanoTime() < alone) {
-            Thread.sleep(50);
-        }
-        assertTrue(!instances.othersPresent(), "the test application still counts another instance present");
+    void anInstanceSendsNothingUntilAnotherAsksForEvents() throws Exception {
         List<String> heard = new CopyOnWriteArrayList<>();
-        PgConnection listener = sessions.connect(db.connectOptions())
-                .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        PgConnection other = listener(heard);
         try {
-            listener.notificationHandler(n -> heard.add(n.getPayload()));
-            listener.query("LISTEN steadfast_events").execute().toCompletionStage().toCompletableFuture()
-                    .get(10, TimeUnit.SECONDS);
-            String subject = "before-hello-" + System.nanoTime();
-            log.emit("job.enqueued", clock.instant(), subject, new EventData.Enqueued("t.x", "shared", subject, 0));
-            // longer than a flush, and than the second a lone instance used to wait before sending anyway
-            Thread.sleep(1500);
-            assertTrue(heard.stream().noneMatch(p -> p.contains(subject)), "sent while alone: " + heard);
+            String kept = emit("before-request-");
+            Thread.sleep(1500); // longer than a flush
+            notify(other, "{\"o\":\"newcomer\",\"e\":[]}");
+            Thread.sleep(1000);
+            assertTrue(heard.stream().noneMatch(p -> p.contains(kept)), "sent unasked: " + heard);
 
-            listener.query("NOTIFY steadfast_events, '{\"o\":\"newcomer\",\"e\":[]}'").execute()
-                    .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (heard.stream().noneMatch(p -> p.contains(subject)) && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
-            assertTrue(heard.stream().anyMatch(p -> p.contains(subject)), "not sent after the hello: " + heard);
+            notify(other, "{\"o\":\"newcomer\",\"w\":true,\"e\":[]}");
+            awaitHeard(heard, kept, "the event kept before the request");
+            awaitHeard(heard, emit("after-request-"), "an event made while asked");
+
+            Thread.sleep(EventSharing.ASKED_FOR + 500);
+            String late = emit("request-over-");
+            Thread.sleep(1000);
+            assertTrue(heard.stream().noneMatch(p -> p.contains(late)), "sent after the request ran out: " + heard);
         } finally {
-            listener.close();
+            other.close();
         }
+    }
+
+    /** A poll or a live subscriber makes this instance ask the others for their events; nobody reading, it stops. */
+    @Test
+    void anInstanceAsksForTheOthersEventsOnlyWhileSomeoneReadsThem() throws Exception {
+        List<String> heard = new CopyOnWriteArrayList<>();
+        PgConnection other = listener(heard);
+        try {
+            log.clear(); // forgets earlier tests' polls: the asking stops at its next turn
+            Thread.sleep(EventSharing.ASK_MS + 300);
+            heard.clear();
+            Thread.sleep(EventSharing.ASK_MS + 300);
+            assertTrue(heard.stream().noneMatch(EventSharingTest::request), "asked while nobody reads: " + heard);
+
+            log.list(null, Set.of(), Set.of(), Set.of(), 1);
+            awaitRequest(heard, "after a poll");
+
+            Consumer<JobEvent> sink = e -> { };
+            log.subscribe(sink);
+            log.clear(); // the poll forgotten, the subscriber still reads
+            heard.clear();
+            awaitRequest(heard, "while a subscriber reads");
+
+            log.unsubscribe(sink);
+            Thread.sleep(EventSharing.ASK_MS + 300);
+            heard.clear();
+            Thread.sleep(EventSharing.ASK_MS + 300);
+            assertTrue(heard.stream().noneMatch(EventSharingTest::request), "asked after the reader left: " + heard);
+        } finally {
+            other.close();
+        }
+    }
+
+    private PgConnection listener(List<String> heard) throws Exception {
+        PgConnection c = sessions.connect(db.connectOptions()).toCompletionStage().toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
+        c.notificationHandler(n -> heard.add(n.getPayload()));
+        c.query("LISTEN steadfast_events").execute().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        return c;
+    }
+
+    private static void notify(PgConnection c, String payload) throws Exception {
+        c.query("NOTIFY steadfast_events, '" + payload + "'").execute().toCompletionStage().toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
+    }
+
+    private String emit(String prefix) {
+        String subject = prefix + System.nanoTime();
+        log.emit("job.enqueued", clock.instant(), subject, new EventData.Enqueued("t.x", "shared", subject, 0));
+        return subject;
+    }
+
+    private static boolean request(String payload) {
+        return payload.contains("\"w\":true");
+    }
+
+    private static void awaitHeard(List<String> heard, String subject, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (heard.stream().noneMatch(p -> p.contains(subject)) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertTrue(heard.stream().anyMatch(p -> p.contains(subject)), what + " was not sent: " + heard);
+    }
+
+    private static void awaitRequest(List<String> heard, String when) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (heard.stream().noneMatch(EventSharingTest::request) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertTrue(heard.stream().anyMatch(EventSharingTest::request), "no request " + when + ": " + heard);
     }
 
     @Test
@@ -89,6 +148,7 @@ class EventSharingTest {
         // Events an earlier test stamped at a later time of the test clock (a cron test moves it hours ahead) would
         // come first in the window and, younger than the settle time, end the poll before this test's events.
         log.clear();
+        log.list(null, Set.of(), Set.of(), Set.of(), 1); // someone reads events here: the others' are taken in
         Instant now = clock.instant();
         String queue = "shared-" + now.toEpochMilli();
         log.emit("job.enqueued", now, "local-job", new EventData.Enqueued("t.x", queue, "local-job", 0));
