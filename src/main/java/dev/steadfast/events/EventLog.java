@@ -10,7 +10,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 
 /**
  * Recent lifecycle events, kept in a bounded in-memory window (steadfast.events.buffer-size) for
@@ -26,7 +25,8 @@ import java.util.function.LongSupplier;
  * subscriber (the SSE stream, gRPC StreamEvents, StreamJobs waiting for its jobs' ACKs) or a poll in the last
  * steadfast.events.poll-interest. {@link EventSharing} asks the other instances for their events while it is so,
  * and is told at once when it begins ({@link #onInterest}).
- * Limit: the window is lost on restart (a restarted instance shows events from its start on); it is an
+ *
+ * <p>Limit: the window is lost on restart (a restarted instance shows events from its start on); it is an
  * observation window, not an audit log. Job state in the database is always the source of truth.
  */
 @ApplicationScoped
@@ -45,14 +45,13 @@ public class EventLog {
     /** When the last poll was answered (System.nanoTime); none yet: a poll interest long over. */
     private volatile long polledAt;
     private volatile Runnable interestBegins = () -> { };
-    private final LongSupplier nanoTime = System::nanoTime;
 
     public EventLog(EventsConfig config, Instances instances, Clock clock) {
         this.capacity = Math.max(100, config.bufferSize());
         this.instances = instances;
         this.clock = clock;
         this.pollInterestNanos = config.pollInterest().toNanos();
-        this.polledAt = nanoTime.getAsLong() - pollInterestNanos - 1;
+        this.polledAt = System.nanoTime() - pollInterestNanos - 1;
     }
 
     /** Records an event of {@code type} about the job {@code jobId}, filed under the type and queue its data name. */
@@ -97,7 +96,7 @@ public class EventLog {
     /** Events after {@code afterId} (exclusive; null for the oldest kept) matching the filters, oldest first. */
     public Page list(String afterId, Set<String> types, Set<String> queues, Set<String> jobTypes, int limit) {
         boolean begins = !interested();
-        polledAt = nanoTime.getAsLong();
+        polledAt = System.nanoTime();
         if (begins) {
             interestBegins.run();
         }
@@ -144,7 +143,7 @@ public class EventLog {
      * (a client that polls keeps it). While not, the other instances' events are not needed here (EventSharing).
      */
     boolean interested() {
-        return !subscribers.isEmpty() || nanoTime.getAsLong() - polledAt < pollInterestNanos;
+        return !subscribers.isEmpty() || System.nanoTime() - polledAt < pollInterestNanos;
     }
 
     /** Runs {@code r} when {@link #interested} becomes true (on the reader's thread: it must not block). */
@@ -169,6 +168,6 @@ public class EventLog {
         synchronized (ring) {
             ring.clear();
         }
-        polledAt = nanoTime.getAsLong() - pollInterestNanos - 1;
+        polledAt = System.nanoTime() - pollInterestNanos - 1;
     }
 }
