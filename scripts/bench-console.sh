@@ -9,6 +9,8 @@
 # Usage: ROWS=1000000 scripts/bench-console.sh
 set -euo pipefail
 ROOT=${ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
+# shellcheck source=lib/seeded-history.sh
+. "$ROOT/scripts/lib/seeded-history.sh"
 ROWS=${ROWS:-1000000} PORT=${PORT:-18095} DB=${DB:-sf_console} OUT=${OUT:-/tmp/steadfast-console}
 JAVA_OPTS=${JAVA_OPTS:-"-Xmx56m -XX:+UseSerialGC -XX:ReservedCodeCacheSize=32m -Xss512k -XX:TrimNativeHeapInterval=2000"}
 export MALLOC_ARENA_MAX=2 PGPASSWORD=postgres
@@ -30,20 +32,13 @@ trap stop EXIT
 "${PSQL[@]}" -d postgres -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)" -c "CREATE DATABASE $DB"
 start; stop
 t0=$(date +%s)
-"$PSQL_BIN" "postgresql://postgres@127.0.0.1:55433/$DB" -X -q -v rows="$ROWS" -f "$ROOT/scripts/seed-jobs.sql" \
-  >"$OUT/seed.log" 2>&1 || { echo "bench-console: the seed failed (see $OUT/seed.log)" >&2; exit 2; }
+seed_jobs "$PSQL_BIN" "postgresql://postgres@127.0.0.1:55433/$DB" "$ROWS" "$OUT/seed.log" \
+  || { echo "bench-console: the seed failed (see $OUT/seed.log)" >&2; exit 2; }
 echo "seeded $ROWS jobs in $(( $(date +%s) - t0 )) s"
 start
-# as scripts/bench-peers.sh's wait_search_indexes: at least 30 s, then none being built for 20 s, at most an hour
-t0=$(date +%s) quiet=0
-for n in $(seq 1 3600); do
-  building=$("${PSQL[@]}" -At -d "$DB" -c "select count(*) from pg_stat_progress_create_index")
-  if [ "$building" = 0 ]; then quiet=$((quiet + 1)); else quiet=0; fi
-  [ "$n" -ge 30 ] && [ "$quiet" -ge 20 ] && break
-  [ "$n" -lt 3600 ] || { echo "bench-console: search indexes still being built after an hour" >&2; exit 2; }
-  sleep 1
-done
-echo "search indexes built: none being built for 20 s, $(( $(date +%s) - t0 )) s after the restart"
+waited=$(await_search_indexes 3600 "${PSQL[@]}" -d "$DB") \
+  || { echo "bench-console: search indexes still being built after an hour" >&2; exit 2; }
+echo "search indexes built: none being built for 20 s, $waited s after the restart"
 "${PSQL[@]}" -d "$DB" -c "VACUUM ANALYZE"
 "${PSQL[@]}" -d "$DB" -At -c "select 'live ' || (select count(*) from jobs) || ', history ' ||
   (select count(*) from job_history) || ', dead letters ' || (select count(*) from job_history where dead_letter)"

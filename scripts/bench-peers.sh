@@ -71,6 +71,8 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=lib/seeded-history.sh
+. "$ROOT/scripts/lib/seeded-history.sh"
 cd "$ROOT"
 ROUNDS=${ROUNDS:-3}
 CLIENT_WARMUP=${CLIENT_WARMUP:-on}
@@ -241,16 +243,13 @@ start_server() { # [keep]: keep the database (default: recreate it)
   die "server not healthy after 60 s (see $LOGDIR/server.log)"
 }
 
-# seeds SIZE jobs into the database a server has migrated, with no server running: the seed drops and rebuilds
-# indexes in long statements, and a running server's search indexer (CREATE INDEX CONCURRENTLY on closed days)
-# deadlocked with it
+# seeds SIZE jobs into the database a server has migrated, with no server running (scripts/lib/seeded-history.sh)
 seed_history() { # SIZE
   local h=$1 t0 logf="$LOGDIR/seed-$1-$SERVER_PID.log"
   [ "$h" -gt 0 ] || return 0
   log "seeding $h jobs: psql $DB_URL -v rows=$h -f scripts/seed-jobs.sql (log $logf)"
   t0=$(date +%s)
-  timeout -k 10 "$SEED_TIMEOUT" "$PSQL_BIN" "$DB_URL" -X -q -v rows="$h" -f "$ROOT/scripts/seed-jobs.sql" >"$logf" 2>&1 \
-    || die "seeding $h jobs failed (see $logf)"
+  seed_jobs "$PSQL_BIN" "$DB_URL" "$h" "$logf" "$SEED_TIMEOUT" || die "seeding $h jobs failed (see $logf)"
   log "seeded $h jobs in $(( $(date +%s) - t0 )) s"
   echo "{\"side\":\"server\",\"event\":\"seed\",\"history\":$h,\"seconds\":$(( $(date +%s) - t0 ))}" >>"$RAW"
 }
@@ -267,22 +266,14 @@ warm_up() {
     >>"$LOGDIR/warmup-$SERVER_PID.log" 2>&1 || log "warm-up exited $? (see $LOGDIR/warmup-$SERVER_PID.log)"
 }
 
-# after a restart on a seeded database, the search indexer builds every closed day's indexes (the state a server
-# that ran those days would have): wait until none is missing or being built, so no round runs beside a build
-wait_search_indexes() { # (the indexer starts 10 s after start-up and goes from one partition to the next at once)
-  local n t0 quiet=0 building
-  t0=$(date +%s)
-  for n in $(seq 1 "$SEED_TIMEOUT"); do
-    building=$("${PSQL[@]}" -At -d "$DB" -c "select count(*) from pg_stat_progress_create_index" 2>/dev/null) || building=
-    if [ "$building" = 0 ]; then quiet=$((quiet + 1)); else quiet=0; fi
-    if [ "$n" -ge 30 ] && [ "$quiet" -ge 20 ]; then
-      log "search indexes built: none being built for 20 s, $(( $(date +%s) - t0 )) s after the restart"
-      echo "{\"side\":\"server\",\"event\":\"search_indexes\",\"seconds\":$(( $(date +%s) - t0 ))}" >>"$RAW"
-      return 0
-    fi
-    sleep 1
-  done
-  die "the search indexes were still being built after $SEED_TIMEOUT s (see $LOGDIR/server.log)"
+# after a restart on a seeded database, wait until the search indexer has built every closed day's indexes, so no
+# round runs beside a build (scripts/lib/seeded-history.sh)
+wait_search_indexes() {
+  local s
+  s=$(await_search_indexes "$SEED_TIMEOUT" "${PSQL[@]}" -d "$DB") \
+    || die "the search indexes were still being built after $SEED_TIMEOUT s (see $LOGDIR/server.log)"
+  log "search indexes built: none being built for 20 s, $s s after the restart"
+  echo "{\"side\":\"server\",\"event\":\"search_indexes\",\"seconds\":$s}" >>"$RAW"
 }
 
 # a fresh database for history size SIZE: a server started on it (migrating it) and stopped, the seed, the server
