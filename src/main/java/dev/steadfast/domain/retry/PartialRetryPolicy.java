@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * A partial retry policy (a job's {@code retry} option, or a configured type or queue scope), validated against the
@@ -23,8 +25,8 @@ import java.util.Map;
  * partial policy is judged by the effective policy it produces. The violation names {@code max_interval} when the
  * partial set it, otherwise {@code initial_interval} (under the name, ISO or _ms form, it was given as).
  *
- * @param initialInterval and {@code maxInterval}: with the name each was given under
- * @param strategy        when given, a policy that is not {@code custom} may not give {@code intervals}
+ * @param initialInterval given with the name it was given under (ISO or _ms form), as is {@code maxInterval}
+ * @param intervals       only under an effective strategy {@code custom} (given here or inherited)
  */
 public record PartialRetryPolicy(Integer maxAttempts, Given initialInterval, Double backoffCoefficient,
                                  Given maxInterval, Boolean jitter, List<String> nonRetryableErrors,
@@ -158,14 +160,7 @@ public record PartialRetryPolicy(Integer maxAttempts, Given initialInterval, Dou
     }
 
     private static OnExhaustion onExhaustion(Map<String, Object> partial) {
-        Object v = partial.get(PolicyFields.ON_EXHAUSTION);
-        if (v == null) {
-            return null;
-        }
-        String field = qualified(PolicyFields.ON_EXHAUSTION);
-        String name = WireValues.string(field, v);
-        return OnExhaustion.fromWire(name).orElseThrow(() ->
-                new PolicyViolation(field, "must be \"discard\" or \"dead_letter\", got \"" + name + "\""));
+        return named(partial, PolicyFields.ON_EXHAUSTION, OnExhaustion::fromWire, "\"discard\" or \"dead_letter\"");
     }
 
     /** {@code intervals}: a JSON array of ISO 8601 durations, one per retry (the last one repeats). */
@@ -188,14 +183,20 @@ public record PartialRetryPolicy(Integer maxAttempts, Given initialInterval, Dou
     }
 
     private static BackoffStrategy strategy(Map<String, Object> partial) {
-        Object v = partial.get(PolicyFields.BACKOFF_STRATEGY);
+        return named(partial, PolicyFields.BACKOFF_STRATEGY, BackoffStrategy::fromWire,
+                "one of \"none\" (or \"constant\"), \"linear\", \"exponential\", \"polynomial\", \"custom\"");
+    }
+
+    /** A field whose string value names one of a closed set ({@code fromWire}, described by {@code allowed}). */
+    private static <T> T named(Map<String, Object> partial, String key, Function<String, Optional<T>> fromWire,
+                               String allowed) {
+        Object v = partial.get(key);
         if (v == null) {
             return null;
         }
-        String field = qualified(PolicyFields.BACKOFF_STRATEGY);
+        String field = qualified(key);
         String name = WireValues.string(field, v);
-        return BackoffStrategy.fromWire(name).orElseThrow(() -> new PolicyViolation(field,
-                "must be one of \"none\" (or \"constant\"), \"linear\", \"exponential\", \"polynomial\", \"custom\", got \""
-                        + name + "\""));
+        return fromWire.apply(name).orElseThrow(() ->
+                new PolicyViolation(field, "must be " + allowed + ", got \"" + name + "\""));
     }
 }

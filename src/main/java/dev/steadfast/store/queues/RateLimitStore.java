@@ -26,9 +26,9 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * Per-key rate limits (ojs-rate-limiting.md 6), enforced at claim time by every instance alike. Each key has one row
