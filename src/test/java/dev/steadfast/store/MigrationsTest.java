@@ -8,6 +8,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
 class MigrationsTest {
 
     static final String FRESH = "steadfast_test_fresh_migrations";
+    static final String UPGRADE = "steadfast_test_upgrade_migrations";
 
     @Inject
     Flyway flyway;
@@ -52,7 +54,7 @@ class MigrationsTest {
         ValidateResult v = flyway.validateWithResult();
         assertTrue(v.validationSuccessful, String.valueOf(v.invalidMigrations));
         MigrationInfo[] applied = flyway.info().applied();
-        assertEquals("38", applied[applied.length - 1].getVersion().getVersion());
+        assertEquals("39", applied[applied.length - 1].getVersion().getVersion());
     }
 
     @Test
@@ -67,6 +69,68 @@ class MigrationsTest {
             assertTrue(fresh.validateWithResult().validationSuccessful);
         } finally {
             drop(FRESH);
+        }
+    }
+
+    /**
+     * V39 rebuilds the live table in another column order: every row of every live state comes through with every
+     * value (compared as name-keyed JSON, which does not depend on the order), and all_jobs answers the same, with
+     * lease_check_at now among its columns (V36 added it to both tables but did not rebuild the view).
+     */
+    @Test
+    void v39KeepsEveryLiveRowWhole() throws SQLException {
+        recreate(UPGRADE);
+        String db = url.substring(0, url.lastIndexOf('/') + 1) + UPGRADE;
+        try {
+            Flyway.configure().configuration(flyway.getConfiguration()).dataSource(db, user, password)
+                    .target("38").load().migrate();
+            String rows = "SELECT jsonb_agg(to_jsonb(j) ORDER BY id)::text FROM jobs j";
+            String view = "SELECT jsonb_agg(to_jsonb(a) - 'lease_check_at' ORDER BY id)::text FROM all_jobs a";
+            String before;
+            String beforeView;
+            try (Connection c = DriverManager.getConnection(db, user, password); Statement s = c.createStatement()) {
+                s.execute("""
+                        INSERT INTO jobs (id, type, queue, args, meta, tags, state, attempt, max_attempts, retry_policy,
+                                          errors, error, visibility_timeout_ms, timeout_ms, run_at, created_at,
+                                          enqueued_at, started_at, lease_owner, lease_expires_at, lease_check_at,
+                                          expires_at, unique_key, tenant_id, rate_limit_key, error_group)
+                        SELECT gen_random_uuid(), 'email.send', 'q' || (n % 3), jsonb_build_array(n, 'x'),
+                               jsonb_build_object('n', n), ARRAY['t' || n],
+                               (ARRAY['available', 'scheduled', 'retryable', 'active', 'pending'])[n % 5 + 1],
+                               CASE WHEN n % 5 = 3 THEN 1 ELSE 0 END, 5, '{"jitter": false}',
+                               CASE WHEN n % 5 = 2 THEN '[{"code": "boom"}]'::jsonb ELSE '[]' END,
+                               CASE WHEN n % 5 = 2 THEN '{"code": "boom"}'::jsonb END,
+                               30000, CASE WHEN n % 2 = 0 THEN 60000 END,
+                               CASE WHEN n % 5 < 3 THEN now() + n * interval '1 s' END, now() - n * interval '1 s',
+                               now(), CASE WHEN n % 5 = 3 THEN now() END, CASE WHEN n % 5 = 3 THEN 'w-' || n END,
+                               CASE WHEN n % 5 = 3 THEN now() + interval '1 min' END,
+                               CASE WHEN n % 5 = 3 THEN now() + interval '1 min' END,
+                               CASE WHEN n % 7 = 0 THEN now() + interval '1 h' END,
+                               CASE WHEN n % 11 = 0 THEN md5(n::text) || md5(n::text) END,
+                               CASE WHEN n % 13 = 0 THEN 'acme' END, CASE WHEN n % 17 = 0 THEN 'k' END,
+                               CASE WHEN n % 5 = 2 THEN 1 END
+                        FROM generate_series(1, 200) n""");
+                before = one(s, rows);
+                beforeView = one(s, view);
+            }
+            Flyway.configure().configuration(flyway.getConfiguration()).dataSource(db, user, password)
+                    .target("39").load().migrate();
+            try (Connection c = DriverManager.getConnection(db, user, password); Statement s = c.createStatement()) {
+                assertEquals(before, one(s, rows));
+                assertEquals(beforeView, one(s, view));
+                assertEquals("200", one(s, "SELECT count(lease_check_at) + count(*) FILTER (WHERE state <> 'active')"
+                        + " FROM all_jobs"));
+                assertEquals("39", one(s, "SELECT max(version::int)::text FROM flyway_schema_history"));
+            }
+        } finally {
+            drop(UPGRADE);
+        }
+    }
+
+    private static String one(Statement s, String sql) throws SQLException {
+        try (ResultSet r = s.executeQuery(sql)) {
+            r.next();
+            return r.getString(1);
         }
     }
 
