@@ -1,22 +1,10 @@
 -- The statements of store JobSql, rendered by RenderedSqlTest from the code: do not edit by hand.
 
 -- JobSql.INSERT_NEW_JOBS
-INSERT INTO jobs (id, type, queue, args, meta, extensions, priority, tags, state, max_attempts,
-                  retry_policy, timeout_ms, visibility_timeout_ms, run_at, scheduled_at, expires_at,
-                  created_at, enqueued_at, unique_key, rate_limit_key, tenant_id)
-SELECT u.id, u.type, u.queue, u.args::jsonb, u.meta::jsonb, u.ext::jsonb, u.priority,
-       ARRAY(SELECT jsonb_array_elements_text(u.tags::jsonb)), u.state, u.max_attempts,
-       u.retry::jsonb, u.timeout_ms, u.vis_ms, u.run_at, u.scheduled_at, u.expires_at,
-       u.created_at, u.enqueued_at, u.unique_key, u.rate_limit_key, u.meta::jsonb ->> 'tenant_id'
-FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int4[],
-            $8::text[], $9::text[], $10::int4[], $11::text[], $12::int8[], $13::int8[],
-            $14::timestamptz[], $15::timestamptz[], $16::timestamptz[], $17::timestamptz[],
-            $18::timestamptz[], $19::text[], $20::bool[], $21::text[])
-     AS u(id, type, queue, args, meta, ext, priority, tags, state, max_attempts, retry, timeout_ms,
-          vis_ms, run_at, scheduled_at, expires_at, created_at, enqueued_at, unique_key, client_id,
-          rate_limit_key);
-
--- JobSql.INSERT_JOBS
+WITH notified AS MATERIALIZED (
+    SELECT count(pg_notify('steadfast_jobs', d.queue)) AS n
+    FROM (SELECT DISTINCT p.queue FROM unnest($3::text[], $9::text[]) AS p(queue, state)
+          WHERE p.state = 'available') d)
 INSERT INTO jobs (id, type, queue, args, meta, extensions, priority, tags, state, max_attempts,
                   retry_policy, timeout_ms, visibility_timeout_ms, run_at, scheduled_at, expires_at,
                   created_at, enqueued_at, unique_key, rate_limit_key, tenant_id)
@@ -31,9 +19,37 @@ FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text
      AS u(id, type, queue, args, meta, ext, priority, tags, state, max_attempts, retry, timeout_ms,
           vis_ms, run_at, scheduled_at, expires_at, created_at, enqueued_at, unique_key, client_id,
           rate_limit_key)
-WHERE NOT (u.client_id AND EXISTS (SELECT 1 FROM job_history h WHERE h.id = u.id))
+WHERE (SELECT n FROM notified) >= 0;
+
+-- JobSql.INSERT_JOBS
+WITH notified AS MATERIALIZED (
+    SELECT count(pg_notify('steadfast_jobs', d.queue)) AS n
+    FROM (SELECT DISTINCT p.queue FROM unnest($3::text[], $9::text[]) AS p(queue, state)
+          WHERE p.state = 'available') d)
+INSERT INTO jobs (id, type, queue, args, meta, extensions, priority, tags, state, max_attempts,
+                  retry_policy, timeout_ms, visibility_timeout_ms, run_at, scheduled_at, expires_at,
+                  created_at, enqueued_at, unique_key, rate_limit_key, tenant_id)
+SELECT u.id, u.type, u.queue, u.args::jsonb, u.meta::jsonb, u.ext::jsonb, u.priority,
+       ARRAY(SELECT jsonb_array_elements_text(u.tags::jsonb)), u.state, u.max_attempts,
+       u.retry::jsonb, u.timeout_ms, u.vis_ms, u.run_at, u.scheduled_at, u.expires_at,
+       u.created_at, u.enqueued_at, u.unique_key, u.rate_limit_key, u.meta::jsonb ->> 'tenant_id'
+FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int4[],
+            $8::text[], $9::text[], $10::int4[], $11::text[], $12::int8[], $13::int8[],
+            $14::timestamptz[], $15::timestamptz[], $16::timestamptz[], $17::timestamptz[],
+            $18::timestamptz[], $19::text[], $20::bool[], $21::text[])
+     AS u(id, type, queue, args, meta, ext, priority, tags, state, max_attempts, retry, timeout_ms,
+          vis_ms, run_at, scheduled_at, expires_at, created_at, enqueued_at, unique_key, client_id,
+          rate_limit_key)
+WHERE (SELECT n FROM notified) >= 0
+  AND NOT (u.client_id AND EXISTS (SELECT 1 FROM job_history h WHERE h.id = u.id))
 ON CONFLICT (id) DO NOTHING
 RETURNING id;
+
+-- JobSql.NOTIFY_PUSHED
+WITH notified AS MATERIALIZED (
+SELECT count(pg_notify('steadfast_jobs', d.queue)) AS n
+FROM (SELECT DISTINCT p.queue FROM unnest($3::text[], $9::text[]) AS p(queue, state)
+      WHERE p.state = 'available') d);
 
 -- JobSql.REGISTER_QUEUES
 INSERT INTO queues (name, created_at) SELECT unnest($1::text[]), $2

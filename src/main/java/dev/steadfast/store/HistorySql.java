@@ -52,16 +52,18 @@ public final class HistorySql {
      * RETRY_DEAD_LETTER and REVIVE: finished jobs ($1, in the states $2, dead-lettered or not as $3 says) move back
      * into the live table as a new run of the same job, available at $4 with attempts reset. The error history stays,
      * each entry tagged with the run it belongs to, so the next failure starts run + 1. The one statement of this rule,
-     * for single and bulk retries alike. Returns the live rows.
+     * for single and bulk retries alike. Returns the live rows, and announces their queues on steadfast_jobs (once
+     * per queue, at commit; as JobSql's PUSH does).
      */
     public static final String START_NEW_RUNS = """
             WITH old AS (
                 DELETE FROM job_history h WHERE h.id = ANY($1::uuid[]) AND h.state = ANY($2::text[])
                   AND h.dead_letter = $3
-                RETURNING h.*)
-            INSERT INTO jobs (%s)
-            SELECT %s FROM old
-            RETURNING\s""".formatted(String.join(", ", COLUMNS), COLUMNS.stream().map(c -> switch (c) {
+                RETURNING h.*),
+            revived AS (
+                INSERT INTO jobs (%s)
+                SELECT %s FROM old
+                RETURNING\s""".formatted(String.join(", ", COLUMNS), COLUMNS.stream().map(c -> switch (c) {
                 case "state" -> "'available'";
                 case "dead_letter" -> "false";
                 case "attempt", "snoozes" -> "0";
@@ -70,5 +72,9 @@ public final class HistorySql {
                      "retry_delay_ms", "lease_check_at" -> "NULL";
                 case "run_at", "enqueued_at" -> "$4::timestamptz";
                 default -> "old." + c;
-            } + " AS " + c).collect(Collectors.joining(", "))) + JobRows.COLUMNS;
+            } + " AS " + c).collect(Collectors.joining(", "))) + JobRows.COLUMNS + """
+            )
+            SELECT r.*, (SELECT count(pg_notify('steadfast_jobs', d.queue)) FROM (SELECT DISTINCT queue FROM revived) d)
+                   AS notified
+            FROM revived r""";
 }

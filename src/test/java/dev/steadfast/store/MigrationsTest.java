@@ -54,7 +54,7 @@ class MigrationsTest {
         ValidateResult v = flyway.validateWithResult();
         assertTrue(v.validationSuccessful, String.valueOf(v.invalidMigrations));
         MigrationInfo[] applied = flyway.info().applied();
-        assertEquals("40", applied[applied.length - 1].getVersion().getVersion());
+        assertEquals("41", applied[applied.length - 1].getVersion().getVersion());
     }
 
     @Test
