@@ -7,7 +7,6 @@ import static dev.steadfast.testsupport.Api.nack;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.send;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.testsupport.Api;
 import dev.steadfast.testsupport.DatasourceSettings;
@@ -15,6 +14,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.Vertx;
 import io.vertx.pgclient.PgConnection;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -89,11 +90,8 @@ class PushNotifiesTest {
         await("the revived job's queue", () -> heard.contains("notify-revived"));
     }
 
-    private static void await(String what, BooleanSupplier done) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!done.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "not heard within 10 s: " + what);
-            Thread.sleep(20);
-        }
+    private static void await(String what, BooleanSupplier done) {
+        Awaitility.await(what).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .until(done::getAsBoolean);
     }
 }

@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -67,12 +68,9 @@ class SessionConnectionsTest {
         }
     }
 
-    private static void await(String what, BooleanSupplier done) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-        while (!done.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "not within 15 s: " + what);
-            Thread.sleep(50);
-        }
+    private static void await(String what, BooleanSupplier done) {
+        Awaitility.await(what).atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
+                .until(done::getAsBoolean);
     }
 
     private void notify(String payload) {
