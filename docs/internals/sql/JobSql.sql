@@ -45,12 +45,6 @@ WHERE (SELECT n FROM notified) >= 0
 ON CONFLICT (id) DO NOTHING
 RETURNING id;
 
--- JobSql.NOTIFY_PUSHED
-WITH notified AS MATERIALIZED (
-SELECT count(pg_notify('steadfast_jobs', d.queue)) AS n
-FROM (SELECT DISTINCT p.queue FROM unnest($3::text[], $9::text[]) AS p(queue, state)
-      WHERE p.state = 'available') d);
-
 -- JobSql.REGISTER_QUEUES
 INSERT INTO queues (name, created_at) SELECT unnest($1::text[]), $2
 ON CONFLICT (name) DO NOTHING;

@@ -21,8 +21,7 @@ promoted AS (
     UPDATE jobs j SET state = 'available', enqueued_at = j.run_at
     FROM due WHERE j.id = due.id
     RETURNING j.id, j.type, j.queue, j.priority)
-SELECT p.*, (SELECT count(pg_notify('steadfast_jobs', q.queue))
-             FROM (SELECT DISTINCT queue FROM promoted) q) AS notified
+SELECT p.*, (SELECT count(pg_notify('steadfast_jobs', q.queue)) FROM (SELECT DISTINCT queue FROM promoted) q) AS notified
 FROM promoted p;
 
 -- MaintenanceSql.LOCK_EXPIRED_JOBS

@@ -74,7 +74,7 @@ public final class HistorySql {
                 default -> "old." + c;
             } + " AS " + c).collect(Collectors.joining(", "))) + JobRows.COLUMNS + """
             )
-            SELECT r.*, (SELECT count(pg_notify('steadfast_jobs', d.queue)) FROM (SELECT DISTINCT queue FROM revived) d)
-                   AS notified
+            SELECT r.*, (""" + JobNotifications.announceQueuesOf("revived") + """
+            ) AS notified
             FROM revived r""";
 }

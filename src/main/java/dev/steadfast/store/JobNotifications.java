@@ -18,7 +18,8 @@ import org.jboss.logging.Logger;
 
 /**
  * LISTEN on the channel {@code steadfast_jobs}, on which PostgreSQL announces the queues that got new available
- * jobs (the insert trigger of V5__lean_hot_path.sql, and the promoter's statement), and on
+ * jobs (the statements that make them: PUSH, the promoter, a revival, cron and workflow releases; each through
+ * {@link #CHANNEL}, most through {@link #announceQueuesOf}), and on
  * {@code steadfast_events}, on which instances share lifecycle events ({@link EventChannel}). One dedicated
  * connection per instance, outside the pool, so that waiting FETCH requests hold none; it goes to
  * {@code steadfast.database.session-url} when set (behind a pooler in transaction mode, {@link DatabaseConfig}), on
@@ -31,8 +32,18 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class JobNotifications {
 
-    static final String CHANNEL = "steadfast_jobs";
+    /** The channel the statements that make jobs available announce their queues on. */
+    public static final String CHANNEL = "steadfast_jobs";
     private static final Logger LOG = Logger.getLogger(JobNotifications.class);
+
+    /**
+     * A query that announces on {@link #CHANNEL}, once each, the queues of the rows of {@code relation} (a CTE of the
+     * calling statement with a column queue), answering how many: PostgreSQL sends them when the statement commits.
+     */
+    public static String announceQueuesOf(String relation) {
+        return "SELECT count(pg_notify('" + CHANNEL + "', q.queue)) FROM (SELECT DISTINCT queue FROM " + relation
+                + ") q";
+    }
 
     /** A channel listened to: what to do with each payload, and after each LISTEN succeeded. */
     private record Channel(String name, Consumer<String> handler, Runnable onListening) {

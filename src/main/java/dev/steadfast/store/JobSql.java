@@ -45,15 +45,17 @@ public final class JobSql {
      * docs/performance/2026-11-30-live-columns-by-change.md). A duplicate client id that INSERT_JOBS skips still
      * announces its queue: a waiter then finds nothing and waits again.
      */
-    private static final String NOTIFY_PUSHED = """
+    private static String notifyPushed() {
+        return """
             WITH notified AS MATERIALIZED (
-                SELECT count(pg_notify('steadfast_jobs', d.queue)) AS n
+                SELECT count(pg_notify('%s', d.queue)) AS n
                 FROM (SELECT DISTINCT p.queue FROM unnest($3::text[], $9::text[]) AS p(queue, state)
                       WHERE p.state = 'available') d)
-            """;
+            """.formatted(JobNotifications.CHANNEL);
+    }
 
     private static String insertJobs(boolean clientIds) {
-        return NOTIFY_PUSHED + """
+        return notifyPushed() + """
             INSERT INTO jobs (id, type, queue, args, meta, extensions, priority, tags, state, max_attempts,
                               retry_policy, timeout_ms, visibility_timeout_ms, run_at, scheduled_at, expires_at,
                               created_at, enqueued_at, unique_key, rate_limit_key, tenant_id)

@@ -1,6 +1,7 @@
 package dev.steadfast.store.cron;
 
 import dev.steadfast.store.HistorySql;
+import dev.steadfast.store.JobNotifications;
 import java.util.Map;
 
 /**
@@ -55,7 +56,7 @@ final class CronSql {
                 UPDATE jobs j SET state = 'available', run_at = $2, enqueued_at = $2
                 FROM cron_runs r JOIN s ON s.name = r.cron_name
                 WHERE r.held AND j.id = r.job_id AND j.state = 'pending' RETURNING j.queue)
-            SELECT count(pg_notify('steadfast_jobs', q.queue)) FROM (SELECT DISTINCT queue FROM a) q""";
+            """ + JobNotifications.announceQueuesOf("a");
 
     /** Pause ($2 false, $3 NULL) or resume ($2 true, $3 the first occurrence after now). */
     static final String SET_ENABLED = "UPDATE cron_jobs SET enabled = $2, next_fire_at = $3 WHERE name = $1"
@@ -111,8 +112,8 @@ final class CronSql {
             a AS (
                 UPDATE jobs j SET state = 'available', run_at = $3, enqueued_at = $3
                 FROM r WHERE j.id = r.job_id AND j.state = 'pending' RETURNING j.queue)
-            SELECT (SELECT count(*) FROM r) AS released, (SELECT count(pg_notify('steadfast_jobs', queue)) FROM a)
-                   AS notified""";
+            SELECT (SELECT count(*) FROM r) AS released, (SELECT count(pg_notify('%s', queue)) FROM a)
+                   AS notified""".formatted(JobNotifications.CHANNEL);
 
     /**
      * Moves the schedule on, only from the occurrence it was decided for ($5). A schedule that never fires again

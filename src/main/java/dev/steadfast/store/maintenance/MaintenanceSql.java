@@ -1,6 +1,7 @@
 package dev.steadfast.store.maintenance;
 
 import dev.steadfast.store.HistorySql;
+import dev.steadfast.store.JobNotifications;
 import dev.steadfast.store.JobRows;
 import java.util.Map;
 
@@ -52,9 +53,8 @@ public final class MaintenanceSql {
                 UPDATE jobs j SET state = 'available', enqueued_at = j.run_at
                 FROM due WHERE j.id = due.id
                 RETURNING j.id, j.type, j.queue, j.priority)
-            SELECT p.*, (SELECT count(pg_notify('steadfast_jobs', q.queue))
-                         FROM (SELECT DISTINCT queue FROM promoted) q) AS notified
-            FROM promoted p""";
+            SELECT p.*, (%s) AS notified
+            FROM promoted p""".formatted(JobNotifications.announceQueuesOf("promoted"));
 
     /**
      * Expiry: jobs not started yet whose expires_at has passed, earliest first, locked so no other instance (and

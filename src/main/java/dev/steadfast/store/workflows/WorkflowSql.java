@@ -1,6 +1,7 @@
 package dev.steadfast.store.workflows;
 
 import dev.steadfast.store.HistorySql;
+import dev.steadfast.store.JobNotifications;
 import java.util.Map;
 
 /**
@@ -127,8 +128,8 @@ final class WorkflowSql {
                                      WHERE p.id IS NULL AND nm.workflow_id = o.id AND nm.role = 'step') n ON true))
                 FROM d WHERE j.id = $1 AND j.state = 'pending' RETURNING j.queue, j.state, j.run_at)
             SELECT queue, state, run_at,
-                   CASE WHEN state = 'available' THEN pg_notify('steadfast_jobs', queue)::text END AS notified
-            FROM a""";
+                   CASE WHEN state = 'available' THEN pg_notify('%s', queue)::text END AS notified
+            FROM a""".formatted(JobNotifications.CHANNEL);
 
     /** Cancels waiting members the workflow will never run (pending -> cancelled, into the history). */
     static final String CANCEL_WAITING = "WITH " + HistorySql.finish("", "j.id = ANY($1::uuid[]) AND j.state = 'pending'",
