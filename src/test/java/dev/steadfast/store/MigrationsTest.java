@@ -15,6 +15,7 @@ import java.util.Arrays;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.flywaydb.core.api.output.ValidateResult;
 import org.junit.jupiter.api.Test;
 
@@ -61,8 +62,7 @@ class MigrationsTest {
     void aFreshDatabaseTakesEveryMigrationOnceAndStartsAgain() throws SQLException {
         recreate(FRESH);
         try {
-            Flyway fresh = Flyway.configure().configuration(flyway.getConfiguration())
-                    .dataSource(url.substring(0, url.lastIndexOf('/') + 1) + FRESH, user, password).load();
+            Flyway fresh = flywayOn(FRESH).load();
             int resolved = fresh.info().all().length;
             assertEquals(resolved, fresh.migrate().migrationsExecuted, "first start");
             assertEquals(0, fresh.migrate().migrationsExecuted, "second start");
@@ -80,10 +80,9 @@ class MigrationsTest {
     @Test
     void v39KeepsEveryLiveRowWhole() throws SQLException {
         recreate(UPGRADE);
-        String db = url.substring(0, url.lastIndexOf('/') + 1) + UPGRADE;
+        String db = urlOf(UPGRADE);
         try {
-            Flyway.configure().configuration(flyway.getConfiguration()).dataSource(db, user, password)
-                    .target("38").load().migrate();
+            flywayOn(UPGRADE).target("38").load().migrate();
             String rows = "SELECT jsonb_agg(to_jsonb(j) ORDER BY id)::text FROM jobs j";
             String view = "SELECT jsonb_agg(to_jsonb(a) - 'lease_check_at' ORDER BY id)::text FROM all_jobs a";
             String before;
@@ -113,8 +112,7 @@ class MigrationsTest {
                 before = one(s, rows);
                 beforeView = one(s, view);
             }
-            Flyway.configure().configuration(flyway.getConfiguration()).dataSource(db, user, password)
-                    .target("39").load().migrate();
+            flywayOn(UPGRADE).target("39").load().migrate();
             try (Connection c = DriverManager.getConnection(db, user, password); Statement s = c.createStatement()) {
                 assertEquals(before, one(s, rows));
                 assertEquals(beforeView, one(s, view));
@@ -132,6 +130,16 @@ class MigrationsTest {
             r.next();
             return r.getString(1);
         }
+    }
+
+    /** The JDBC URL of the database {@code db} on the test database's server. */
+    private String urlOf(String db) {
+        return url.substring(0, url.lastIndexOf('/') + 1) + db;
+    }
+
+    /** This application's Flyway configuration, on the database {@code db}. */
+    private FluentConfiguration flywayOn(String db) {
+        return Flyway.configure().configuration(flyway.getConfiguration()).dataSource(urlOf(db), user, password);
     }
 
     private void recreate(String db) throws SQLException {
