@@ -11,7 +11,7 @@
 set -euo pipefail
 ROOT=${ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
 JAR=$ROOT/target/quarkus-app/quarkus-run.jar
-TOOLS=$ROOT/tools/target/steadfast-tools.jar
+TOOLS=${TOOLS:-$ROOT/tools/target/steadfast-tools.jar}
 ROUNDS=${ROUNDS:-3} JOBS=${JOBS:-20000} CLIENT_WARMUP=${CLIENT_WARMUP:-on} PORT=${PORT:-18330} DB=${DB:-sf_grpcw2}
 OUT=${OUT:-/tmp/steadfast-grpc-w2}; mkdir -p "$OUT"; : > "$OUT/results.txt"
 JAVA_OPTS=${JAVA_OPTS:-"-Xmx56m -XX:+UseSerialGC -XX:ReservedCodeCacheSize=32m -Xss512k -XX:TrimNativeHeapInterval=2000"}

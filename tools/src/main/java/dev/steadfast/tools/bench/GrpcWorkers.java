@@ -50,6 +50,7 @@ final class GrpcWorkers implements AutoCloseable {
         URI u = URI.create(url);
         int port = u.getPort() >= 0 ? u.getPort() : u.getScheme().equals("https") ? 443 : 80;
         this.channel = Grpc.newChannelBuilderForAddress(u.getHost(), port, InsecureChannelCredentials.create())
+                .directExecutor()
                 .build();
         Metadata headers = new Metadata();
         if (token != null && !token.isEmpty()) {
