@@ -33,7 +33,9 @@ import org.openjobspec.ojs.v1.StreamJobsRequest;
  * {@link WorkerLoop} does over HTTP. {@code grpc-stream}: each loop holds one StreamJobs with {@code max_concurrent}
  * = --fetch-count and ACKs each job as it arrives with the unary Ack; a stream that ends before the run is done is
  * opened again. Books deliveries and ACKs in the run's {@link Progress}; counts jobs received and acked and the
- * longest gap between two jobs received (from the first one on), the figure of a stream that stalls.
+ * longest gap between two jobs received (from the first one on), the figure of a stream that stalls. The channel runs
+ * the callbacks on its own event loop ({@code directExecutor}): they only book and send, never block; handed to the
+ * default executor's pool instead, each hopped threads, which doubled the tool's CPU a streamed job.
  */
 final class GrpcWorkers implements AutoCloseable {
 
