@@ -73,8 +73,7 @@ WITH r AS (
 a AS (
     UPDATE jobs j SET state = 'available', run_at = $3, enqueued_at = $3
     FROM r WHERE j.id = r.job_id AND j.state = 'pending' RETURNING j.queue)
-SELECT (SELECT count(*) FROM r) AS released, (SELECT count(pg_notify('steadfast_jobs', queue)) FROM a)
-       AS notified;
+SELECT (SELECT count(*) FROM r) AS released, (SELECT count(pg_notify('steadfast_jobs', q.queue)) FROM (SELECT DISTINCT queue FROM a) q) AS notified;
 
 -- CronSql.ADVANCE
 UPDATE cron_jobs SET next_fire_at = $2::timestamptz, enabled = enabled AND $2::timestamptz IS NOT NULL,

@@ -112,8 +112,8 @@ final class CronSql {
             a AS (
                 UPDATE jobs j SET state = 'available', run_at = $3, enqueued_at = $3
                 FROM r WHERE j.id = r.job_id AND j.state = 'pending' RETURNING j.queue)
-            SELECT (SELECT count(*) FROM r) AS released, (SELECT count(pg_notify('%s', queue)) FROM a)
-                   AS notified""".formatted(JobNotifications.CHANNEL);
+            SELECT (SELECT count(*) FROM r) AS released, (%s) AS notified""".formatted(
+            JobNotifications.announceQueuesOf("a"));
 
     /**
      * Moves the schedule on, only from the occurrence it was decided for ($5). A schedule that never fires again
