@@ -3,6 +3,8 @@ package dev.steadfast.tools.faults;
 import dev.steadfast.tools.Exit;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /** The options of {@code faults}, with their defaults (see {@link #USAGE}). */
 final class FaultsOptions {
@@ -13,7 +15,8 @@ final class FaultsOptions {
             + " [--seconds 30] [--producers 8] [--workers 6] [--slow-workers 2] [--lease-ms 5000] [--slow-lease-ms 1000]"
             + " [--slow-ms 1500] [--work-ms 5] [--fuzz-requests 1500] [--drain-seconds 120]"
             + " [--base-port 18181] [--db steadfast_faults] [--jar target/quarkus-app/quarkus-run.jar]"
-            + " [--heap -Xmx384m] [--logs target/faults] [--no-kill] [--no-db-restart] [--no-upgrade]"
+            + " [--heap -Xmx384m] [--jvm-option OPTION (repeatable: more options for every instance's JVM)]"
+            + " [--logs target/faults] [--no-kill] [--no-db-restart] [--no-upgrade]"
             + " [--no-idle-transaction]"
             + " [--flood 1000 (unauthenticated requests to distinct paths)]"
             + " [--skew +20s (instance 1's clock, with libfaketime)] [--clock database|system]"
@@ -45,6 +48,8 @@ final class FaultsOptions {
     boolean idleTransaction = true;
     int flood = 1000;
     String heap = "-Xmx384m";
+    /** More options for every instance's JVM, after {@link #heap}. */
+    final List<String> jvmOptions = new ArrayList<>();
     String skew;
     String clock;
     Path logs = Path.of("target/faults");
@@ -70,6 +75,7 @@ final class FaultsOptions {
                 case "--fuzz-requests" -> o.fuzzRequests = number(args, ++i);
                 case "--drain-seconds" -> o.drainSeconds = number(args, ++i);
                 case "--heap" -> o.heap = value(args, ++i);
+                case "--jvm-option" -> o.jvmOptions.add(value(args, ++i));
                 case "--logs" -> o.logs = Path.of(value(args, ++i));
                 case "--skew" -> o.skew = value(args, ++i);
                 case "--clock" -> o.clock = value(args, ++i);

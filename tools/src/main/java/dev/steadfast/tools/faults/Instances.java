@@ -263,7 +263,10 @@ final class Instances implements AutoCloseable {
     }
 
     private Process start(int i, Map<String, String> environment) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder("java", o.heap, "-jar", o.jar);
+        List<String> command = new ArrayList<>(List.of("java", o.heap));
+        command.addAll(o.jvmOptions);
+        command.addAll(List.of("-jar", o.jar));
+        ProcessBuilder pb = new ProcessBuilder(command);
         pb.environment().putAll(environment);
         pb.environment().put("QUARKUS_HTTP_PORT", String.valueOf(port(i)));
         if (o.clock != null) {
