@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * without the envelope, events pushed through one instance (also just after the other joined) listed by the
  * other, real routes still in the metrics after 1,000 unauthenticated requests to made-up paths, and a rolling
  * upgrade of instance 0 (a new instance with the default console settings beside it, then SIGTERM to the old one)
- * with the new instance healthy and no stretch of failing requests over 10 s.
+ * with the new instance healthy and no stretch of failing requests over 10 s. The instances run with C1 only, as
+ * every packaged jar the suite starts (see SecondInstance): three JVMs start at once on two cores here.
  */
 class MultiInstanceIT {
 
@@ -30,10 +31,10 @@ class MultiInstanceIT {
         Path log = Path.of("target/faults-it.log");
         // a fixed port range per checkout, outside the ephemeral ports
         int base = 19000 + Math.floorMod(Path.of("").toAbsolutePath().toString().hashCode(), 100) * 10;
-        Process p = new ProcessBuilder("java", "-jar", toolsJar().toString(), "faults", "--instances", "2", "--jobs", "600",
-                "--seconds", "12", "--producers", "4", "--workers", "4", "--slow-workers", "2", "--fuzz-requests", "0",
+        Process p = new ProcessBuilder("java", "-XX:TieredStopAtLevel=1", "-jar", toolsJar().toString(), "faults",
+                "--instances", "2", "--jobs", "600", "--seconds", "12", "--producers", "4", "--workers", "4", "--slow-workers", "2", "--fuzz-requests", "0",
                 "--no-db-restart", "--db", "steadfast_faults_it", "--base-port", String.valueOf(base),
-                "--heap", "-Xmx256m", "--logs", "target/faults-it")
+                "--heap", "-Xmx256m", "--jvm-option", "-XX:TieredStopAtLevel=1", "--logs", "target/faults-it")
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         boolean done = p.waitFor(15, TimeUnit.MINUTES);
         if (!done) {
