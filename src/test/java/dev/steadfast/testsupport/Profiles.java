@@ -8,9 +8,8 @@ import java.util.Map;
  * The test profiles that several {@code @QuarkusTest} classes share. Every distinct profile is one more Quarkus build
  * (made while the tests are discovered) and one more start and stop, together about 15-20 s on two shared cores
  * (docs/internals/testing.md), so a class that needs settings of its own joins the profile whose other classes those
- * settings do not disturb rather than adding one; each setting below names the class it is for. Two classes keep a
- * profile of their own: {@code CostBudgetTest} (its own database resource, the counting proxy) and
- * {@code ServerDrainTest} (it puts the server into shutdown for good).
+ * settings do not disturb rather than adding one; each setting below names the class it is for. One class keeps a
+ * profile of its own: {@code CostBudgetTest} (its own database resource, the counting proxy).
  */
 public final class Profiles {
 
@@ -60,7 +59,9 @@ public final class Profiles {
      * Switches that only their own class notices: every worker answer must name its worker
      * ({@code RequireWorkerIdTest}), the console without login ({@code ConsoleWithoutLoginTest}), Hibernate checking
      * the entities against the migrated schema at start ({@code SchemaValidationTest}), and retry policies for the
-     * defaults, queues and types ({@code RetryScopesTest}: a default {@code max_attempts} of 5, clamped to 100).
+     * defaults, queues and types ({@code RetryScopesTest}: a default {@code max_attempts} of 5, clamped to 100), and
+     * workers told to go quiet when the server drains ({@code ServerDrainTest}, which puts the server into shutdown for
+     * good and so must run last of these classes: {@code TestProfilesTest} checks it does).
      */
     public static class Switches implements QuarkusTestProfile {
         @Override
@@ -77,6 +78,7 @@ public final class Profiles {
             c.put("steadfast.retry.types.\"export.poll\"",
                     "{\"backoff_strategy\":\"custom\",\"intervals\":[\"PT1S\",\"PT2S\"],\"jitter\":false}");
             c.put("steadfast.retry.max-attempts-max", "100");
+            c.put("steadfast.workers.quiet-on-shutdown", "true");
             return c;
         }
     }

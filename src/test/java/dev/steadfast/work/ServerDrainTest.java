@@ -9,29 +9,22 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.Profiles;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
  * What a server does once it begins to shut down (the SIGTERM delay): no job handed out; heartbeats say quiet;
- * health answers 503. Its own application instance, since draining is for
- * good.
+ * health answers 503. Draining is for good, so this class runs last of its profile's classes ({@code Switches}):
+ * Quarkus orders the classes of a profile by their fully qualified names, and {@code TestProfilesTest} checks that
+ * this one sorts after the others; the next profile's classes get a server of their own.
  */
 @QuarkusTest
-@TestProfile(ServerDrainTest.OwnInstance.class)
+@TestProfile(Profiles.Switches.class)
 class ServerDrainTest {
-
-    public static class OwnInstance implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("steadfast.workers.quiet-on-shutdown", "true");
-        }
-    }
 
     @Inject
     Draining draining;
