@@ -55,9 +55,9 @@ class EventSharingTest {
         PgConnection other = listener(heard);
         try {
             String kept = emit("before-request-");
-            Thread.sleep(1500); // longer than a flush
+            Thread.sleep(15 * EventSharing.FLUSH_MS); // many flushes' time
             notify(other, "{\"o\":\"newcomer\",\"e\":[]}");
-            Thread.sleep(1000);
+            Thread.sleep(15 * EventSharing.FLUSH_MS);
             assertTrue(heard.stream().noneMatch(p -> p.contains(kept)), "sent unasked: " + heard);
 
             notify(other, "{\"o\":\"newcomer\",\"w\":true,\"e\":[]}");
@@ -66,7 +66,7 @@ class EventSharingTest {
 
             Thread.sleep(EventSharing.ASKED_FOR + 500);
             String late = emit("request-over-");
-            Thread.sleep(1000);
+            Thread.sleep(15 * EventSharing.FLUSH_MS);
             assertTrue(heard.stream().noneMatch(p -> p.contains(late)), "sent after the request ran out: " + heard);
         } finally {
             other.close();
