@@ -15,6 +15,7 @@ import static dev.steadfast.testsupport.Api.job;
 import static dev.steadfast.testsupport.Api.jobView;
 import static dev.steadfast.testsupport.Api.newUuidV7;
 import static dev.steadfast.testsupport.Api.obj;
+import static dev.steadfast.testsupport.Api.object;
 import static dev.steadfast.testsupport.Api.push;
 import static dev.steadfast.testsupport.Api.queueNames;
 import static dev.steadfast.testsupport.Api.state;
@@ -102,8 +103,8 @@ class JobResourceTest {
 
     @Test
     void pushFillsInTheDefaults() {
-        Map<String, Object> job = push(obj("type", "email.send", "args", arr(1, "two", obj("three", 3))))
-                .then().statusCode(201).extract().path("job");
+        Map<String, Object> job = object(push(obj("type", "email.send", "args", arr(1, "two", obj("three", 3))))
+                .then().statusCode(201).extract().response(), "/job");
 
         assertEquals("1.0", job.get("specversion"));
         assertEquals("email.send", job.get("type"));
@@ -181,10 +182,10 @@ class JobResourceTest {
 
     @Test
     void optionsMetadataIsMergedIntoMeta() {
-        Map<String, Object> job = push(obj("type", "email.send", "args", arr(),
+        Map<String, Object> job = object(push(obj("type", "email.send", "args", arr(),
                 "meta", obj("trace_id", "t-1"),
                 "options", obj("metadata", obj("tenant", "acme", "n", 7))))
-                .then().statusCode(201).extract().path("job");
+                .then().statusCode(201).extract().response(), "/job");
 
         assertEquals(Map.of("trace_id", "t-1", "tenant", "acme", "n", 7), job.get("meta"));
         assertEquals(job.get("meta"), jobView((String) job.get("id")).get("meta"));
@@ -206,9 +207,9 @@ class JobResourceTest {
 
     @Test
     void tagsTimeoutPriorityAndQueueAreKept() {
-        Map<String, Object> job = push(obj("type", "email.send", "args", arr(), "options",
+        Map<String, Object> job = object(push(obj("type", "email.send", "args", arr(), "options",
                 obj("queue", "email", "priority", -7, "tags", arr("onboarding", "email"), "timeout_ms", 45_000)))
-                .then().statusCode(201).extract().path("job");
+                .then().statusCode(201).extract().response(), "/job");
 
         Map<String, Object> read = jobView((String) job.get("id"));
         for (Map<String, Object> j : List.of(job, read)) {
@@ -221,8 +222,8 @@ class JobResourceTest {
 
     @Test
     void aPartialRetryPolicyIsMergedOverTheDefault() {
-        Map<String, Object> job = push(obj("type", "email.send", "args", arr(), "options",
-                obj("retry", obj("max_attempts", 5)))).then().statusCode(201).extract().path("job");
+        Map<String, Object> job = object(push(obj("type", "email.send", "args", arr(), "options",
+                obj("retry", obj("max_attempts", 5)))).then().statusCode(201).extract().response(), "/job");
 
         assertEquals(5, job.get("max_attempts"));
         @SuppressWarnings("unchecked")
@@ -236,8 +237,8 @@ class JobResourceTest {
 
     @Test
     void aJobWithoutAPolicyShowsTheWholeDefaultItsRowDoesNotRepeat() {
-        Map<String, Object> job = push(obj("type", "email.send", "args", arr())).then().statusCode(201)
-                .extract().path("job");
+        Map<String, Object> job = object(push(obj("type", "email.send", "args", arr())).then().statusCode(201)
+                .extract().response(), "/job");
         @SuppressWarnings("unchecked")
         Map<String, Object> retry = (Map<String, Object>) job.get("retry");
         assertEquals(3, retry.get("max_attempts"));
@@ -281,7 +282,7 @@ class JobResourceTest {
         Response r = info(id);
 
         assertEquals(200, r.statusCode());
-        Map<String, Object> job = r.path("job");
+        Map<String, Object> job = object(r, "/job");
         assertEquals(id, job.get("id"));
         assertEquals("email.send", job.get("type"));
         assertEquals("email", job.get("queue"));

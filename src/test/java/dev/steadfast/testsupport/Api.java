@@ -119,9 +119,12 @@ public final class Api {
         }
     }
 
-    /** The JSON object at {@code pointer} of {@code r}'s body as a map (numbers as Jackson reads them), or null. */
+    /**
+     * The JSON object at {@code pointer} of {@code r}'s body as a map, or null. Numbers as Jackson reads them
+     * (2.0 is a Double), where RestAssured's {@code path} answers a Float: compare maps read the same way.
+     */
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> object(Response r, String pointer) {
+    public static Map<String, Object> object(Response r, String pointer) {
         JsonNode node = tree(r, pointer);
         return node.isObject() ? JSON.convertValue(node, Map.class) : null;
     }
