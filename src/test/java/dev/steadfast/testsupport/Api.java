@@ -58,16 +58,20 @@ public final class Api {
     }
 
     /**
-     * A request with UTF-8 bodies and no charset appended to the content type behind the test's back. The request and
-     * its answer are still logged when a check on them fails (Quarkus turns that on), but not pretty-printed: the
-     * copy is made for every request, and pretty-printing it took 12% of the test JVM's CPU (2026-11-30, JFR).
+     * RestAssured's settings of the moment with the log of a failed check kept (Quarkus turns it on) but not
+     * pretty-printed: the copy is made for every request, and pretty-printing it took 12% of the test JVM's CPU
+     * (2026-11-30, JFR). Every request of the tests starts from these ({@link #request}, {@code Console}).
      */
-    public static RequestSpecification request() {
+    public static RestAssuredConfig config() {
         RestAssuredConfig config = RestAssured.config();
-        return given().config(config.encoderConfig(EncoderConfig.encoderConfig()
+        return config.logConfig(config.getLogConfig().enablePrettyPrinting(false));
+    }
+
+    /** A request with UTF-8 bodies and no charset appended to the content type behind the test's back. */
+    public static RequestSpecification request() {
+        return given().config(config().encoderConfig(EncoderConfig.encoderConfig()
                 .defaultContentCharset("UTF-8")
-                .appendDefaultContentCharsetToContentTypeIfUndefined(false))
-                .logConfig(config.getLogConfig().enablePrettyPrinting(false)));
+                .appendDefaultContentCharsetToContentTypeIfUndefined(false)));
     }
 
     /**

@@ -3,8 +3,6 @@ package dev.steadfast.testsupport;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.restassured.RestAssured;
-import io.restassured.config.RestAssuredConfig;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import java.net.URLDecoder;
@@ -34,11 +32,9 @@ public final class Console {
     private Console() {
     }
 
-    /** A request without any cookie: an anonymous visitor (logged on a failed check, not pretty-printed: see Api). */
+    /** A request without any cookie: an anonymous visitor (with Api.config()). */
     public static RequestSpecification anonymous() {
-        RestAssuredConfig config = RestAssured.config();
-        return given().config(config.logConfig(config.getLogConfig().enablePrettyPrinting(false))).redirects()
-                .follow(false);
+        return given().config(Api.config()).redirects().follow(false);
     }
 
     /** A request carrying the logged-in session cookie. */
