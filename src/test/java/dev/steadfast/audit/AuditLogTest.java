@@ -2,6 +2,7 @@ package dev.steadfast.audit;
 
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -63,31 +64,31 @@ class AuditLogTest {
         String id = JobsInState.retryable("au-api", "t.au", "AuError", "x");
         Api.request().post("/ojs/v1/admin/jobs/" + id + "/retry").then().statusCode(200);
         Response e = newest("authentication-off");
-        assertEquals("jobs.retry", e.path("entries[0].action"));
-        assertEquals("api", e.path("entries[0].via"));
-        assertEquals(id, e.path("entries[0].scope.id"));
-        assertEquals(1, (int) e.path("entries[0].jobs"));
-        assertEquals("ok", e.path("entries[0].outcome"));
-        assertEquals(200, (int) e.path("entries[0].status"));
-        assertNotNull(e.path("entries[0].client"));
-        assertTrue(Api.TIMESTAMP.matcher(e.path("entries[0].at")).matches());
+        assertEquals("jobs.retry", path(e, "entries[0].action"));
+        assertEquals("api", path(e, "entries[0].via"));
+        assertEquals(id, path(e, "entries[0].scope.id"));
+        assertEquals(1, (int) path(e, "entries[0].jobs"));
+        assertEquals("ok", path(e, "entries[0].outcome"));
+        assertEquals(200, (int) path(e, "entries[0].status"));
+        assertNotNull(path(e, "entries[0].client"));
+        assertTrue(Api.TIMESTAMP.matcher(path(e, "entries[0].at")).matches());
 
         JobsInState.deadLetter("au-bulk", "t.au", "AuError", "x");
         JobsInState.deadLetter("au-bulk", "t.au", "AuError", "y");
         send(obj("filter", obj("queue", "au-bulk"), "confirm", true)).post("/ojs/v1/dead-letter/retry")
                 .then().statusCode(200);
         Response bulk = newest("authentication-off");
-        assertEquals("dead-letter.retry-matching", bulk.path("entries[0].action"));
-        assertEquals(2, (int) bulk.path("entries[0].jobs"), "the jobs the bulk retry touched");
+        assertEquals("dead-letter.retry-matching", path(bulk, "entries[0].action"));
+        assertEquals(2, (int) path(bulk, "entries[0].jobs"), "the jobs the bulk retry touched");
 
         Api.request().post("/ojs/v1/admin/jobs/" + Api.newUuidV7() + "/retry").then().statusCode(404);
         Response missing = newest("authentication-off");
-        assertEquals("rejected", missing.path("entries[0].outcome"));
-        assertNull(missing.path("entries[0].jobs"));
+        assertEquals("rejected", path(missing, "entries[0].outcome"));
+        assertNull(path(missing, "entries[0].jobs"));
 
         Api.request().get("/ojs/v1/admin/jobs/" + id).then().statusCode(200);
         Api.request().post("/ojs/v1/jobs", Map.of()).then();
-        assertEquals((String) missing.path("entries[0].id"), (String) newest("authentication-off").path("entries[0].id"),
+        assertEquals((String) path(missing, "entries[0].id"), (String) path(newest("authentication-off"), "entries[0].id"),
                 "reads and producer work are not recorded");
     }
 
@@ -97,21 +98,21 @@ class AuditLogTest {
         for (int i = 0; i < 3; i++) {
             JobsInState.deadLetter("au-console", "t.au", "AuError", "x" + i);
         }
-        String before = newest("oper").path("entries[0].id");
+        String before = path(newest("oper"), "entries[0].id");
         assertEquals(200, oper.post("/admin/dead-letter/bulk", "op", "retry-matching", "queue", "au-console")
                 .statusCode(), "the confirmation page");
-        assertEquals(before, (String) newest("oper").path("entries[0].id"), "asking changes nothing and records nothing");
+        assertEquals(before, (String) path(newest("oper"), "entries[0].id"), "asking changes nothing and records nothing");
         assertEquals(303, oper.post("/admin/dead-letter/bulk", "op", "retry-matching", "queue", "au-console",
                 "confirm", "yes").statusCode());
         Response e = newest("oper");
-        assertEquals("dead-letter.retry-matching", e.path("entries[0].action"));
-        assertEquals("console", e.path("entries[0].via"));
-        assertEquals("au-console", e.path("entries[0].scope.queue"));
-        assertEquals(3, (int) e.path("entries[0].jobs"));
-        assertNull(e.path("entries[0].scope._csrf"), "never the CSRF token");
+        assertEquals("dead-letter.retry-matching", path(e, "entries[0].action"));
+        assertEquals("console", path(e, "entries[0].via"));
+        assertEquals("au-console", path(e, "entries[0].scope.queue"));
+        assertEquals(3, (int) path(e, "entries[0].jobs"));
+        assertNull(path(e, "entries[0].scope._csrf"), "never the CSRF token");
         String page = oper.get("/admin/audit?actor=oper").asString();
         assertTrue(page.contains("dead-letter.retry-matching"), page);
-        assertTrue(page.contains("data-audit-id=\"" + e.path("entries[0].id") + "\""), page);
+        assertTrue(page.contains("data-audit-id=\"" + path(e, "entries[0].id") + "\""), page);
     }
 
     @Test
@@ -127,8 +128,8 @@ class AuditLogTest {
         do {
             Response p = Api.request().get(AUDIT + "?limit=2&actor=" + actor + (cursor == null ? "" : "&cursor=" + cursor))
                     .then().statusCode(200).extract().response();
-            seen.addAll(p.path("entries.scope.i"));
-            cursor = p.path("next_cursor");
+            seen.addAll(path(p, "entries.scope.i"));
+            cursor = path(p, "next_cursor");
         } while (cursor != null);
         assertEquals(List.of(4, 3, 2, 1, 0), seen, "newest first, every entry once");
         assertEquals(List.of(4, 2, 0), Api.request().get(AUDIT + "?actor=" + actor + "&action=x.even")
@@ -163,6 +164,6 @@ class AuditLogTest {
                 "UPDATE audit_log SET actor = 'someone-else' WHERE id = $1").execute(Tuple.of(id))
                 .await().indefinitely());
         assertTrue(e.getMessage().contains("append-only"), e.getMessage());
-        assertEquals("au-append-only", newest("au-append-only").path("entries[0].actor"));
+        assertEquals("au-append-only", path(newest("au-append-only"), "entries[0].actor"));
     }
 }

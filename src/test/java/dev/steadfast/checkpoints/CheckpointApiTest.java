@@ -14,6 +14,7 @@ import static dev.steadfast.testsupport.Api.nack;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.request;
 import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.JsonPaths.at;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.matchesPattern;
 import static org.hamcrest.Matchers.nullValue;
@@ -75,20 +76,20 @@ class CheckpointApiTest {
     void theStateIsStoredAsGivenAndTheSequenceGrows() {
         String id = active("cp-save", null);
         send(obj("state", obj("processed", 100, "cursor", "abc", "batch", "b-1"))).put(path(id)).then()
-                .statusCode(200).body("job_id", equalTo(id)).body("sequence", equalTo(1))
-                .body("created_at", matchesPattern(Api.TIMESTAMP)).body("state", nullValue());
+                .statusCode(200).body(at("job_id", equalTo(id))).body(at("sequence", equalTo(1)))
+                .body(at("created_at", matchesPattern(Api.TIMESTAMP))).body(at("state", nullValue()));
         // the spec's verb; a smaller state replaces the first whole (no merge)
         send(obj("state", obj("processed", 200), "worker_id", "w-durable")).post(path(id)).then().statusCode(200)
-                .body("sequence", equalTo(2));
-        request().get(path(id)).then().statusCode(200).body("job_id", equalTo(id)).body("sequence", equalTo(2))
-                .body("state.processed", equalTo(200)).body("state.cursor", nullValue())
-                .body("created_at", matchesPattern(Api.TIMESTAMP));
+                .body(at("sequence", equalTo(2)));
+        request().get(path(id)).then().statusCode(200).body(at("job_id", equalTo(id))).body(at("sequence", equalTo(2)))
+                .body(at("state.processed", equalTo(200))).body(at("state.cursor", nullValue()))
+                .body(at("created_at", matchesPattern(Api.TIMESTAMP)));
         // any JSON value: the Java SDK saves a plain number, and null is a state too
-        send(obj("state", 42)).put(path(id)).then().statusCode(200).body("sequence", equalTo(3));
-        request().get(path(id)).then().body("state", equalTo(42));
-        send("{\"state\": null}").put(path(id)).then().statusCode(200).body("sequence", equalTo(4));
+        send(obj("state", 42)).put(path(id)).then().statusCode(200).body(at("sequence", equalTo(3)));
+        request().get(path(id)).then().body(at("state", equalTo(42)));
+        send("{\"state\": null}").put(path(id)).then().statusCode(200).body(at("sequence", equalTo(4)));
         Response r = request().get(path(id));
-        r.then().statusCode(200).body("sequence", equalTo(4));
+        r.then().statusCode(200).body(at("sequence", equalTo(4)));
         assertEquals("null", Api.tree(r, "/state").toString());
         // nested structure, empty containers and numbers come back unchanged
         Map<String, Object> nested = obj("stages", arr(obj("name", "extract", "rows", 15000), obj("name", "load")),
@@ -101,23 +102,24 @@ class CheckpointApiTest {
     void theJavaScriptSdkRoutesShareTheCheckpoint() {
         String id = active("cp-js", null);
         request().get("/ojs/v1/checkpoints/" + id + "/resume").then().statusCode(200)
-                .body("job_id", equalTo(id)).body("has_checkpoint", equalTo(false)).body("checkpoint", nullValue());
+                .body(at("job_id", equalTo(id))).body(at("has_checkpoint", equalTo(false)))
+                .body(at("checkpoint", nullValue()));
         send(obj("state", obj("fetched", true), "step_index", 1,
                 "metadata", obj("_replay_log", "[{\"seq\":0,\"type\":\"time\"}]", "attempt", "1")))
-                .post("/ojs/v1/checkpoints/" + id).then().statusCode(200).body("sequence", equalTo(1));
+                .post("/ojs/v1/checkpoints/" + id).then().statusCode(200).body(at("sequence", equalTo(1)));
         request().get("/ojs/v1/checkpoints/" + id + "/resume").then().statusCode(200)
-                .body("has_checkpoint", equalTo(true)).body("checkpoint.state.fetched", equalTo(true))
-                .body("checkpoint.step_index", equalTo(1)).body("checkpoint.sequence", equalTo(1))
-                .body("checkpoint.metadata._replay_log", equalTo("[{\"seq\":0,\"type\":\"time\"}]"))
-                .body("checkpoint.metadata.attempt", equalTo("1"));
+                .body(at("has_checkpoint", equalTo(true))).body(at("checkpoint.state.fetched", equalTo(true)))
+                .body(at("checkpoint.step_index", equalTo(1))).body(at("checkpoint.sequence", equalTo(1)))
+                .body(at("checkpoint.metadata._replay_log", equalTo("[{\"seq\":0,\"type\":\"time\"}]")))
+                .body(at("checkpoint.metadata.attempt", equalTo("1")));
         // the Java SDK's route reads the same checkpoint, and saves the next one
-        request().get(path(id)).then().statusCode(200).body("state.fetched", equalTo(true))
-                .body("step_index", equalTo(1));
-        send(obj("state", 7)).put(path(id)).then().statusCode(200).body("sequence", equalTo(2));
-        request().delete("/ojs/v1/checkpoints/" + id).then().statusCode(200).body("deleted", equalTo(true))
-                .body("job_id", equalTo(id));
+        request().get(path(id)).then().statusCode(200).body(at("state.fetched", equalTo(true)))
+                .body(at("step_index", equalTo(1)));
+        send(obj("state", 7)).put(path(id)).then().statusCode(200).body(at("sequence", equalTo(2)));
+        request().delete("/ojs/v1/checkpoints/" + id).then().statusCode(200).body(at("deleted", equalTo(true)))
+                .body(at("job_id", equalTo(id)));
         request().get("/ojs/v1/checkpoints/" + id + "/resume").then().statusCode(200)
-                .body("has_checkpoint", equalTo(false));
+                .body(at("has_checkpoint", equalTo(false)));
         assertError(request().get("/ojs/v1/checkpoints/" + Api.newUuidV7() + "/resume"), 404, "not_found");
     }
 
@@ -152,18 +154,19 @@ class CheckpointApiTest {
     @Test
     void deleteIsIdempotentAndTheSequenceGoesOn() {
         String id = active("cp-delete", fixedRetry(3, "PT0.000001S"));
-        send(obj("state", obj("phase", "first"))).put(path(id)).then().body("sequence", equalTo(1));
-        send(obj("state", obj("phase", "second"))).put(path(id)).then().body("sequence", equalTo(2));
-        request().delete(path(id)).then().statusCode(200).body("deleted", equalTo(true)).body("job_id", equalTo(id));
+        send(obj("state", obj("phase", "first"))).put(path(id)).then().body(at("sequence", equalTo(1)));
+        send(obj("state", obj("phase", "second"))).put(path(id)).then().body(at("sequence", equalTo(2)));
+        request().delete(path(id)).then().statusCode(200).body(at("deleted", equalTo(true)))
+                .body(at("job_id", equalTo(id)));
         assertError(request().get(path(id)), 404, "not_found");
-        request().delete(path(id)).then().statusCode(200).body("deleted", equalTo(false));
+        request().delete(path(id)).then().statusCode(200).body(at("deleted", equalTo(false)));
         // a deleted checkpoint is not handed to the next attempt
         nack(id, error("E", "boom")).then().statusCode(200);
         Response next = fetch("w-durable", 1, "cp-delete");
-        next.then().body("jobs[0].id", equalTo(id)).body("jobs[0].attempt", equalTo(2))
-                .body("jobs[0].checkpoint", nullValue());
+        next.then().body(at("jobs[0].id", equalTo(id))).body(at("jobs[0].attempt", equalTo(2)))
+                .body(at("jobs[0].checkpoint", nullValue()));
         // the sequence is the job's: it continues after a delete
-        send(obj("state", obj("phase", "after"))).put(path(id)).then().body("sequence", equalTo(3));
+        send(obj("state", obj("phase", "after"))).put(path(id)).then().body(at("sequence", equalTo(3)));
     }
 
     @Test
@@ -171,22 +174,22 @@ class CheckpointApiTest {
         String id = enqueue(obj("type", "t.durable", "args", arr(), "options",
                 obj("queue", "cp-resume", "retry", fixedRetry(3, "PT0.000001S"))));
         Response first = fetch("w-1", 1, "cp-resume");
-        first.then().body("jobs[0].id", equalTo(id)).body("jobs[0].checkpoint", nullValue());
+        first.then().body(at("jobs[0].id", equalTo(id))).body(at("jobs[0].checkpoint", nullValue()));
         send(obj("state", obj("rows", 750, "cursor", "abc-750"), "worker_id", "w-1")).put(path(id)).then()
                 .statusCode(200);
         nack(id, error("E", "connection lost")).then().statusCode(200);
         Response second = fetch("w-2", 1, "cp-resume");
-        second.then().body("jobs[0].id", equalTo(id)).body("jobs[0].attempt", equalTo(2))
-                .body("jobs[0].checkpoint.state.rows", equalTo(750))
-                .body("jobs[0].checkpoint.state.cursor", equalTo("abc-750"))
-                .body("jobs[0].checkpoint.sequence", equalTo(1)).body("job.checkpoint.sequence", equalTo(1));
+        second.then().body(at("jobs[0].id", equalTo(id))).body(at("jobs[0].attempt", equalTo(2)))
+                .body(at("jobs[0].checkpoint.state.rows", equalTo(750)))
+                .body(at("jobs[0].checkpoint.state.cursor", equalTo("abc-750")))
+                .body(at("jobs[0].checkpoint.sequence", equalTo(1))).body(at("job.checkpoint.sequence", equalTo(1)));
         // the first worker lost the job: its late save is refused
         assertError(send(obj("state", 1, "worker_id", "w-1")).put(path(id)), 409, "conflict");
-        send(obj("state", obj("rows", 1500), "worker_id", "w-2")).put(path(id)).then().body("sequence", equalTo(2));
+        send(obj("state", obj("rows", 1500), "worker_id", "w-2")).put(path(id)).then().body(at("sequence", equalTo(2)));
         // a finished job has no checkpoint (DUR-005); the pruner then removes it
         Api.ack(id, "w-2", null).then().statusCode(200);
         assertError(request().get(path(id)), 404, "not_found");
-        request().get("/ojs/v1/checkpoints/" + id + "/resume").then().body("has_checkpoint", equalTo(false));
+        request().get("/ojs/v1/checkpoints/" + id + "/resume").then().body(at("has_checkpoint", equalTo(false)));
         assertEquals(1, rows(id));
         pruner.runOnce(Instant.now()).await().indefinitely();
         assertEquals(0, rows(id));
@@ -201,38 +204,42 @@ class CheckpointApiTest {
         // the worker never answers: its lease runs out and the reaper takes the job back
         reaper.runOnce(clock.instant().plus(Duration.ofSeconds(2))).await().indefinitely();
         clock.advance(Duration.ofSeconds(3));
-        fetch("w-next", 1, "cp-crash").then().body("jobs[0].id", equalTo(id)).body("jobs[0].attempt", equalTo(2))
-                .body("jobs[0].checkpoint.state.epoch", equalTo(50)).body("jobs[0].checkpoint.sequence", equalTo(1));
+        fetch("w-next", 1, "cp-crash").then().body(at("jobs[0].id", equalTo(id)))
+                .body(at("jobs[0].attempt", equalTo(2)))
+                .body(at("jobs[0].checkpoint.state.epoch", equalTo(50)))
+                .body(at("jobs[0].checkpoint.sequence", equalTo(1)));
     }
 
     @Test
     void aDeadLetterRetryResumesFromTheCheckpoint() {
         String id = active("cp-dead", obj("max_attempts", 1, "on_exhaustion", "dead_letter"));
         send(obj("state", obj("step", 3))).put(path(id)).then().statusCode(200);
-        nack(id, error("E", "fatal")).then().statusCode(200).body("state", equalTo("discarded"));
+        nack(id, error("E", "fatal")).then().statusCode(200).body(at("state", equalTo("discarded")));
         assertError(request().get(path(id)), 404, "not_found");
         pruner.runOnce(Instant.now()).await().indefinitely();
         assertEquals(1, rows(id), "a dead letter's checkpoint is kept for a retry");
         send(obj()).post("/ojs/v1/admin/dead-letter/" + id + "/retry").then().statusCode(200);
-        fetch("w-durable", 1, "cp-dead").then().body("jobs[0].id", equalTo(id))
-                .body("jobs[0].checkpoint.state.step", equalTo(3)).body("jobs[0].checkpoint.sequence", equalTo(1));
+        fetch("w-durable", 1, "cp-dead").then().body(at("jobs[0].id", equalTo(id)))
+                .body(at("jobs[0].checkpoint.state.step", equalTo(3)))
+                .body(at("jobs[0].checkpoint.sequence", equalTo(1)));
     }
 
     @Test
     void aProgressReportsCheckpointIsTheSameCheckpoint() {
         String id = active("cp-progress", null);
         send(obj("progress", 0.5, "checkpoint", obj("offset", 420))).put("/ojs/v1/jobs/" + id + "/progress").then()
-                .statusCode(200).body("checkpoint.offset", equalTo(420));
-        request().get(path(id)).then().statusCode(200).body("state.offset", equalTo(420)).body("sequence", equalTo(1));
-        send(obj("state", obj("offset", 500))).put(path(id)).then().body("sequence", equalTo(2));
-        request().get("/ojs/v1/jobs/" + id + "/progress").then().body("checkpoint.offset", equalTo(500));
+                .statusCode(200).body(at("checkpoint.offset", equalTo(420)));
+        request().get(path(id)).then().statusCode(200).body(at("state.offset", equalTo(420)))
+                .body(at("sequence", equalTo(1)));
+        send(obj("state", obj("offset", 500))).put(path(id)).then().body(at("sequence", equalTo(2)));
+        request().get("/ojs/v1/jobs/" + id + "/progress").then().body(at("checkpoint.offset", equalTo(500)));
     }
 
     @Test
     void fetchOfJobsWithoutACheckpointIsUnchanged() {
         String id = enqueue("t.plain", "cp-plain");
         Response r = fetch("w-durable", 1, "cp-plain");
-        r.then().body("jobs[0].id", equalTo(id)).body("jobs[0].state", equalTo("active"));
+        r.then().body(at("jobs[0].id", equalTo(id))).body(at("jobs[0].state", equalTo("active")));
         assertFalse(r.asString().contains("checkpoint"), r.asString());
     }
 
@@ -240,12 +247,12 @@ class CheckpointApiTest {
     void aStateNearTheLimitIsKeptAndALargerBodyIsRefused() {
         String id = active("cp-size", null);
         String big = "x".repeat(1_040_000);
-        send(obj("state", obj("blob", big))).put(path(id)).then().statusCode(200).body("sequence", equalTo(1));
-        request().get(path(id)).then().statusCode(200).body("state.blob.length()", equalTo(1_040_000));
+        send(obj("state", obj("blob", big))).put(path(id)).then().statusCode(200).body(at("sequence", equalTo(1)));
+        request().get(path(id)).then().statusCode(200).body(at("state.blob.length()", equalTo(1_040_000)));
         Map<String, Object> e = assertError(send(obj("state", obj("blob", "x".repeat(1_048_576)))).put(path(id)),
                 413, "payload_too_large");
         assertEquals(1_048_576, ((Map<?, ?>) e.get("details")).get("limit_bytes"));
-        request().get(path(id)).then().body("sequence", equalTo(1));
+        request().get(path(id)).then().body(at("sequence", equalTo(1)));
     }
 
     @Test

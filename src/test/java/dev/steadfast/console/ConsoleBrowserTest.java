@@ -4,6 +4,7 @@ import static dev.steadfast.testsupport.Api.ack;
 import static dev.steadfast.testsupport.Api.arr;
 import static dev.steadfast.testsupport.Api.fetchOne;
 import static dev.steadfast.testsupport.Api.obj;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -118,8 +119,8 @@ class ConsoleBrowserTest {
                         obj("type", "wf.last", "args", arr(), "options", obj("queue", "wf-browser")))))
                 .post("/ojs/v1/workflows");
         assertEquals(201, created.statusCode(), created::asString);
-        String wf = created.path("workflow.id");
-        String first = created.path("workflow.steps[0].job_id");
+        String wf = path(created, "workflow.id");
+        String first = path(created, "workflow.steps[0].job_id");
         WebDriver d = browser.driver();
         browser.open("/admin/workflows");
         browser.waitFor(By.cssSelector("table.workflows"));
@@ -280,7 +281,7 @@ class ConsoleBrowserTest {
             browser.clickAndLeave(By.cssSelector("#limits-form button[type=submit]"));
             browser.waitFor(By.cssSelector("p.flash"));
             assertTrue(d.findElement(By.cssSelector("p.flash")).getText().contains("at most 4 active at once"));
-            assertEquals(4, (Integer) Api.request().get("/ojs/v1/admin/queues/mail/rate-limit").path("concurrency"));
+            assertEquals(4, (Integer) path(Api.request().get("/ojs/v1/admin/queues/mail/rate-limit"), "concurrency"));
             browser.screenshot("20-queue");
 
             // Cron: the schedule's page in words, run now creates a job that the recent runs link to.
@@ -291,7 +292,7 @@ class ConsoleBrowserTest {
             browser.clickAndLeave(By.id("cron-run-now"));
             browser.waitFor(By.cssSelector("#cron-runs a.mono"));
             String job = d.findElement(By.cssSelector("#cron-runs a.mono")).getText();
-            assertEquals("digest", Api.info(job).path("job.meta.cron_name"));
+            assertEquals("digest", path(Api.info(job), "job.meta.cron_name"));
             assertEquals("available", Api.state(job));
             browser.screenshot("21-cron-schedule");
 

@@ -5,6 +5,7 @@ import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.send;
 import static dev.steadfast.testsupport.Console.flash;
 import static dev.steadfast.testsupport.Console.post;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,9 +41,9 @@ class ConsoleCronTest {
         Response paused = post("/admin/cron/nightly-report/pause");
         assertEquals(303, paused.statusCode());
         assertTrue(flash(paused).contains("Paused"), flash(paused));
-        assertEquals("paused", Api.request().get("/ojs/v1/cron/nightly-report").path("cron.status"));
+        assertEquals("paused", path(Api.request().get("/ojs/v1/cron/nightly-report"), "cron.status"));
         post("/admin/cron/nightly-report/resume").then().statusCode(303);
-        assertEquals("active", Api.request().get("/ojs/v1/cron/nightly-report").path("cron.status"));
+        assertEquals("active", path(Api.request().get("/ojs/v1/cron/nightly-report"), "cron.status"));
 
         Response ask = post("/admin/cron/nightly-report/delete");
         assertEquals(200, ask.statusCode());

@@ -5,6 +5,8 @@ import static dev.steadfast.testsupport.Api.enqueue;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.state;
 import static dev.steadfast.testsupport.Console.get;
+import static dev.steadfast.testsupport.JsonPaths.at;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.startsWith;
@@ -13,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.testsupport.Api;
 import dev.steadfast.testsupport.JobsInState;
+import dev.steadfast.testsupport.JsonPaths;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import java.util.Map;
@@ -113,11 +116,11 @@ class ConsolePagesTest {
         io.restassured.response.Response created = Api.send(Api.obj("type", "chain", "name", "nightly-etl",
                 "steps", Api.arr(step, step))).post("/ojs/v1/workflows");
         assertEquals(201, created.statusCode(), created::asString);
-        String first = created.path("workflow.steps[0].job_id");
-        String second = created.path("workflow.steps[1].job_id");
+        String first = path(created, "workflow.steps[0].job_id");
+        String second = path(created, "workflow.steps[1].job_id");
         String html = page("/admin/jobs/" + first).asString();
         assertTrue(html.contains("id=\"workflow\""), "the workflow view");
-        assertTrue(html.contains("nightly-etl") && html.contains(created.<String>path("workflow.id")));
+        assertTrue(html.contains("nightly-etl") && html.contains(JsonPaths.<String>path(created, "workflow.id")));
         assertTrue(html.contains("step 0") && html.contains("step 1"));
         assertTrue(html.contains("href=\"/admin/jobs/" + second + "\""), "a link to the other step");
         assertTrue(html.contains("0 of 2 completed"));
@@ -126,8 +129,8 @@ class ConsolePagesTest {
         io.restassured.response.Response nested = Api.send(Api.obj("type", "chain", "steps", Api.arr(step,
                 Api.obj("type", "group", "jobs", Api.arr(step))))).post("/ojs/v1/workflows");
         assertEquals(201, nested.statusCode(), nested::asString);
-        String outer = page("/admin/jobs/" + nested.<String>path("workflow.steps[0].job_id")).asString();
-        assertTrue(outer.contains("workflow " + nested.<String>path("workflow.steps[1].workflow_id"))
+        String outer = page("/admin/jobs/" + JsonPaths.<String>path(nested, "workflow.steps[0].job_id")).asString();
+        assertTrue(outer.contains("workflow " + JsonPaths.<String>path(nested, "workflow.steps[1].workflow_id"))
                 && outer.contains("<td class=\"mono\">group</td>"), "a nested workflow's line");
     }
 
@@ -216,7 +219,7 @@ class ConsolePagesTest {
             assertTrue(r.contentType().startsWith("text/html"), path);
         }
         assertEquals("retryable", state(id));
-        assertEquals(Boolean.FALSE, Api.request().get("/ojs/v1/admin/queues/get-q").path("paused"));
-        Api.request().get("/ojs/v1/dead-letter/stats").then().body("total", org.hamcrest.Matchers.equalTo(1));
+        assertEquals(Boolean.FALSE, path(Api.request().get("/ojs/v1/admin/queues/get-q"), "paused"));
+        Api.request().get("/ojs/v1/dead-letter/stats").then().body(at("total", org.hamcrest.Matchers.equalTo(1)));
     }
 }

@@ -5,6 +5,7 @@ import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.send;
 import static dev.steadfast.testsupport.Console.flash;
 import static dev.steadfast.testsupport.Console.post;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -50,16 +51,16 @@ class ConsoleQueueCronActionsTest {
         assertEquals("/admin/queues/mail", java.net.URI.create(saved.header("Location")).getPath());
         assertTrue(flash(saved).contains("at most 3 active at once"), flash(saved));
         Response api = Api.request().get("/ojs/v1/admin/queues/mail/rate-limit");
-        assertEquals(3, (Integer) api.path("concurrency"));
-        assertEquals(120, (Integer) api.path("rate.limit"));
-        assertEquals("PT1M", api.path("rate.period"));
+        assertEquals(3, (Integer) path(api, "concurrency"));
+        assertEquals(120, (Integer) path(api, "rate.limit"));
+        assertEquals("PT1M", path(api, "rate.period"));
         String shown = Console.get("/admin/queues/mail").asString();
         assertTrue(shown.contains("name=\"concurrency\" value=\"3\""), shown);
 
         // Emptying a field removes that limit, as null does in the API.
         post("/admin/queues/mail/limits", "concurrency", "", "rate_limit", "120", "rate_period", "PT1M")
                 .then().statusCode(303);
-        assertNull(Api.request().get("/ojs/v1/admin/queues/mail/rate-limit").path("concurrency"));
+        assertNull(path(Api.request().get("/ojs/v1/admin/queues/mail/rate-limit"), "concurrency"));
     }
 
     @Test
@@ -86,7 +87,7 @@ class ConsoleQueueCronActionsTest {
         }
         Response big = post("/admin/queues/mail/limits", "rate_limit", "10001", "rate_period", "PT1S");
         assertEquals(400, big.statusCode());
-        assertEquals(2, (Integer) Api.request().get("/ojs/v1/admin/queues/mail/rate-limit").path("concurrency"),
+        assertEquals(2, (Integer) path(Api.request().get("/ojs/v1/admin/queues/mail/rate-limit"), "concurrency"),
                 "nothing changed");
         assertEquals(400, post("/admin/queues/Bad_Name/limits", "concurrency", "1").statusCode());
         assertEquals(404, Console.get("/admin/queues/nowhere").statusCode());
@@ -153,12 +154,12 @@ class ConsoleQueueCronActionsTest {
         Matcher id = Pattern.compile("Enqueued job ([0-9a-f-]{36})").matcher(flash(run));
         assertTrue(id.find(), flash(run));
         Response job = Api.info(id.group(1));
-        assertEquals("report.build", job.path("job.type"));
-        assertEquals("reports", job.path("job.queue"));
-        assertEquals("available", job.path("job.state"));
-        assertEquals("nightly-report", job.path("job.meta.cron_name"));
-        assertEquals("ops", job.path("job.meta.team"));
-        assertEquals(1, (Integer) Api.request().get("/ojs/v1/cron/nightly-report").path("cron.run_count"));
+        assertEquals("report.build", path(job, "job.type"));
+        assertEquals("reports", path(job, "job.queue"));
+        assertEquals("available", path(job, "job.state"));
+        assertEquals("nightly-report", path(job, "job.meta.cron_name"));
+        assertEquals("ops", path(job, "job.meta.team"));
+        assertEquals(1, (Integer) path(Api.request().get("/ojs/v1/cron/nightly-report"), "cron.run_count"));
 
         String after = Console.get("/admin/cron/nightly-report").asString();
         assertTrue(after.contains("/admin/jobs/" + id.group(1)), "recent runs list the job: " + after);
@@ -168,7 +169,7 @@ class ConsoleQueueCronActionsTest {
         assertEquals(404, post("/admin/cron/nope/run").statusCode());
         assertEquals(404, Console.get("/admin/cron/nope").statusCode());
         assertEquals(403, Console.postWith(Console.request(), null, "/admin/cron/nightly-report/run").statusCode());
-        assertEquals(1, (Integer) Api.request().get("/ojs/v1/cron/nightly-report").path("cron.run_count"));
+        assertEquals(1, (Integer) path(Api.request().get("/ojs/v1/cron/nightly-report"), "cron.run_count"));
     }
 
     @Test

@@ -1,8 +1,10 @@
 package dev.steadfast.console;
 
-import static dev.steadfast.testsupport.Api.state;
 import static dev.steadfast.testsupport.Api.arr;
 import static dev.steadfast.testsupport.Api.obj;
+import static dev.steadfast.testsupport.Api.state;
+import static dev.steadfast.testsupport.JsonPaths.at;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,8 +42,7 @@ class ConsoleRolesTest {
         ConsoleUser viewer = ConsoleUser.login("viewer");
         String dead = JobsInState.deadLetter("cr-ro", "t.ro", "RoError", "x");
         Api.request().post("/ojs/v1/queues/cr-ro/pause").then().statusCode(200);
-        String group = Api.request().get("/ojs/v1/admin/error-groups").then().statusCode(200).extract()
-                .path("groups[0].id");
+        String group = path(Api.request().get("/ojs/v1/admin/error-groups").then().statusCode(200).extract(), "groups[0].id");
         Api.send(obj("name", "cr-ro-nightly", "cron", "0 3 * * *", "type", "t.ro", "args", arr(),
                 "options", obj("queue", "cr-ro"))).post("/ojs/v1/cron").then().statusCode(201);
         for (String page : List.of("/admin", "/admin/queues", "/admin/queues/cr-ro", "/admin/jobs",
@@ -86,12 +87,12 @@ class ConsoleRolesTest {
         assertEquals("discarded", state(dead));
         assertEquals("retryable", state(retryable));
         Api.request().get("/ojs/v1/queues/cr-ref").then().statusCode(200)
-                .body("queue.status", org.hamcrest.Matchers.not("paused"));
+                .body(at("queue.status", org.hamcrest.Matchers.not("paused")));
         Response log = Api.request().get("/ojs/v1/admin/audit?actor=viewer&limit=5");
-        assertEquals("refused", log.path("entries[0].outcome"));
-        assertEquals(403, (int) log.path("entries[0].status"));
-        assertEquals("queues.pause", log.path("entries[0].action"));
-        assertEquals("console", log.path("entries[0].via"));
+        assertEquals("refused", path(log, "entries[0].outcome"));
+        assertEquals(403, (int) path(log, "entries[0].status"));
+        assertEquals("queues.pause", path(log, "entries[0].action"));
+        assertEquals("console", path(log, "entries[0].via"));
     }
 
     @Test

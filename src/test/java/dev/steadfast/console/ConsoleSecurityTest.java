@@ -5,6 +5,7 @@ import static dev.steadfast.testsupport.Api.state;
 import static dev.steadfast.testsupport.Console.SESSION;
 import static dev.steadfast.testsupport.Console.anonymous;
 import static dev.steadfast.testsupport.Console.postWith;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -144,7 +145,7 @@ class ConsoleSecurityTest {
                 .body("{\"_csrf\":\"" + Console.csrf() + "\",\"confirm\":\"yes\"}")
                 .post("/admin/jobs/" + id + "/actions/retry").statusCode(), "only forms carry the token");
         assertEquals("retryable", state(id));
-        assertEquals(Boolean.FALSE, Api.request().get("/ojs/v1/admin/queues/sec-q").path("paused"));
+        assertEquals(Boolean.FALSE, path(Api.request().get("/ojs/v1/admin/queues/sec-q"), "paused"));
         assertEquals(303, Console.post("/admin/jobs/" + id + "/actions/retry", "confirm", "yes").statusCode());
         assertEquals("available", state(id));
     }

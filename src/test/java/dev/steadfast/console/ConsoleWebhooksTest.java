@@ -6,6 +6,7 @@ import static dev.steadfast.testsupport.Api.send;
 import static dev.steadfast.testsupport.Console.flash;
 import static dev.steadfast.testsupport.Console.get;
 import static dev.steadfast.testsupport.Console.post;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -43,14 +44,14 @@ class ConsoleWebhooksTest {
     }
 
     static List<Map<String, Object>> deliveries(String sub) {
-        return Api.request().get("/ojs/v1/webhooks/deliveries?subscription_id=" + sub).path("deliveries");
+        return path(Api.request().get("/ojs/v1/webhooks/deliveries?subscription_id=" + sub), "deliveries");
     }
 
     @Test
     void thePagesShowSubscriptionsAndDeliveriesAndRetryNowSendsADeadOneAgain() {
         receiver.behave(n -> n == 1 ? Answer.status(422) : Answer.status(200));
-        String sub = send(obj("url", receiver.url("/console"), "events", arr("job.enqueued"),
-                "filter", obj("queues", arr("cw-q")))).post("/ojs/v1/webhooks/subscriptions").path("subscription.id");
+        String sub = path(send(obj("url", receiver.url("/console"), "events", arr("job.enqueued"),
+                "filter", obj("queues", arr("cw-q")))).post("/ojs/v1/webhooks/subscriptions"), "subscription.id");
         Api.enqueue("cw.job", "cw-q");
         Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> deliveries(sub).size() == 1
                 && "dead".equals(deliveries(sub).get(0).get("state")));

@@ -3,6 +3,7 @@ package dev.steadfast.console;
 import static dev.steadfast.testsupport.Console.SESSION;
 import static dev.steadfast.testsupport.Console.anonymous;
 import static dev.steadfast.testsupport.Console.postWith;
+import static dev.steadfast.testsupport.JsonPaths.at;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
@@ -41,6 +42,6 @@ class ConsoleWithoutLoginTest {
         assertEquals(303, ok.statusCode());
         assertEquals(List.of(), Api.fetchIds("w", 1, "open-q"));
         Api.request().get(Api.EVENTS + "?types=queue.paused").then()
-                .body("events[0].data.paused_by", org.hamcrest.Matchers.equalTo("console"));
+                .body(at("events[0].data.paused_by", org.hamcrest.Matchers.equalTo("console")));
     }
 }

@@ -4,10 +4,12 @@ import static dev.steadfast.testsupport.Api.arr;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.request;
 import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.JsonPaths;
 import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -54,7 +56,7 @@ class CronFiringTest {
     }
 
     static Instant nextRun(String name) {
-        return Instant.parse(request().get("/ojs/v1/cron/" + name).path("cron.next_run_at"));
+        return Instant.parse(path(request().get("/ojs/v1/cron/" + name), "cron.next_run_at"));
     }
 
     List<Row> jobsIn(String queue) {
@@ -77,7 +79,7 @@ class CronFiringTest {
         assertTrue(jobs.get(0).getString("meta").contains("\"cron_name\": \"every-minute\""));
         assertTrue(jobs.get(0).getString("meta").contains("\"cron_triggered_at\": \"" + due.toString().replace("Z", ".000Z")));
         assertEquals(600_000L, jobs.get(0).getLong("visibility_timeout_ms"), "steadfast.cron.default-visibility-timeout");
-        Map<String, Object> c = request().get("/ojs/v1/cron/every-minute").path("cron");
+        Map<String, Object> c = path(request().get("/ojs/v1/cron/every-minute"), "cron");
         assertEquals(1, c.get("run_count"));
         assertEquals(due.plusSeconds(60), Instant.parse((String) c.get("next_run_at")));
         assertEquals(jobs.get(0).getUUID("id").toString(), c.get("last_job_id"));
@@ -132,7 +134,7 @@ class CronFiringTest {
         due = nextRun("slow");
         firer.runOnce(due).await().indefinitely();
         assertEquals(1, jobsIn("cron-skip").size(), "skipped while active");
-        Map<String, Object> c = request().get("/ojs/v1/cron/slow").path("cron");
+        Map<String, Object> c = path(request().get("/ojs/v1/cron/slow"), "cron");
         assertEquals("skipped", ((Map<?, ?>) c.get("last_occurrence")).get("outcome"));
         assertEquals("overlap: the previous run is still active", ((Map<?, ?>) c.get("last_occurrence")).get("reason"));
         assertEquals(1, c.get("run_count"));
@@ -198,7 +200,7 @@ class CronFiringTest {
         List<Row> jobs = jobsIn("cron-enq");
         assertEquals(List.of("active", "pending", "pending", "pending"), jobs.stream().map(r -> r.getString("state"))
                 .toList(), "every occurrence enqueued, the later ones held while the first runs");
-        Map<String, Object> c = request().get("/ojs/v1/cron/serial").path("cron");
+        Map<String, Object> c = path(request().get("/ojs/v1/cron/serial"), "cron");
         assertEquals(3, c.get("queued_occurrences"));
         assertEquals(4, c.get("run_count"), "a held occurrence is a run");
         assertEquals("enqueued", ((Map<?, ?>) c.get("last_occurrence")).get("outcome"));
@@ -210,7 +212,7 @@ class CronFiringTest {
         List<String> second = Api.fetchIds("w", 5, "cron-enq");
         assertEquals(List.of(jobs.get(1).getUUID("id").toString()), second,
                 "the earliest held occurrence, and only it, once the run before it finished");
-        assertEquals(2, request().get("/ojs/v1/cron/serial").<Integer>path("cron.queued_occurrences"));
+        assertEquals(2, JsonPaths.<Integer>path(request().get("/ojs/v1/cron/serial"), "cron.queued_occurrences"));
         firer.runOnce(clock.instant()).await().indefinitely();
         assertEquals(List.of(), Api.fetchIds("w", 5, "cron-enq"), "the third waits for the second");
 

@@ -9,6 +9,8 @@ import static dev.steadfast.testsupport.Api.nack;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.request;
 import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.JsonPaths.at;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -41,7 +43,7 @@ class DeadLetterApiTest {
         assertEquals(id, fetchOne("w", queue));
         nack(id, obj("code", "handler_error", "type", errorType, "message", "failed: " + errorType,
                 "backtrace", arr("at a.b(C.java:1)", "at d.e(F.java:2)"))).then().statusCode(200)
-                .body("state", equalTo("discarded")).body("dead_letter", equalTo(true));
+                .body(at("state", equalTo("discarded"))).body(at("dead_letter", equalTo(true)));
         return id;
     }
 
@@ -52,19 +54,22 @@ class DeadLetterApiTest {
         String plain = enqueue(obj("type", "t.one", "args", arr(), "options",
                 obj("queue", "dl-a", "retry", obj("max_attempts", 1))));
         fetchOne("w", "dl-a");
-        nack(plain, error("handler_error", "gone")).then().body("dead_letter", equalTo(false));
+        nack(plain, error("handler_error", "gone")).then().body(at("dead_letter", equalTo(false)));
 
-        request().get("/ojs/v1/dead-letter").then().statusCode(200).body("jobs", hasSize(2))
-                .body("pagination.total", equalTo(2));
-        request().get("/ojs/v1/dead-letter?queue=dl-a").then().body("jobs", hasSize(1)).body("jobs[0].id", equalTo(a))
-                .body("jobs[0].errors[0].backtrace[1]", equalTo("at d.e(F.java:2)"));
-        request().get("/ojs/v1/dead-letter?error_type=HttpError").then().body("jobs", hasSize(1))
-                .body("jobs[0].type", equalTo("t.two"));
-        request().get("/ojs/v1/dead-letter?type=t.one&error_type=HttpError").then().body("jobs", hasSize(0));
-        request().get("/ojs/v1/dead-letter/" + a).then().statusCode(200).body("job.errors[0].type", equalTo("DbError"));
-        request().get("/ojs/v1/dead-letter/" + plain).then().statusCode(404).body("error.code", equalTo("not_found"));
-        request().get("/ojs/v1/dead-letter/stats").then().statusCode(200).body("total", equalTo(2))
-                .body("by_queue.dl-a", equalTo(1)).body("by_error_type.HttpError", equalTo(1));
+        request().get("/ojs/v1/dead-letter").then().statusCode(200).body(at("jobs", hasSize(2)))
+                .body(at("pagination.total", equalTo(2)));
+        request().get("/ojs/v1/dead-letter?queue=dl-a").then().body(at("jobs", hasSize(1)))
+                .body(at("jobs[0].id", equalTo(a)))
+                .body(at("jobs[0].errors[0].backtrace[1]", equalTo("at d.e(F.java:2)")));
+        request().get("/ojs/v1/dead-letter?error_type=HttpError").then().body(at("jobs", hasSize(1)))
+                .body(at("jobs[0].type", equalTo("t.two")));
+        request().get("/ojs/v1/dead-letter?type=t.one&error_type=HttpError").then().body(at("jobs", hasSize(0)));
+        request().get("/ojs/v1/dead-letter/" + a).then().statusCode(200)
+                .body(at("job.errors[0].type", equalTo("DbError")));
+        request().get("/ojs/v1/dead-letter/" + plain).then().statusCode(404)
+                .body(at("error.code", equalTo("not_found")));
+        request().get("/ojs/v1/dead-letter/stats").then().statusCode(200).body(at("total", equalTo(2)))
+                .body(at("by_queue.dl-a", equalTo(1))).body(at("by_error_type.HttpError", equalTo(1)));
     }
 
     @Test
@@ -78,10 +83,10 @@ class DeadLetterApiTest {
         int pages = 0;
         do {
             Response r = request().get("/ojs/v1/dead-letter?limit=3" + (cursor == null ? "" : "&cursor=" + cursor));
-            r.then().statusCode(200).body("pagination.total", equalTo(7));
-            List<String> ids = r.path("jobs.id");
+            r.then().statusCode(200).body(at("pagination.total", equalTo(7)));
+            List<String> ids = path(r, "jobs.id");
             ids.forEach(id -> assertEquals(true, seen.add(id), "seen twice: " + id));
-            cursor = r.path("pagination.next_cursor");
+            cursor = path(r, "pagination.next_cursor");
             pages++;
         } while (cursor != null);
         assertEquals(3, pages);
@@ -94,8 +99,8 @@ class DeadLetterApiTest {
     void aRetryStartsANewRunAndKeepsTheEarlierErrors() {
         String id = deadLetter("dl-retry", "t.r", "DbError");
         send(obj()).post("/ojs/v1/dead-letter/" + id + "/retry").then().statusCode(200)
-                .body("job.state", equalTo("available")).body("job.attempt", equalTo(0))
-                .body("job.run", equalTo(2));
+                .body(at("job.state", equalTo("available"))).body(at("job.attempt", equalTo(0)))
+                .body(at("job.run", equalTo(2)));
         Map<String, Object> job = jobView(id);
         assertNull(job.get("error"), "the current error is cleared");
         List<Map<String, Object>> errors = (List<Map<String, Object>>) job.get("errors");
@@ -104,7 +109,7 @@ class DeadLetterApiTest {
 
         assertEquals(id, fetchOne("w2", "dl-retry"));
         nack(id, obj("code", "handler_error", "type", "DbError", "message", "again")).then()
-                .body("state", equalTo("discarded"));
+                .body(at("state", equalTo("discarded")));
         errors = (List<Map<String, Object>>) jobView(id).get("errors");
         assertEquals(2, errors.size());
         assertEquals(2, errors.get(1).get("run"));
@@ -126,7 +131,7 @@ class DeadLetterApiTest {
         String bulk = deadLetter("dl-same-2", "t.same", "DbError");
         send(obj()).post("/ojs/v1/dead-letter/" + single + "/retry").then().statusCode(200);
         send(obj("filter", obj("queue", "dl-same-2"), "confirm", true)).post("/ojs/v1/dead-letter/retry")
-                .then().statusCode(200).body("succeeded", equalTo(1));
+                .then().statusCode(200).body(at("succeeded", equalTo(1)));
         Map<String, Object> a = comparable(jobView(single));
         Map<String, Object> b = comparable(jobView(bulk));
         assertEquals(a, b);
@@ -154,7 +159,7 @@ class DeadLetterApiTest {
     void deleteRemovesOneAndAdminDeleteAnswers204() {
         String a = deadLetter("dl-del", "t.d", "E");
         String b = deadLetter("dl-del", "t.d", "E");
-        request().delete("/ojs/v1/dead-letter/" + a).then().statusCode(200).body("deleted", equalTo(true));
+        request().delete("/ojs/v1/dead-letter/" + a).then().statusCode(200).body(at("deleted", equalTo(true)));
         Api.info(a).then().statusCode(404);
         request().delete("/ojs/v1/admin/dead-letter/" + b).then().statusCode(204);
         Api.assertError(request().delete("/ojs/v1/dead-letter/" + a), 404, "not_found");
@@ -170,15 +175,15 @@ class DeadLetterApiTest {
                 400, "invalid_request");
         Api.assertError(send(obj("filter", obj(), "confirm", false)).post("/ojs/v1/dead-letter/delete"),
                 400, "invalid_request");
-        request().get("/ojs/v1/dead-letter/stats").then().body("total", equalTo(6));
+        request().get("/ojs/v1/dead-letter/stats").then().body(at("total", equalTo(6)));
 
         send(obj("filter", obj("error_type", "Transient"), "confirm", true)).post("/ojs/v1/dead-letter/retry")
-                .then().statusCode(200).body("matched", equalTo(5)).body("succeeded", equalTo(5));
+                .then().statusCode(200).body(at("matched", equalTo(5))).body(at("succeeded", equalTo(5)));
         assertEquals(5, Api.fetchIds("w", 10, "dl-bulk").size());
 
         send(obj("filter", obj("queue", "dl-bulk"), "confirm", true)).post("/ojs/v1/dead-letter/delete")
-                .then().statusCode(200).body("succeeded", equalTo(1));
-        request().get("/ojs/v1/dead-letter/stats").then().body("total", equalTo(0));
+                .then().statusCode(200).body(at("succeeded", equalTo(1)));
+        request().get("/ojs/v1/dead-letter/stats").then().body(at("total", equalTo(0)));
     }
 
     @Test
@@ -187,12 +192,12 @@ class DeadLetterApiTest {
         deadLetter("dl-admin", "t.a", "E");
         deadLetter("dl-admin", "t.a", "E");
         Response r = request().get("/ojs/v1/admin/dead-letter?per_page=2&page=2");
-        r.then().statusCode(200).body("items", hasSize(1)).body("pagination.total", equalTo(3))
-                .body("pagination.page", equalTo(2)).body("pagination.per_page", equalTo(2));
-        String id = r.path("items[0].id");
+        r.then().statusCode(200).body(at("items", hasSize(1))).body(at("pagination.total", equalTo(3)))
+                .body(at("pagination.page", equalTo(2))).body(at("pagination.per_page", equalTo(2)));
+        String id = path(r, "items[0].id");
         assertNotNull(id);
         request().post("/ojs/v1/admin/dead-letter/" + id + "/retry").then().statusCode(200)
-                .body("job.state", equalTo("available"));
-        request().get("/ojs/v1/admin/dead-letter/stats").then().statusCode(200).body("total", equalTo(2));
+                .body(at("job.state", equalTo("available")));
+        request().get("/ojs/v1/admin/dead-letter/stats").then().statusCode(200).body(at("total", equalTo(2)));
     }
 }

@@ -1,6 +1,7 @@
 package dev.steadfast.grpc;
 
 import static dev.steadfast.testsupport.GrpcCalls.assertStatus;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -154,29 +155,29 @@ class GrpcAuthTest {
         String admin = "Bearer test-admin-token";
         grpc.stub("authorization", admin).pauseQueue(PauseQueueRequest.newBuilder().setQueue(queue).build());
         io.restassured.response.Response paused = newestAudit("admin");
-        assertEquals("queues.pause", paused.path("entries[0].action"));
-        assertEquals(queue, paused.path("entries[0].scope.name"));
-        assertEquals("grpc", paused.path("entries[0].scope.binding"));
-        assertEquals("api", paused.path("entries[0].via"));
-        assertEquals("ok", paused.path("entries[0].outcome"));
+        assertEquals("queues.pause", path(paused, "entries[0].action"));
+        assertEquals(queue, path(paused, "entries[0].scope.name"));
+        assertEquals("grpc", path(paused, "entries[0].scope.binding"));
+        assertEquals("api", path(paused, "entries[0].via"));
+        assertEquals("ok", path(paused, "entries[0].outcome"));
 
         assertStatus(Status.Code.PERMISSION_DENIED, "permission_denied", () -> grpc.stub("authorization",
                 "Bearer " + READONLY).resumeQueue(ResumeQueueRequest.newBuilder().setQueue(queue).build()));
         io.restassured.response.Response refused = newestAudit("dashboard");
-        assertEquals("queues.resume", refused.path("entries[0].action"));
-        assertEquals("refused", refused.path("entries[0].outcome"));
-        assertEquals(403, (int) refused.path("entries[0].status"));
+        assertEquals("queues.resume", path(refused, "entries[0].action"));
+        assertEquals("refused", path(refused, "entries[0].outcome"));
+        assertEquals(403, (int) path(refused, "entries[0].status"));
 
         String id = grpc.stub("authorization", "Bearer " + PRODUCER).enqueue(push()).getJob().getId();
         grpc.stub("authorization", admin).cancelJob(CancelJobRequest.newBuilder().setJobId(id).build());
         io.restassured.response.Response cancelled = newestAudit("admin");
-        assertEquals("jobs.cancel", cancelled.path("entries[0].action"));
-        assertEquals(id, cancelled.path("entries[0].scope.id"));
-        assertEquals(1, (int) cancelled.path("entries[0].jobs"));
+        assertEquals("jobs.cancel", path(cancelled, "entries[0].action"));
+        assertEquals(id, path(cancelled, "entries[0].scope.id"));
+        assertEquals(1, (int) path(cancelled, "entries[0].jobs"));
 
-        String before = newestAudit("admin").path("entries[0].id");
+        String before = path(newestAudit("admin"), "entries[0].id");
         assertStatus(Status.Code.UNAUTHENTICATED, "unauthenticated",
                 () -> grpc.stub().resumeQueue(ResumeQueueRequest.newBuilder().setQueue(queue).build()));
-        assertEquals(before, (String) newestAudit("admin").path("entries[0].id"), "recorded without a token");
+        assertEquals(before, (String) path(newestAudit("admin"), "entries[0].id"), "recorded without a token");
     }
 }

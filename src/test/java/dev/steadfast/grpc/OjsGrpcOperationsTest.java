@@ -2,6 +2,7 @@ package dev.steadfast.grpc;
 
 import static dev.steadfast.testsupport.Api.newUuidV7;
 import static dev.steadfast.testsupport.GrpcCalls.assertStatus;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -109,7 +110,7 @@ class OjsGrpcOperationsTest {
 
         ojs.pauseQueue(PauseQueueRequest.newBuilder().setQueue(q).build());
         assertTrue(ojs.queueStats(QueueStatsRequest.newBuilder().setQueue(q).build()).getStats().getPaused());
-        assertEquals(Boolean.TRUE, Api.request().get(Api.QUEUES + "/" + q + "/stats").path("queue.paused"));
+        assertEquals(Boolean.TRUE, path(Api.request().get(Api.QUEUES + "/" + q + "/stats"), "queue.paused"));
         // a paused queue hands out nothing, whichever binding asks
         assertEquals(0, ojs.fetch(FetchRequest.newBuilder().addQueues(q).build()).getJobsCount());
         ojs.resumeQueue(ResumeQueueRequest.newBuilder().setQueue(q).build());

@@ -11,10 +11,11 @@ import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.state;
 import static dev.steadfast.testsupport.GrpcCalls.assertStatus;
 import static dev.steadfast.testsupport.GrpcCalls.key;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ListValue;
@@ -23,6 +24,7 @@ import com.google.protobuf.Value;
 import com.google.rpc.ErrorInfo;
 import dev.steadfast.testsupport.Api;
 import dev.steadfast.testsupport.GrpcCalls;
+import dev.steadfast.testsupport.JsonPaths;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.quarkus.test.junit.QuarkusTest;
@@ -51,8 +53,8 @@ import org.openjobspec.ojs.v1.ManifestRequest;
 import org.openjobspec.ojs.v1.ManifestResponse;
 import org.openjobspec.ojs.v1.NackRequest;
 import org.openjobspec.ojs.v1.NackResponse;
-import org.openjobspec.ojs.v1.RetryPolicy;
 import org.openjobspec.ojs.v1.OJSServiceGrpc.OJSServiceBlockingStub;
+import org.openjobspec.ojs.v1.RetryPolicy;
 import org.openjobspec.ojs.v1.UniqueConflictAction;
 import org.openjobspec.ojs.v1.UniquePolicy;
 import org.openjobspec.ojs.v1.WorkerState;
@@ -119,7 +121,7 @@ class OjsGrpcServiceTest {
         assertEquals(4, m.getConformanceLevel());
         assertEquals("steadfast", m.getImplementation().getName());
         assertEquals("postgres", m.getBackend());
-        List<String> http = Api.request().get("/ojs/manifest").path("protocols");
+        List<String> http = path(Api.request().get("/ojs/manifest"), "protocols");
         assertEquals(List.of("http", "grpc"), http);
         assertTrue(m.getExtensionsList().contains("dead-letter"));
     }
@@ -235,7 +237,7 @@ class OjsGrpcServiceTest {
                                 .setOptions(EnqueueOptions.newBuilder().setQueue(q)))
                         .addJobs(BatchJobEntry.newBuilder()).build()));
         assertEquals("1", bad.getMetadataMap().get("index"), bad.getMetadataMap().toString());
-        assertEquals(2, Api.request().get(Api.QUEUES + "/" + q + "/stats").<Integer>path("stats.available"));
+        assertEquals(2, JsonPaths.<Integer>path(Api.request().get(Api.QUEUES + "/" + q + "/stats"), "stats.available"));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.steadfast.http;
 
 import static dev.steadfast.testsupport.Api.request;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -149,16 +150,15 @@ public class ApiAuthTest {
         request().header("Authorization", "Bearer " + WORKER).contentType(Api.OJS_JSON)
                 .body("{\"job_id\":\"" + id + "\",\"worker_id\":\"w-auth\"}").post("/ojs/v1/workers/ack")
                 .then().statusCode(200);
-        assertEquals("completed", request().header("Authorization", "Bearer " + READONLY).get("/ojs/v1/jobs/" + id)
-                .path("job.state"));
+        assertEquals("completed", path(request().header("Authorization", "Bearer " + READONLY).get("/ojs/v1/jobs/" + id), "job.state"));
     }
 
     @Test
     void theManifestAndHealthArePublicAndTheManifestSaysHowToAuthenticate() {
         Response m = request().get("/ojs/manifest");
         assertEquals(200, m.statusCode());
-        assertEquals(Boolean.TRUE, m.path("authentication.required"));
-        assertEquals(List.of("bearer"), m.path("authentication.schemes"));
+        assertEquals(Boolean.TRUE, path(m, "authentication.required"));
+        assertEquals(List.of("bearer"), path(m, "authentication.schemes"));
         assertEquals(200, request().get("/ojs/v1/health").statusCode());
     }
 

@@ -1,5 +1,6 @@
 package dev.steadfast.http;
 
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -32,20 +33,20 @@ class AuditWithTokensTest {
     void entriesNameTheTokenAndRefusalsAreRecorded() {
         as("test-admin-token").post("/ojs/v1/queues/audit-tokens/pause").then().statusCode(200);
         Response admin = newest("admin");
-        assertEquals("queues.pause", admin.path("entries[0].action"));
-        assertEquals("audit-tokens", admin.path("entries[0].scope.name"));
-        assertEquals("ok", admin.path("entries[0].outcome"));
+        assertEquals("queues.pause", path(admin, "entries[0].action"));
+        assertEquals("audit-tokens", path(admin, "entries[0].scope.name"));
+        assertEquals("ok", path(admin, "entries[0].outcome"));
 
         as("test-readonly-token").post("/ojs/v1/queues/audit-tokens/resume").then().statusCode(403);
         Response readonly = newest("dashboard");
-        assertEquals("queues.resume", readonly.path("entries[0].action"));
-        assertEquals("refused", readonly.path("entries[0].outcome"));
-        assertEquals(403, (int) readonly.path("entries[0].status"));
+        assertEquals("queues.resume", path(readonly, "entries[0].action"));
+        assertEquals("refused", path(readonly, "entries[0].outcome"));
+        assertEquals(403, (int) path(readonly, "entries[0].status"));
 
-        String before = newest("admin").path("entries[0].id");
+        String before = path(newest("admin"), "entries[0].id");
         given().post("/ojs/v1/queues/audit-tokens/resume").then().statusCode(401);
         as("nonsense").post("/ojs/v1/queues/audit-tokens/resume").then().statusCode(401);
-        assertEquals(before, (String) newest("admin").path("entries[0].id"), "nothing recorded without credentials");
+        assertEquals(before, (String) path(newest("admin"), "entries[0].id"), "nothing recorded without credentials");
 
         as("test-admin-token").get("/ojs/v1/admin/audit").then().statusCode(200);
         as("test-producer-token").get("/ojs/v1/admin/audit").then().statusCode(403);

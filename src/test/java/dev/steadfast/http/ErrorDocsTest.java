@@ -1,6 +1,7 @@
 package dev.steadfast.http;
 
 import static dev.steadfast.testsupport.Api.request;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -39,7 +40,7 @@ class ErrorDocsTest {
     @Test
     void theDocsUrlOfARealErrorAnswers() {
         Response r = request().get("/ojs/v1/jobs/019539a4-0000-7000-8000-ffffffffffff");
-        String url = r.path("error.docs_url");
+        String url = path(r, "error.docs_url");
         assertEquals("/docs/errors.html#not_found", url);
         assertTrue(ids(url.substring(0, url.indexOf('#'))).contains("not_found"));
     }

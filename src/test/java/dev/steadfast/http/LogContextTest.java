@@ -4,6 +4,7 @@ import static dev.steadfast.testsupport.Api.arr;
 import static dev.steadfast.testsupport.Api.job;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -105,7 +106,7 @@ class LogContextTest {
         Response r = send(job("lc.one", "lc-one")).header("X-Request-Id", "req-lc-one").header("traceparent", PARENT)
                 .post(Api.JOBS);
         assertEquals(201, r.statusCode(), r::asString);
-        Line l = capture.one("job enqueued", r.path("job.id"));
+        Line l = capture.one("job enqueued", path(r, "job.id"));
         assertEquals(JOBS, l.logger());
         assertEquals(org.jboss.logmanager.Level.INFO, l.level());
         assertEquals("req-lc-one", l.mdc().get("request_id"));
@@ -146,10 +147,10 @@ class LogContextTest {
 
     @Test
     void startedCompletedFailedAndDiscardedLinesCarryTheJobsTraceAndTheirOwnRequest() {
-        String id = send(job("lc.life", "lc-life")).header("traceparent", PARENT).post(Api.JOBS).path("job.id");
+        String id = path(send(job("lc.life", "lc-life")).header("traceparent", PARENT).post(Api.JOBS), "job.id");
         Response f = send(obj("queues", arr("lc-life"), "count", 1, "worker_id", "w-lc"))
                 .header("X-Request-Id", "req-fetch").post(Api.FETCH);
-        assertEquals(List.of(id), f.path("jobs.id"));
+        assertEquals(List.of(id), path(f, "jobs.id"));
         Line started = capture.one("job started", id);
         assertEquals("req-fetch", started.mdc().get("request_id"));
         assertEquals("w-lc", started.mdc().get("ojs.worker.id"));

@@ -6,6 +6,7 @@ import static dev.steadfast.testsupport.Api.job;
 import static dev.steadfast.testsupport.Api.newUuidV7;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.request;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -261,7 +262,7 @@ class OpenApiContractTest {
         Api.nack(resumed, Api.error("E", "boom")).then().statusCode(200);
         Response again = expect(200, good("POST /ojs/v1/workers/fetch", "/ojs/v1/workers/fetch",
                 obj("queues", arr(q + "-2"), "worker_id", "w-checkpoint")));
-        assertEquals(1, (Integer) again.path("jobs[0].checkpoint.sequence"));
+        assertEquals(1, (Integer) path(again, "jobs[0].checkpoint.sequence"));
     }
 
     private void backpressure() {
@@ -288,7 +289,7 @@ class OpenApiContractTest {
         Map<String, Object> chain = obj("type", "chain", "name", "oa", "steps",
                 arr(job("oa.step", q), job("oa.step", q)));
         Response created = expect(201, good("POST /ojs/v1/workflows", "/ojs/v1/workflows", chain));
-        String id = created.path("workflow.id");
+        String id = path(created, "workflow.id");
         expect(201, good("POST /ojs/v1/workflows", "/ojs/v1/workflows", obj("type", "batch", "jobs",
                 arr(job("oa.member", q)), "callbacks", obj("on_complete", job("oa.done", q)))));
         expect(201, good("POST /ojs/v1/workflows", "/ojs/v1/workflows", obj("name", "oa-binding", "options",
@@ -299,7 +300,7 @@ class OpenApiContractTest {
                         obj("id", "on_complete", "type", "oa.step", "args", arr(), "depends_on", arr("s0"))))));
         Response nested = expect(201, good("POST /ojs/v1/workflows", "/ojs/v1/workflows", obj("type", "chain",
                 "steps", arr(job("oa.step", q), obj("type", "group", "jobs", arr(job("oa.step", q), job("oa.step", q)))))));
-        String inner = nested.path("workflow.steps[1].workflow_id");
+        String inner = path(nested, "workflow.steps[1].workflow_id");
         expect(200, good("GET /ojs/v1/workflows/{id}", "/ojs/v1/workflows/" + inner, null));
         expect(422, bad("POST /ojs/v1/workflows", "/ojs/v1/workflows", obj("steps", arr(
                 obj("id", "a", "type", "oa.step", "args", arr()), obj("id", "b", "type", "oa.step", "args", arr()),
@@ -317,7 +318,7 @@ class OpenApiContractTest {
         expect(404, bad("DELETE /ojs/v1/workflows/{id}", "/ojs/v1/workflows/" + newUuidV7(), null));
         Response listed = expect(200, good("GET /ojs/v1/workflows", "/ojs/v1/workflows?limit=2", null));
         expect(200, good("GET /ojs/v1/workflows", "/ojs/v1/workflows?nested=true&type=group&cursor="
-                + listed.path("pagination.next_cursor"), null));
+                + path(listed, "pagination.next_cursor"), null));
         expect(400, bad("GET /ojs/v1/workflows", "/ojs/v1/workflows?state=sleeping", null));
     }
 
@@ -329,7 +330,7 @@ class OpenApiContractTest {
         }
         Response fetched = expect(200, good("POST /ojs/v1/workers/fetch", "/ojs/v1/workers/fetch",
                 obj("queues", arr(q), "count", 6, "worker_id", w, "visibility_timeout_ms", 60000)));
-        List<String> ids = fetched.path("jobs.id");
+        List<String> ids = path(fetched, "jobs.id");
         assertEquals(6, ids.size());
         expect(200, good("POST /ojs/v1/workers/fetch", "/ojs/v1/workers/fetch", obj("queues", arr("oa-empty"))));
         expect(400, bad("POST /ojs/v1/workers/fetch", "/ojs/v1/workers/fetch", obj("queues", arr())));
@@ -393,8 +394,8 @@ class OpenApiContractTest {
         String w = "w-oa-path";
         Api.enqueue("oa.path", q);
         Api.enqueue("oa.path", q);
-        List<String> ids = expect(200, good("POST /ojs/v1/workers/fetch", "/ojs/v1/workers/fetch",
-                obj("queues", arr(q), "count", 2, "worker_id", w))).path("jobs.id");
+        List<String> ids = path(expect(200, good("POST /ojs/v1/workers/fetch", "/ojs/v1/workers/fetch",
+                obj("queues", arr(q), "count", 2, "worker_id", w))), "jobs.id");
         String ack = "POST /ojs/v1/jobs/{id}/ack";
         expect(200, good(ack, "/ojs/v1/jobs/" + ids.get(0) + "/ack", obj("worker_id", w, "result", obj("ok", 1))));
         expect(409, bad(ack, "/ojs/v1/jobs/" + ids.get(0) + "/ack", obj("worker_id", w)));
@@ -626,7 +627,7 @@ class OpenApiContractTest {
         String base = "/ojs/v1/admin/error-groups";
         expect(200, good("GET /ojs/v1/admin/error-groups", base + "?limit=1", null));
         expect(400, bad("GET /ojs/v1/admin/error-groups", base + "?limit=0", null));
-        String id = request().get(base).then().statusCode(200).extract().path("groups[0].id");
+        String id = path(request().get(base).then().statusCode(200).extract(), "groups[0].id");
         expect(200, good("GET /ojs/v1/admin/error-groups/{id}", base + "/" + id + "?limit=1", null));
         expect(400, bad("GET /ojs/v1/admin/error-groups/{id}", base + "/" + id + "?limit=1000", null));
         expect(404, bad("GET /ojs/v1/admin/error-groups/{id}", base + "/0000000000000000", null));
@@ -672,7 +673,7 @@ class OpenApiContractTest {
         Response created = expect(201, good("POST " + subs, subs, Map.of("url", "http://127.0.0.1:9/oa",
                 "events", List.of("job.completed", "job.*"), "filter", Map.of("queues", List.of("oa-hooks")),
                 "metadata", Map.of("team", "oa"), "timeout_ms", 1000, "secret", "whk_openapi_secret_01")));
-        String id = created.path("subscription.id");
+        String id = path(created, "subscription.id");
         String one = subs + "/" + id;
         String unknown = subs + "/sub_019539a4-b68c-7def-8000-aabbccddeeff";
         expect(200, good("GET " + subs, subs + "?limit=1", null));

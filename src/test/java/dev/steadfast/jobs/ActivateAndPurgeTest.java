@@ -9,6 +9,7 @@ import static dev.steadfast.testsupport.Api.jobView;
 import static dev.steadfast.testsupport.Api.nack;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.request;
+import static dev.steadfast.testsupport.JsonPaths.at;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -33,7 +34,7 @@ class ActivateAndPurgeTest {
         assertEquals("pending", jobView(id).get("state"));
         assertEquals(List.of(), fetchIds("w", 1, "staged"), "a pending job is not fetchable");
         request().post("/ojs/v1/jobs/" + id + "/activate").then().statusCode(200)
-                .body("job.state", equalTo("available")).body("job.previous_state", equalTo("pending"));
+                .body(at("job.state", equalTo("available"))).body(at("job.previous_state", equalTo("pending")));
         assertEquals(List.of(id), fetchIds("w", 1, "staged"));
         Api.assertError(request().post("/ojs/v1/jobs/" + id + "/activate"), 409, "conflict");
         Api.assertError(request().post("/ojs/v1/jobs/0195aaaa-aaaa-7aaa-8aaa-aaaaaaaaaaaa/activate"), 404, "not_found");
@@ -50,9 +51,9 @@ class ActivateAndPurgeTest {
         }
         Api.assertError(request().delete("/ojs/v1/dead-letter?queue=purge-a"), 400, "invalid_request");
         request().delete("/ojs/v1/dead-letter?queue=purge-a&confirm=true").then().statusCode(200)
-                .body("matched", equalTo(2)).body("succeeded", equalTo(2));
-        request().get("/ojs/v1/dead-letter").then().body("pagination.total", equalTo(1))
-                .body("jobs[0].queue", equalTo("purge-b"));
+                .body(at("matched", equalTo(2))).body(at("succeeded", equalTo(2)));
+        request().get("/ojs/v1/dead-letter").then().body(at("pagination.total", equalTo(1)))
+                .body(at("jobs[0].queue", equalTo("purge-b")));
         Api.assertError(request().delete("/ojs/v1/dead-letter?since=yesterday&confirm=true"), 400, "invalid_request");
     }
 }

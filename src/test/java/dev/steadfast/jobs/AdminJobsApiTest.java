@@ -7,6 +7,8 @@ import static dev.steadfast.testsupport.Api.fetchOne;
 import static dev.steadfast.testsupport.Api.jobView;
 import static dev.steadfast.testsupport.Api.request;
 import static dev.steadfast.testsupport.Api.state;
+import static dev.steadfast.testsupport.JsonPaths.at;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -28,7 +30,7 @@ class AdminJobsApiTest {
     }
 
     private static String retry(String id) {
-        return request().post("/ojs/v1/admin/jobs/" + id + "/retry").then().statusCode(200).extract().path("job.state");
+        return path(request().post("/ojs/v1/admin/jobs/" + id + "/retry").then().statusCode(200).extract(), "job.state");
     }
 
     @Test
@@ -55,7 +57,8 @@ class AdminJobsApiTest {
             assertEquals(null, job.get("error"), id);
         }
         assertEquals(d, fetchOne("w", "aj-d"));
-        request().get(Api.EVENTS + "?types=dead_letter.retried").then().body("events.subject", equalTo(List.of(dl)));
+        request().get(Api.EVENTS + "?types=dead_letter.retried").then()
+                .body(at("events.subject", equalTo(List.of(dl))));
     }
 
     @Test
@@ -72,12 +75,13 @@ class AdminJobsApiTest {
     void cancelNamesTheAdminApiAndDeleteRefusesActiveJobs() {
         String id = enqueue("t.c", "aj-cancel");
         request().post("/ojs/v1/admin/jobs/" + id + "/cancel").then().statusCode(200)
-                .body("job.state", equalTo("cancelled")).body("job.previous_state", equalTo("available"));
-        request().get(Api.EVENTS + "?types=job.cancelled").then().body("events[0].data.cancelled_by", equalTo("admin-api"));
+                .body(at("job.state", equalTo("cancelled"))).body(at("job.previous_state", equalTo("available")));
+        request().get(Api.EVENTS + "?types=job.cancelled").then()
+                .body(at("events[0].data.cancelled_by", equalTo("admin-api")));
         assertError(request().post("/ojs/v1/admin/jobs/" + id + "/cancel"), 409, "conflict");
 
-        request().delete("/ojs/v1/admin/jobs/" + id).then().statusCode(200).body("deleted", equalTo(true))
-                .body("previous_state", equalTo("cancelled"));
+        request().delete("/ojs/v1/admin/jobs/" + id).then().statusCode(200).body(at("deleted", equalTo(true)))
+                .body(at("previous_state", equalTo("cancelled")));
         Api.info(id).then().statusCode(404);
         assertError(request().delete("/ojs/v1/admin/jobs/" + id), 404, "not_found");
 
@@ -90,8 +94,9 @@ class AdminJobsApiTest {
     @Test
     void detailIsTheWholeEnvelopeUnwrapped() {
         String id = enqueue("t.detail", "adm-detail");
-        request().get("/ojs/v1/admin/jobs/" + id).then().statusCode(200).body("id", equalTo(id))
-                .body("type", equalTo("t.detail")).body("queue", equalTo("adm-detail")).body("state", equalTo("available"));
+        request().get("/ojs/v1/admin/jobs/" + id).then().statusCode(200).body(at("id", equalTo(id)))
+                .body(at("type", equalTo("t.detail"))).body(at("queue", equalTo("adm-detail")))
+                .body(at("state", equalTo("available")));
         assertError(request().get("/ojs/v1/admin/jobs/0195aaaa-aaaa-7aaa-8aaa-aaaaaaaaaaaa"), 404, "not_found");
     }
 
@@ -106,8 +111,8 @@ class AdminJobsApiTest {
         assertError(Api.send(Api.obj("filter", Api.obj("state", "finished"), "confirm", true))
                 .post("/ojs/v1/admin/jobs/bulk/retry"), 400, "invalid_request");
         Api.send(Api.obj("filter", Api.obj("state", "discarded", "queue", "adm-bulk"), "confirm", true))
-                .post("/ojs/v1/admin/jobs/bulk/retry").then().statusCode(200).body("matched", equalTo(2))
-                .body("succeeded", equalTo(2)).body("failed", equalTo(0));
+                .post("/ojs/v1/admin/jobs/bulk/retry").then().statusCode(200).body(at("matched", equalTo(2)))
+                .body(at("succeeded", equalTo(2))).body(at("failed", equalTo(0)));
         assertEquals("available", state(a));
         assertEquals("available", state(b));
         assertEquals("discarded", state(other));

@@ -1,6 +1,22 @@
 package dev.steadfast.jobs;
 
+
+import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.JsonPaths;
 import dev.steadfast.testsupport.TestClock;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import static dev.steadfast.testsupport.Api.TIMESTAMP;
 import static dev.steadfast.testsupport.Api.UUID_V7;
 import static dev.steadfast.testsupport.Api.ack;
@@ -20,25 +36,11 @@ import static dev.steadfast.testsupport.Api.push;
 import static dev.steadfast.testsupport.Api.queueNames;
 import static dev.steadfast.testsupport.Api.state;
 import static dev.steadfast.testsupport.Api.tree;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import dev.steadfast.testsupport.Api;
-import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.response.Response;
-import jakarta.inject.Inject;
-import java.net.URI;
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
 
 /** PUSH, INFO and CANCEL (ojs-http-binding.md 7.1, 7.7, 7.9, 9.1, 9.3, 9.4). */
 @QuarkusTest
@@ -59,7 +61,7 @@ class JobResourceTest {
         Response r = push(obj("type", "email.send", "args", arr("a@example.com")));
 
         assertEquals(201, r.statusCode(), r.asString());
-        String id = r.path("job.id");
+        String id = path(r, "job.id");
         String location = r.header("Location");
         assertEquals("/ojs/v1/jobs/" + id, URI.create(location).getPath(), "Location: " + location);
         Api.request().get(location).then().statusCode(200);
@@ -83,7 +85,7 @@ class JobResourceTest {
         Response r = push(obj("id", id, "type", "email.send", "args", arr()));
 
         assertEquals(201, r.statusCode(), r.asString());
-        assertEquals(id, r.path("job.id"));
+        assertEquals(id, path(r, "job.id"));
         assertEquals(id, jobView(id).get("id"));
     }
 
@@ -132,8 +134,8 @@ class JobResourceTest {
                 obj("queue", "later", "delay_until", at)));
 
         assertEquals(201, r.statusCode(), r.asString());
-        assertEquals("scheduled", r.path("job.state"));
-        String id = r.path("job.id");
+        assertEquals("scheduled", path(r, "job.state"));
+        String id = path(r, "job.id");
         assertEquals(Instant.parse(at), Instant.parse(jobView(id).get("scheduled_at").toString()));
         assertEquals(List.of(), fetchIds("w1", 10, "later"));
         assertEquals("scheduled", state(id));
@@ -176,8 +178,8 @@ class JobResourceTest {
                 obj("queue", "past", "delay_until", at)));
 
         assertEquals(201, r.statusCode(), r.asString());
-        assertEquals("available", r.path("job.state"));
-        assertEquals(List.of((String) r.path("job.id")), fetchIds("w1", 10, "past"));
+        assertEquals("available", path(r, "job.state"));
+        assertEquals(List.of((String) path(r, "job.id")), fetchIds("w1", 10, "past"));
     }
 
     @Test
@@ -197,7 +199,7 @@ class JobResourceTest {
                 "n", 42);
         Response pushed = push(obj("type", "email.send", "args", arr(), "x_custom", custom, "x_flag", true));
         assertEquals(201, pushed.statusCode(), pushed.asString());
-        Response read = info(pushed.path("job.id"));
+        Response read = info(path(pushed, "job.id"));
 
         for (Response r : List.of(pushed, read)) {
             assertEquals(tree(custom), tree(r, "/job/x_custom"));
@@ -338,13 +340,13 @@ class JobResourceTest {
         Response r = cancel(id);
 
         assertEquals(200, r.statusCode(), r.asString());
-        assertEquals(id, r.path("job.id"));
-        assertEquals("cancelled", r.path("job.state"));
-        assertEquals("available", r.path("job.previous_state"));
-        assertTrue(TIMESTAMP.matcher(r.<String>path("job.cancelled_at")).matches());
+        assertEquals(id, path(r, "job.id"));
+        assertEquals("cancelled", path(r, "job.state"));
+        assertEquals("available", path(r, "job.previous_state"));
+        assertTrue(TIMESTAMP.matcher(JsonPaths.<String>path(r, "job.cancelled_at")).matches());
         Map<String, Object> read = jobView(id);
         assertEquals("cancelled", read.get("state"));
-        assertEquals(r.<String>path("job.cancelled_at"), read.get("cancelled_at"));
+        assertEquals(JsonPaths.<String>path(r, "job.cancelled_at"), read.get("cancelled_at"));
     }
 
     @Test
@@ -355,8 +357,8 @@ class JobResourceTest {
         Response r = cancel(id);
 
         assertEquals(200, r.statusCode(), r.asString());
-        assertEquals("cancelled", r.path("job.state"));
-        assertEquals("scheduled", r.path("job.previous_state"));
+        assertEquals("cancelled", path(r, "job.state"));
+        assertEquals("scheduled", path(r, "job.previous_state"));
     }
 
     @Test
@@ -367,8 +369,8 @@ class JobResourceTest {
         Response r = cancel(id);
 
         assertEquals(200, r.statusCode(), r.asString());
-        assertEquals("cancelled", r.path("job.state"));
-        assertEquals("active", r.path("job.previous_state"));
+        assertEquals("cancelled", path(r, "job.state"));
+        assertEquals("active", path(r, "job.previous_state"));
         assertError(ack(id), 409, "conflict");
         assertEquals("cancelled", state(id));
     }
@@ -408,7 +410,7 @@ class JobResourceTest {
         Response r = cancel(id);
 
         assertEquals(200, r.statusCode(), r.asString());
-        assertEquals("retryable", r.path("job.previous_state"));
+        assertEquals("retryable", path(r, "job.previous_state"));
         clock.advance(Duration.ofSeconds(2)); // past both retries' due time
         assertEquals(List.of(other), Api.fetchIdsSoon("w1", 10, "default"), "only the job that was not cancelled");
         assertEquals(List.of(), fetchIds("w1", 10, "default"));

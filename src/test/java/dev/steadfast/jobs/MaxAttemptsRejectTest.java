@@ -5,6 +5,7 @@ import static dev.steadfast.testsupport.Api.assertError;
 import static dev.steadfast.testsupport.Api.detailField;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.push;
+import static dev.steadfast.testsupport.JsonPaths.at;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -41,6 +42,6 @@ class MaxAttemptsRejectTest {
             assertEquals("retry.max_attempts", detailField(e));
         }
         push(obj("type", "r.x", "args", arr(), "options", obj("retry", obj("max_attempts", 10)))).then()
-                .statusCode(201).body("job.max_attempts", equalTo(10));
+                .statusCode(201).body(at("job.max_attempts", equalTo(10)));
     }
 }

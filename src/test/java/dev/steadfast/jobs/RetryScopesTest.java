@@ -4,6 +4,7 @@ import static dev.steadfast.testsupport.Api.arr;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.push;
 import static dev.steadfast.testsupport.Api.request;
+import static dev.steadfast.testsupport.JsonPaths.at;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.steadfast.testsupport.Api;
@@ -25,23 +26,24 @@ class RetryScopesTest {
     void theMostSpecificScopeWins() {
         Api.reset();
         push(obj("type", "other.job", "args", arr())).then().statusCode(201)
-                .body("job.max_attempts", equalTo(5)).body("job.retry.initial_interval", equalTo("PT1S"));
+                .body(at("job.max_attempts", equalTo(5))).body(at("job.retry.initial_interval", equalTo("PT1S")));
         push(obj("type", "other.job", "args", arr(), "options", obj("queue", "billing"))).then()
-                .body("job.max_attempts", equalTo(5)).body("job.retry.on_exhaustion", equalTo("dead_letter"))
-                .body("job.retry.initial_interval", equalTo("PT10S"));
+                .body(at("job.max_attempts", equalTo(5))).body(at("job.retry.on_exhaustion", equalTo("dead_letter")))
+                .body(at("job.retry.initial_interval", equalTo("PT10S")));
         push(obj("type", "invoice.send", "args", arr(), "options", obj("queue", "billing",
                 "retry", obj("jitter", false)))).then()
-                .body("job.max_attempts", equalTo(10)).body("job.retry.on_exhaustion", equalTo("dead_letter"))
-                .body("job.retry.initial_interval", equalTo("PT10S")).body("job.retry.jitter", equalTo(false));
+                .body(at("job.max_attempts", equalTo(10))).body(at("job.retry.on_exhaustion", equalTo("dead_letter")))
+                .body(at("job.retry.initial_interval", equalTo("PT10S"))).body(at("job.retry.jitter", equalTo(false)));
         push(obj("type", "invoice.send", "args", arr(), "options", obj("retry", obj("max_attempts", 2)))).then()
-                .body("job.max_attempts", equalTo(2));
+                .body(at("job.max_attempts", equalTo(2)));
         push(obj("type", "invoice.send", "args", arr(), "options", obj("retry", obj("max_attempts", 500)))).then()
-                .body("job.max_attempts", equalTo(100));
+                .body(at("job.max_attempts", equalTo(100)));
         request().get("/ojs/v1/retry-policies").then().statusCode(200)
-                .body("default.max_attempts", equalTo(5)).body("max_attempts_range.max", equalTo(100))
-                .body("max_attempts_range.min", equalTo(0)).body("max_attempts_range.out_of_range", equalTo("clamp"))
-                .body("queues.billing.on_exhaustion", equalTo("dead_letter"))
-                .body("types.'invoice.send'.max_attempts", equalTo(10));
+                .body(at("default.max_attempts", equalTo(5))).body(at("max_attempts_range.max", equalTo(100)))
+                .body(at("max_attempts_range.min", equalTo(0)))
+                .body(at("max_attempts_range.out_of_range", equalTo("clamp")))
+                .body(at("queues.billing.on_exhaustion", equalTo("dead_letter")))
+                .body(at("types.'invoice.send'.max_attempts", equalTo(10)));
     }
 
     @Test
@@ -49,23 +51,24 @@ class RetryScopesTest {
         Api.reset();
         // "constant" is accepted as the name of the none strategy and written back as "none".
         push(obj("type", "x.poll", "args", arr(), "options", obj("queue", "polling"))).then().statusCode(201)
-                .body("job.retry.backoff_strategy", equalTo("none"));
+                .body(at("job.retry.backoff_strategy", equalTo("none")));
         push(obj("type", "x.poll", "args", arr(), "options", obj("retry", obj("backoff_strategy", "constant"))))
-                .then().statusCode(201).body("job.retry.backoff_strategy", equalTo("none"));
+                .then().statusCode(201).body(at("job.retry.backoff_strategy", equalTo("none")));
         // Per queue: Kathikon's schedule.
         push(obj("type", "x.any", "args", arr(), "options", obj("queue", "kathikon"))).then().statusCode(201)
-                .body("job.max_attempts", equalTo(20)).body("job.retry.backoff_strategy", equalTo("custom"))
-                .body("job.retry.intervals[2]", equalTo("PT45S")).body("job.retry.intervals[18]", equalTo("PT30M5S"));
+                .body(at("job.max_attempts", equalTo(20))).body(at("job.retry.backoff_strategy", equalTo("custom")))
+                .body(at("job.retry.intervals[2]", equalTo("PT45S")))
+                .body(at("job.retry.intervals[18]", equalTo("PT30M5S")));
         // Per type, over a queue that sets something else; and per job, replacing the type's list.
         push(obj("type", "export.poll", "args", arr(), "options", obj("queue", "polling"))).then().statusCode(201)
-                .body("job.retry.backoff_strategy", equalTo("custom")).body("job.retry.intervals", equalTo(
-                        java.util.List.of("PT1S", "PT2S")));
+                .body(at("job.retry.backoff_strategy", equalTo("custom"))).body(at("job.retry.intervals", equalTo(
+                        java.util.List.of("PT1S", "PT2S"))));
         push(obj("type", "export.poll", "args", arr(), "options", obj("retry", obj("intervals", arr("PT3S")))))
-                .then().statusCode(201).body("job.retry.intervals", equalTo(java.util.List.of("PT3S")));
+                .then().statusCode(201).body(at("job.retry.intervals", equalTo(java.util.List.of("PT3S"))));
         // A job switching away from custom drops the inherited list; a list without custom is refused.
         push(obj("type", "export.poll", "args", arr(), "options", obj("retry", obj("backoff_strategy", "linear"))))
-                .then().statusCode(201).body("job.retry.backoff_strategy", equalTo("linear"))
-                .body("job.retry.intervals", equalTo(null));
+                .then().statusCode(201).body(at("job.retry.backoff_strategy", equalTo("linear")))
+                .body(at("job.retry.intervals", equalTo(null)));
         Api.assertError(push(obj("type", "x.any", "args", arr(), "options", obj("retry", obj("intervals",
                 arr("PT1S"))))), 422, "validation_error");
     }

@@ -4,11 +4,13 @@ import static dev.steadfast.testsupport.Api.arr;
 import static dev.steadfast.testsupport.Api.job;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.JsonPaths;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
@@ -47,20 +49,20 @@ class TracePropagationTest {
     void pushStoresTheHeadersInMetaAndFetchHandsThemOn() {
         Response r = traced(job("t.traced", "tr-push"), PARENT, STATE).post(Api.JOBS);
         assertEquals(201, r.statusCode(), r::asString);
-        String id = r.path("job.id");
-        assertEquals(PARENT, r.path("job.meta.traceparent"));
+        String id = path(r, "job.id");
+        assertEquals(PARENT, path(r, "job.meta.traceparent"));
         assertEquals(Map.of("traceparent", PARENT, "tracestate", STATE), meta(id));
         Response fetched = Api.fetch("w", 1, "tr-push");
-        assertEquals(List.of(id), fetched.path("jobs.id"));
-        assertEquals(PARENT, fetched.path("jobs[0].meta.traceparent"));
-        assertEquals(STATE, fetched.path("jobs[0].meta.tracestate"));
+        assertEquals(List.of(id), path(fetched, "jobs.id"));
+        assertEquals(PARENT, path(fetched, "jobs[0].meta.traceparent"));
+        assertEquals(STATE, path(fetched, "jobs[0].meta.tracestate"));
     }
 
     @Test
     void theClientsMetaTraceparentWins() {
         Object body = obj("type", "t.own", "args", arr(), "meta", obj("traceparent", CLIENT, "tenant", "a"),
                 "options", obj("queue", "tr-own"));
-        String id = traced(body, PARENT, STATE).post(Api.JOBS).then().statusCode(201).extract().path("job.id");
+        String id = path(traced(body, PARENT, STATE).post(Api.JOBS).then().statusCode(201).extract(), "job.id");
         assertEquals(Map.of("traceparent", CLIENT, "tenant", "a"), meta(id), "meta untouched, no header tracestate");
     }
 
@@ -89,7 +91,7 @@ class TracePropagationTest {
         Response batch = traced(obj("jobs", arr(job("t.b1", "tr-batch"), job("t.b2", "tr-batch"))), PARENT, null)
                 .post("/ojs/v1/jobs/batch");
         assertEquals(201, batch.statusCode(), batch::asString);
-        for (String id : batch.<List<String>>path("jobs.id")) {
+        for (String id : JsonPaths.<List<String>>path(batch, "jobs.id")) {
             assertEquals(Map.of("traceparent", PARENT), meta(id));
         }
         Map<String, Object> unique = obj("type", "t.u", "args", arr(), "options",
@@ -97,7 +99,7 @@ class TracePropagationTest {
         Response bulk = traced(obj("jobs", arr(job("t.k1", "tr-bulk"), unique)), PARENT, STATE)
                 .post("/ojs/v1/jobs/bulk");
         assertEquals(200, bulk.statusCode(), bulk::asString);
-        for (String id : bulk.<List<String>>path("items.job.id")) {
+        for (String id : JsonPaths.<List<String>>path(bulk, "items.job.id")) {
             assertEquals(Map.of("traceparent", PARENT, "tracestate", STATE), meta(id));
         }
     }
@@ -108,8 +110,7 @@ class TracePropagationTest {
                 arr(job("w.one", "tr-wf"), job("w.two", "tr-wf")));
         Response r = traced(wf, PARENT, STATE).post("/ojs/v1/workflows");
         assertEquals(201, r.statusCode(), r::asString);
-        List<String> ids = Api.request().get("/ojs/v1/workflows/" + r.path("workflow.id"))
-                .path("workflow.steps.job_id");
+        List<String> ids = path(Api.request().get("/ojs/v1/workflows/" + path(r, "workflow.id")), "workflow.steps.job_id");
         assertEquals(2, ids.size());
         for (String id : ids) {
             assertEquals(Map.of("traceparent", PARENT, "tracestate", STATE), meta(id));
@@ -121,6 +122,6 @@ class TracePropagationTest {
         Object cron = obj("name", "tr-cron", "cron", "0 * * * *", "job_template", job("t.cron", "tr-cron"));
         Response r = traced(cron, PARENT, STATE).post("/ojs/v1/cron");
         assertEquals(201, r.statusCode(), r::asString);
-        assertNull(r.path("cron.job_template.meta.traceparent"));
+        assertNull(path(r, "cron.job_template.meta.traceparent"));
     }
 }

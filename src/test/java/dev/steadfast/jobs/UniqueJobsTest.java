@@ -1,22 +1,9 @@
 package dev.steadfast.jobs;
 
-import dev.steadfast.testsupport.TestClock;
-import static dev.steadfast.testsupport.Api.arr;
-import static dev.steadfast.testsupport.Api.assertError;
-import static dev.steadfast.testsupport.Api.detailField;
-import static dev.steadfast.testsupport.Api.enqueue;
-import static dev.steadfast.testsupport.Api.fetchOne;
-import static dev.steadfast.testsupport.Api.json;
-import static dev.steadfast.testsupport.Api.obj;
-import static dev.steadfast.testsupport.Api.push;
-import static dev.steadfast.testsupport.Api.request;
-import static dev.steadfast.testsupport.Api.send;
-import static dev.steadfast.testsupport.Api.state;
-import static org.hamcrest.Matchers.equalTo;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.JsonPaths;
+import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -35,6 +22,22 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import static dev.steadfast.testsupport.Api.arr;
+import static dev.steadfast.testsupport.Api.assertError;
+import static dev.steadfast.testsupport.Api.detailField;
+import static dev.steadfast.testsupport.Api.enqueue;
+import static dev.steadfast.testsupport.Api.fetchOne;
+import static dev.steadfast.testsupport.Api.json;
+import static dev.steadfast.testsupport.Api.obj;
+import static dev.steadfast.testsupport.Api.push;
+import static dev.steadfast.testsupport.Api.request;
+import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.Api.state;
+import static dev.steadfast.testsupport.JsonPaths.at;
+import static dev.steadfast.testsupport.JsonPaths.path;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /** Unique jobs (ojs-unique-jobs.md) against PostgreSQL: each conflict strategy, states, batches, parallel producers. */
 @QuarkusTest
@@ -75,8 +78,8 @@ class UniqueJobsTest {
     void ignoreAnswers200WithTheHolder() {
         Map<String, Object> u = obj("keys", arr("type"), "on_conflict", "ignore");
         String first = enqueue(uniqueJob("uq-i", 1, u));
-        push(uniqueJob("uq-i", 2, u)).then().statusCode(200).body("job.id", equalTo(first))
-                .body("deduplicated", equalTo(true)).body("job.state", equalTo("available"));
+        push(uniqueJob("uq-i", 2, u)).then().statusCode(200).body(at("job.id", equalTo(first)))
+                .body(at("deduplicated", equalTo(true))).body(at("job.state", equalTo("available")));
         assertEquals(List.of(first), Api.fetchIds("w", 10, "uq-i"));
     }
 
@@ -84,7 +87,7 @@ class UniqueJobsTest {
     void useExistingIsIgnoreUnderTheOpenApiName() {
         Map<String, Object> u = obj("on_conflict", "use_existing");
         String first = enqueue(uniqueJob("uq-ue", 1, u));
-        push(uniqueJob("uq-ue", 1, u)).then().statusCode(200).body("job.id", equalTo(first));
+        push(uniqueJob("uq-ue", 1, u)).then().statusCode(200).body(at("job.id", equalTo(first)));
     }
 
     @Test
@@ -108,9 +111,9 @@ class UniqueJobsTest {
         ((Map<String, Object>) scheduled.get("options")).put("scheduled_at", at);
         String first = enqueue(scheduled);
         Response r = push(uniqueJob("uq-res", 2, u));
-        r.then().statusCode(201).body("job.state", equalTo("scheduled")).body("job.args[0]", equalTo(2));
+        r.then().statusCode(201).body(at("job.state", equalTo("scheduled"))).body(at("job.args[0]", equalTo(2)));
         assertEquals("cancelled", state(first));
-        assertEquals(at.replace("Z", ".000Z"), Api.jobView(r.path("job.id")).get("scheduled_at"));
+        assertEquals(at.replace("Z", ".000Z"), Api.jobView(path(r, "job.id")).get("scheduled_at"));
     }
 
     @Test
@@ -230,7 +233,7 @@ class UniqueJobsTest {
         Map<String, Object> ignore = obj("key", arr("order"), "on_conflict", "ignore");
         String kept = enqueue(uniqueJob("uq-ak-i", obj("order", 1), ignore));
         push(uniqueJob("uq-ak-i", obj("order", 1, "v", 2), ignore)).then().statusCode(200)
-                .body("job.id", equalTo(kept)).body("deduplicated", equalTo(true));
+                .body(at("job.id", equalTo(kept))).body(at("deduplicated", equalTo(true)));
         Map<String, Object> replace = obj("key", arr("order"), "on_conflict", "replace");
         String old = enqueue(uniqueJob("uq-ak-r", obj("order", 2), replace));
         String replacing = enqueue(uniqueJob("uq-ak-r", obj("order", 2, "v", 2), replace));
@@ -243,9 +246,9 @@ class UniqueJobsTest {
         ((Map<String, Object>) scheduled.get("options")).put("scheduled_at", at);
         String first = enqueue(scheduled);
         Response r = push(uniqueJob("uq-ak-s", obj("order", 3, "v", 2), res));
-        r.then().statusCode(201).body("job.state", equalTo("scheduled"));
+        r.then().statusCode(201).body(at("job.state", equalTo("scheduled")));
         assertEquals("cancelled", state(first));
-        assertEquals(at.replace("Z", ".000Z"), Api.jobView(r.path("job.id")).get("scheduled_at"));
+        assertEquals(at.replace("Z", ".000Z"), Api.jobView(path(r, "job.id")).get("scheduled_at"));
         Map<String, Object> reject = obj("key", arr("order"));
         enqueue(uniqueJob("uq-ak-x", obj("order", 4), reject));
         assertError(push(uniqueJob("uq-ak-x", obj("order", 4), reject)), 409, "duplicate");
@@ -259,22 +262,22 @@ class UniqueJobsTest {
                         "period", "PT1H", "on_conflict", "ignore", "states", arr("available", "active", "scheduled")));
         Response created = push(example);
         created.then().statusCode(201);
-        String id = created.path("job.id");
+        String id = path(created, "job.id");
         Map<String, Object> sameByArgsKeys = obj("type", "report.generate", "args", arr(obj("report_id", 42,
                 "format", "csv")), "options", obj("queue", "uq-rep", "unique", obj("keys", arr("type", "args"),
                 "args_keys", arr("report_id"), "on_conflict", "ignore")));
-        push(sameByArgsKeys).then().statusCode(200).body("job.id", equalTo(id));
-        push(example).then().statusCode(200).body("job.id", equalTo(id)).body("deduplicated", equalTo(true));
+        push(sameByArgsKeys).then().statusCode(200).body(at("job.id", equalTo(id)));
+        push(example).then().statusCode(200).body(at("job.id", equalTo(id))).body(at("deduplicated", equalTo(true)));
     }
 
     @Test
     void theManifestNamesTheShapesItReads() {
         Response m = request().get("/ojs/manifest");
         assertEquals(List.of("keys", "args_keys", "meta_keys", "key", "period", "period_ms", "states", "on_conflict"),
-                m.path("capabilities.unique_jobs.fields"));
+                path(m, "capabilities.unique_jobs.fields"));
         assertEquals(List.of("reject", "replace", "replace_except_schedule", "ignore", "use_existing"),
-                m.path("capabilities.unique_jobs.on_conflict"));
-        assertEquals("strong", m.path("unique_job_strength"));
+                path(m, "capabilities.unique_jobs.on_conflict"));
+        assertEquals("strong", path(m, "unique_job_strength"));
     }
 
     @Test
@@ -291,7 +294,7 @@ class UniqueJobsTest {
         Response r = send(obj("jobs", arr(uniqueJob("uq-b3", 1, ignore), uniqueJob("uq-b3", 2, ignore))))
                 .post("/ojs/v1/jobs/batch");
         r.then().statusCode(201);
-        assertEquals(r.<String>path("jobs[0].id"), r.path("jobs[1].id"), "the second job is deduplicated onto the first");
+        assertEquals(JsonPaths.<String>path(r, "jobs[0].id"), path(r, "jobs[1].id"), "the second job is deduplicated onto the first");
     }
 
     /**
@@ -332,8 +335,8 @@ class UniqueJobsTest {
             assertEquals(1, created, "exactly one producer wins");
             assertEquals(23, refused);
             List<String> ids = Api.fetchIds("w", 100, "uq-par");
-            assertEquals(ids.size(), request().get("/ojs/v1/queues/uq-par/stats").then().extract()
-                    .<Integer>path("queue.active"));
+            assertEquals(ids.size(), JsonPaths.<Integer>path(request().get("/ojs/v1/queues/uq-par/stats"),
+                    "queue.active"));
             assertEquals(1, ids.stream().filter(id -> "same".equals(Api.jobView(id).get("args") instanceof List<?> l
                     ? l.get(0) : null)).count(), "one job holds the key");
         } finally {

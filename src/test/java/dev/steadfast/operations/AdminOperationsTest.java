@@ -12,6 +12,7 @@ import static dev.steadfast.testsupport.Api.jobView;
 import static dev.steadfast.testsupport.Api.nack;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.request;
+import static dev.steadfast.testsupport.JsonPaths.at;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -65,13 +66,13 @@ class AdminOperationsTest {
         fourJobs("count-a");
         enqueue("b.waiting", "count-b");
         request().get(COUNT + "?queue=count-a").then().statusCode(200)
-                .body("queue", equalTo("count-a"))
-                .body("counts.available", equalTo(1)).body("counts.completed", equalTo(1))
-                .body("counts.discarded", equalTo(2)).body("counts.active", equalTo(0))
-                .body("counts.scheduled", equalTo(0)).body("dead_letter", equalTo(1));
-        request().get(COUNT).then().statusCode(200).body("queue", nullValue())
-                .body("counts.available", equalTo(2)).body("dead_letter", equalTo(1));
-        request().get(COUNT + "?queue=nobody-here").then().statusCode(200).body("counts.available", equalTo(0));
+                .body(at("queue", equalTo("count-a")))
+                .body(at("counts.available", equalTo(1))).body(at("counts.completed", equalTo(1)))
+                .body(at("counts.discarded", equalTo(2))).body(at("counts.active", equalTo(0)))
+                .body(at("counts.scheduled", equalTo(0))).body(at("dead_letter", equalTo(1)));
+        request().get(COUNT).then().statusCode(200).body(at("queue", nullValue()))
+                .body(at("counts.available", equalTo(2))).body(at("dead_letter", equalTo(1)));
+        request().get(COUNT + "?queue=nobody-here").then().statusCode(200).body(at("counts.available", equalTo(0)));
         assertEquals("queue", detailField(assertError(request().get(COUNT + "?queue=Bad%20Queue"), 400,
                 "invalid_request")));
     }
@@ -85,14 +86,14 @@ class AdminOperationsTest {
         String secondDone = (String) jobView(second).get("completed_at");
 
         request().delete(COMPLETED + "?before=2000-01-01T00:00:00Z").then().statusCode(200)
-                .body("deleted", equalTo(0));
-        request().delete(COMPLETED + "?before=" + secondDone).then().statusCode(200).body("deleted", equalTo(1));
+                .body(at("deleted", equalTo(0)));
+        request().delete(COMPLETED + "?before=" + secondDone).then().statusCode(200).body(at("deleted", equalTo(1)));
         Api.info(first).then().statusCode(404);
         assertEquals("completed", jobView(second).get("state"), "completed at the cutoff itself is kept");
         request().delete(COMPLETED + "?before=" + clock.instant().plusSeconds(3600)).then().statusCode(200)
-                .body("deleted", equalTo(1));
-        request().get(COUNT).then().body("counts.completed", equalTo(0)).body("counts.discarded", equalTo(2))
-                .body("counts.available", equalTo(1));
+                .body(at("deleted", equalTo(1)));
+        request().get(COUNT).then().body(at("counts.completed", equalTo(0))).body(at("counts.discarded", equalTo(2)))
+                .body(at("counts.available", equalTo(1)));
     }
 
     @Test
@@ -108,20 +109,20 @@ class AdminOperationsTest {
         fourJobs("sum-a");
         enqueue("b.waiting", "sum-b");
         request().get(SUMMARY).then().statusCode(200)
-                .body("totals.available", equalTo(2)).body("totals.completed", equalTo(1))
-                .body("totals.discarded", equalTo(2))
-                .body("queues.sum-a.counts.completed", equalTo(1)).body("queues.sum-a.dead_letter", equalTo(1))
-                .body("queues.sum-b.counts.available", equalTo(1)).body("queues.sum-b.dead_letter", equalTo(0))
-                .body("dead_letter.total", equalTo(1)).body("dead_letter.added_last_hour", equalTo(1))
-                .body("dead_letter.added_last_day", equalTo(1))
-                .body("last_hour.completed", equalTo(1)).body("last_hour.failed", equalTo(2))
-                .body("last_hour.failure_rate", equalTo(2 / 3f))
-                .body("last_day.failed", equalTo(2));
+                .body(at("totals.available", equalTo(2))).body(at("totals.completed", equalTo(1)))
+                .body(at("totals.discarded", equalTo(2)))
+                .body(at("queues.sum-a.counts.completed", equalTo(1))).body(at("queues.sum-a.dead_letter", equalTo(1)))
+                .body(at("queues.sum-b.counts.available", equalTo(1))).body(at("queues.sum-b.dead_letter", equalTo(0)))
+                .body(at("dead_letter.total", equalTo(1))).body(at("dead_letter.added_last_hour", equalTo(1)))
+                .body(at("dead_letter.added_last_day", equalTo(1)))
+                .body(at("last_hour.completed", equalTo(1))).body(at("last_hour.failed", equalTo(2)))
+                .body(at("last_hour.failure_rate", equalTo(2 / 3f)))
+                .body(at("last_day.failed", equalTo(2)));
     }
 
     @Test
     void summaryOfAnEmptyServerHasNoFailureRate() {
-        request().get(SUMMARY).then().statusCode(200).body("dead_letter.total", equalTo(0))
-                .body("last_hour.failure_rate", nullValue()).body("totals.active", equalTo(0));
+        request().get(SUMMARY).then().statusCode(200).body(at("dead_letter.total", equalTo(0)))
+                .body(at("last_hour.failure_rate", nullValue())).body(at("totals.active", equalTo(0)));
     }
 }

@@ -5,6 +5,7 @@ import static dev.steadfast.testsupport.Api.enqueue;
 import static dev.steadfast.testsupport.Api.fetchOne;
 import static dev.steadfast.testsupport.Api.info;
 import static dev.steadfast.testsupport.Api.obj;
+import static dev.steadfast.testsupport.JsonPaths.at;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -88,7 +89,7 @@ class HistoryPartitionsTest {
         Instant longAgo = Instant.parse("2001-02-03T04:05:06Z");
         String id = complete("p-stray", longAgo);
         assertEquals("job_history_done_default", partitionOf(id));
-        info(id).then().statusCode(200).body("job.state", org.hamcrest.Matchers.equalTo("completed"));
+        info(id).then().statusCode(200).body(at("job.state", org.hamcrest.Matchers.equalTo("completed")));
 
         maintenance.preparePartitions(longAgo, 0).await().indefinitely();
         assertEquals("job_history_done_20010203", partitionOf(id));

@@ -19,12 +19,14 @@ import static dev.steadfast.testsupport.Api.push;
 import static dev.steadfast.testsupport.Api.queueNames;
 import static dev.steadfast.testsupport.Api.request;
 import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.JsonPaths;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import java.util.List;
@@ -60,17 +62,17 @@ class SystemResourceTest {
 
         assertEquals(200, r.statusCode());
         assertOjsHeaders(r);
-        assertEquals("1.0", r.path("specversion"));
-        assertEquals("1.0", r.path("ojs_version"));
-        assertEquals("steadfast", r.path("implementation.name"));
-        assertNotNull(r.path("implementation.version"));
-        assertEquals("java", r.path("implementation.language"));
-        int level = r.<Integer>path("conformance_level");
+        assertEquals("1.0", path(r, "specversion"));
+        assertEquals("1.0", path(r, "ojs_version"));
+        assertEquals("steadfast", path(r, "implementation.name"));
+        assertNotNull(path(r, "implementation.version"));
+        assertEquals("java", path(r, "implementation.language"));
+        int level = JsonPaths.<Integer>path(r, "conformance_level");
         assertTrue(level >= 0 && level <= 4, "conformance_level " + level);
-        assertTrue(r.<List<String>>path("protocols").contains("http"));
-        assertEquals("postgres", r.path("backend"));
-        assertEquals(Boolean.TRUE, r.path("capabilities.delayed_jobs"));
-        assertEquals("/ojs/v1/health", r.path("endpoints.health"));
+        assertTrue(JsonPaths.<List<String>>path(r, "protocols").contains("http"));
+        assertEquals("postgres", path(r, "backend"));
+        assertEquals(Boolean.TRUE, path(r, "capabilities.delayed_jobs"));
+        assertEquals("/ojs/v1/health", path(r, "endpoints.health"));
     }
 
     @Test
@@ -79,10 +81,10 @@ class SystemResourceTest {
 
         assertEquals(200, r.statusCode());
         assertOjsHeaders(r);
-        assertEquals("ok", r.path("status"));
-        assertEquals("ok", r.path("backend.status"));
-        assertEquals("postgres", r.path("backend.type"));
-        assertTrue(r.<Integer>path("backend.latency_ms") >= 0);
+        assertEquals("ok", path(r, "status"));
+        assertEquals("ok", path(r, "backend.status"));
+        assertEquals("postgres", path(r, "backend.type"));
+        assertTrue(JsonPaths.<Integer>path(r, "backend.latency_ms") >= 0);
     }
 
     @Test
@@ -93,8 +95,8 @@ class SystemResourceTest {
         Response r = request().get(QUEUES);
 
         assertEquals(200, r.statusCode());
-        assertEquals(List.of(), r.path("queues"));
-        assertEquals(0, r.<Integer>path("pagination.total"));
+        assertEquals(List.of(), path(r, "queues"));
+        assertEquals(0, JsonPaths.<Integer>path(r, "pagination.total"));
     }
 
     @Test
@@ -106,12 +108,12 @@ class SystemResourceTest {
         Response r = request().get(QUEUES);
 
         assertEquals(200, r.statusCode());
-        assertEquals(List.of("billing", "emails"), r.path("queues.name"));
+        assertEquals(List.of("billing", "emails"), path(r, "queues.name"));
         Map<String, Object> emails = r.path("queues.find { it.name == 'emails' }");
         assertEquals("active", emails.get("status"));
         assertEquals(Boolean.FALSE, emails.get("paused"));
         assertTrue(TIMESTAMP.matcher((String) emails.get("created_at")).matches(), "created_at " + emails);
-        assertEquals(2, r.<Integer>path("pagination.total"));
+        assertEquals(2, JsonPaths.<Integer>path(r, "pagination.total"));
     }
 
     @Test
@@ -121,7 +123,7 @@ class SystemResourceTest {
         Response r = request().post(Api.RESET);
 
         assertEquals(200, r.statusCode());
-        assertEquals(Boolean.TRUE, r.path("reset"));
+        assertEquals(Boolean.TRUE, path(r, "reset"));
         assertError(info(id), 404, "not_found");
         assertEquals(List.of(), queueNames());
     }
@@ -139,7 +141,7 @@ class SystemResourceTest {
 
         assertEquals(200, r.statusCode(), r.asString());
         assertOjsHeaders(r);
-        List<Map<String, Object>> events = r.path("events");
+        List<Map<String, Object>> events = path(r, "events");
         assertEquals(1, events.size(), r.asString());
         Map<String, Object> e = events.get(0);
         assertEquals("job.completed", e.get("type"));
@@ -176,22 +178,22 @@ class SystemResourceTest {
                 () -> request().queryParam("types", "job.enqueued").queryParam("queues", "evq");
 
         Response page1 = enqueued.get().queryParam("limit", 1).get(EVENTS);
-        assertEquals(List.of(first), page1.path("events.subject"));
-        assertEquals(Boolean.TRUE, page1.path("has_more"));
-        String cursor = page1.path("cursor");
-        assertEquals(page1.<String>path("events[0].id"), cursor);
+        assertEquals(List.of(first), path(page1, "events.subject"));
+        assertEquals(Boolean.TRUE, path(page1, "has_more"));
+        String cursor = path(page1, "cursor");
+        assertEquals(JsonPaths.<String>path(page1, "events[0].id"), cursor);
 
         Response page2 = enqueued.get().queryParam("after", cursor).get(EVENTS);
-        assertEquals(List.of(second), page2.path("events.subject"));
-        assertEquals(Boolean.FALSE, page2.path("has_more"));
+        assertEquals(List.of(second), path(page2, "events.subject"));
+        assertEquals(Boolean.FALSE, path(page2, "has_more"));
 
         String third = enqueue(job("test.echo", "evq"));
-        Response page3 = enqueued.get().queryParam("after", page2.<String>path("cursor")).get(EVENTS);
-        assertEquals(List.of(third), page3.path("events.subject"));
+        Response page3 = enqueued.get().queryParam("after", JsonPaths.<String>path(page2, "cursor")).get(EVENTS);
+        assertEquals(List.of(third), path(page3, "events.subject"));
 
-        Response none = enqueued.get().queryParam("after", page3.<String>path("cursor")).get(EVENTS);
-        assertEquals(List.of(), none.path("events"));
-        assertEquals(page3.<String>path("cursor"), none.path("cursor"), "an empty page keeps the cursor");
+        Response none = enqueued.get().queryParam("after", JsonPaths.<String>path(page3, "cursor")).get(EVENTS);
+        assertEquals(List.of(), path(none, "events"));
+        assertEquals(JsonPaths.<String>path(page3, "cursor"), path(none, "cursor"), "an empty page keeps the cursor");
     }
 
     @Test
@@ -269,7 +271,7 @@ class SystemResourceTest {
 
         assertEquals(200, found.statusCode());
         assertOjsHeaders(found);
-        assertEquals(id, found.path("job.id"));
+        assertEquals(id, path(found, "job.id"));
         assertError(missing, 404, "not_found");
         assertEquals(201, pushed.statusCode(), pushed.asString());
         assertOjsHeaders(pushed);
@@ -285,7 +287,7 @@ class SystemResourceTest {
         Response fetched = request().contentType("application/json; charset=utf-8")
                 .body(Api.json(obj("queues", arr("default")))).post(Api.FETCH);
         assertEquals(200, fetched.statusCode(), fetched.asString());
-        assertEquals(pushed.<String>path("job.id"), fetched.path("jobs[0].id"));
+        assertEquals(JsonPaths.<String>path(pushed, "job.id"), path(fetched, "jobs[0].id"));
     }
 
     @Test

@@ -4,6 +4,7 @@ import static dev.steadfast.testsupport.Api.ack;
 import static dev.steadfast.testsupport.Api.enqueue;
 import static dev.steadfast.testsupport.Api.fetchOne;
 import static dev.steadfast.testsupport.Api.request;
+import static dev.steadfast.testsupport.JsonPaths.at;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.notNullValue;
@@ -35,16 +36,16 @@ class AdminApiIT {
         ack(done).then().statusCode(200);
         enqueue("it.admin", queue);
         request().get("/ojs/v1/admin/jobs/count?queue=" + queue).then().statusCode(200)
-                .body("counts.completed", equalTo(1)).body("counts.available", equalTo(1));
+                .body(at("counts.completed", equalTo(1))).body(at("counts.available", equalTo(1)));
         request().get("/ojs/v1/admin/metrics/summary").then().statusCode(200)
-                .body("dead_letter.total", notNullValue()).body("last_hour.completed", notNullValue());
+                .body(at("dead_letter.total", notNullValue())).body(at("last_hour.completed", notNullValue()));
         request().delete("/ojs/v1/admin/jobs/completed").then().statusCode(400)
-                .body("error.code", equalTo("invalid_request"));
+                .body(at("error.code", equalTo("invalid_request")));
     }
 
     @Test
     void maintenanceReportsItsLastSuccess() {
-        request().get("/q/health/ready").then().statusCode(200).body("checks.name", hasItem("maintenance"));
+        request().get("/q/health/ready").then().statusCode(200).body(at("checks.name", hasItem("maintenance")));
         request().get("/q/metrics").then().statusCode(200)
                 .body(org.hamcrest.Matchers.containsString("steadfast_maintenance_last_success_seconds"));
     }

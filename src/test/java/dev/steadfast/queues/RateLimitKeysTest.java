@@ -10,6 +10,7 @@ import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.push;
 import static dev.steadfast.testsupport.Api.request;
 import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.JsonPaths.at;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
@@ -54,22 +55,23 @@ class RateLimitKeysTest {
         assertEquals(List.of(first), got);
         assertEquals(List.of(), fetchIds("w", 2, "rk-conc")); // held by its key: reported once
 
-        request().get("/ojs/v1/admin/jobs/" + second).then().statusCode(200).body("state", equalTo("available"));
+        request().get("/ojs/v1/admin/jobs/" + second).then().statusCode(200).body(at("state", equalTo("available")));
         request().get("/ojs/v1/rate-limits/k-conc").then().statusCode(200)
-                .body("concurrency.limit", equalTo(1)).body("concurrency.active", equalTo(1))
-                .body("concurrency.available", equalTo(0)).body("waiting_count", equalTo(1))
-                .body("rate", nullValue()).body("throttle", nullValue());
+                .body(at("concurrency.limit", equalTo(1))).body(at("concurrency.active", equalTo(1)))
+                .body(at("concurrency.available", equalTo(0))).body(at("waiting_count", equalTo(1)))
+                .body(at("rate", nullValue())).body(at("throttle", nullValue()));
         request().get(Api.EVENTS + "?types=rate_limit.exceeded").then().statusCode(200)
-                .body("events.subject", equalTo(List.of("k-conc")))
-                .body("events[0].data.strategy", equalTo("concurrency")).body("events[0].data.limit", equalTo(1))
-                .body("events[0].data.current", equalTo(1));
+                .body(at("events.subject", equalTo(List.of("k-conc"))))
+                .body(at("events[0].data.strategy", equalTo("concurrency")))
+                .body(at("events[0].data.limit", equalTo(1)))
+                .body(at("events[0].data.current", equalTo(1)));
         assertEquals(List.of(), fetchIds("w", 2, "rk-conc"));
-        request().get(Api.EVENTS + "?types=rate_limit.exceeded").then().body("events.size()", equalTo(1));
+        request().get(Api.EVENTS + "?types=rate_limit.exceeded").then().body(at("events.size()", equalTo(1)));
         ack(first).then().statusCode(200);
         assertEquals(List.of(second), fetchIds("w", 2, "rk-conc"));
         request().get(Api.EVENTS + "?types=rate_limit.released").then().statusCode(200)
-                .body("events.data.job_id", equalTo(List.of(second)))
-                .body("events[0].data.key", equalTo("k-conc"));
+                .body(at("events.data.job_id", equalTo(List.of(second))))
+                .body(at("events[0].data.key", equalTo("k-conc")));
     }
 
     @Test
@@ -105,9 +107,9 @@ class RateLimitKeysTest {
         assertEquals(2, fetchIds("w", 10, "rk-rate").size());
         assertEquals(0, fetchIds("w", 10, "rk-rate").size());
         request().get("/ojs/v1/rate-limits/k-rate").then().statusCode(200)
-                .body("rate.limit", equalTo(2)).body("rate.period", equalTo("PT24H"))
-                .body("rate.current_count", equalTo(2)).body("rate.window_resets_at", notNullValue())
-                .body("waiting_count", equalTo(1));
+                .body(at("rate.limit", equalTo(2))).body(at("rate.period", equalTo("PT24H")))
+                .body(at("rate.current_count", equalTo(2))).body(at("rate.window_resets_at", notNullValue()))
+                .body(at("waiting_count", equalTo(1)));
         Response r = push(keyed("t.rate", "rk-rate", obj("key", "k-rate", "rate", obj("limit", 2, "period", "P1D"))));
         r.then().statusCode(201).header("X-RateLimit-Limit", "2").header("X-RateLimit-Remaining", "0");
         long reset = Long.parseLong(r.header("X-RateLimit-Reset"));
@@ -122,8 +124,8 @@ class RateLimitKeysTest {
         assertEquals(1, fetchIds("w", 10, "rk-thr").size());
         assertEquals(0, fetchIds("w", 10, "rk-thr").size());
         request().get("/ojs/v1/rate-limits/k-thr").then().statusCode(200)
-                .body("throttle.limit", equalTo(1)).body("throttle.period", equalTo("PT24H"))
-                .body("throttle.next_allowed_at", notNullValue());
+                .body(at("throttle.limit", equalTo(1))).body(at("throttle.period", equalTo("PT24H")))
+                .body(at("throttle.next_allowed_at", notNullValue()));
     }
 
     @Test
@@ -135,7 +137,7 @@ class RateLimitKeysTest {
         }
         List<String> got = fetchIds("w", 10, "rk-both");
         assertEquals(3, got.size(), "the queue allows 3, the key 1 of them: " + got);
-        request().get("/ojs/v1/rate-limits/k-both").then().body("concurrency.active", equalTo(1));
+        request().get("/ojs/v1/rate-limits/k-both").then().body(at("concurrency.active", equalTo(1)));
     }
 
     @Test
@@ -146,7 +148,7 @@ class RateLimitKeysTest {
         send(obj("jobs", arr(keyed("t.batch", "rk-batch", obj("key", "k-batch", "concurrency", 1)))))
                 .post("/ojs/v1/jobs/bulk").then().statusCode(200);
         assertEquals(1, fetchIds("w", 10, "rk-batch").size());
-        request().get("/ojs/v1/rate-limits/k-batch").then().body("waiting_count", equalTo(2));
+        request().get("/ojs/v1/rate-limits/k-batch").then().body(at("waiting_count", equalTo(2)));
     }
 
     @Test
@@ -154,7 +156,7 @@ class RateLimitKeysTest {
         enqueue(keyed("t.newest", "rk-new", obj("key", "k-new", "concurrency", 1)));
         enqueue(keyed("t.newest", "rk-new", obj("key", "k-new", "concurrency", 2)));
         assertEquals(2, fetchIds("w", 10, "rk-new").size());
-        request().get("/ojs/v1/rate-limits/k-new").then().body("concurrency.limit", equalTo(2));
+        request().get("/ojs/v1/rate-limits/k-new").then().body(at("concurrency.limit", equalTo(2)));
     }
 
     @Test

@@ -5,6 +5,7 @@ import static dev.steadfast.testsupport.Api.assertError;
 import static dev.steadfast.testsupport.Api.detailField;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -51,18 +52,18 @@ class TenantAdmissionTest {
         clock.freeze();
         configure("rated", obj("max_enqueue_rate", obj("limit", 3, "period", "PT1M")));
         Response get = Api.request().get(TENANTS + "rated");
-        assertEquals(3, (int) get.path("tenant.limits.max_enqueue_rate.limit"));
-        assertEquals("PT1M", get.path("tenant.limits.max_enqueue_rate.period"));
+        assertEquals(3, (int) path(get, "tenant.limits.max_enqueue_rate.limit"));
+        assertEquals("PT1M", path(get, "tenant.limits.max_enqueue_rate.period"));
         assertEquals(201, send(obj("jobs", arr(TenantsTest.job("t-rate", 1), TenantsTest.job("t-rate", 2))))
                 .header(TenantsTest.TENANT, "rated").post(Api.JOBS + "/batch").statusCode());
         assertEquals(201, pushAs("rated", TenantsTest.job("t-rate", 3)).statusCode());
         Response over = pushAs("rated", TenantsTest.job("t-rate", 4));
         assertEquals(429, over.statusCode(), over::asString);
-        assertEquals("TENANT_LIMIT_EXCEEDED", over.path("error.code"));
-        assertEquals("max_enqueue_rate", over.path("error.details.limit"));
-        assertEquals("rated", over.path("error.details.tenant_id"));
-        assertEquals(3, (int) over.path("error.details.current"));
-        assertEquals(3, (int) over.path("error.details.maximum"));
+        assertEquals("TENANT_LIMIT_EXCEEDED", path(over, "error.code"));
+        assertEquals("max_enqueue_rate", path(over, "error.details.limit"));
+        assertEquals("rated", path(over, "error.details.tenant_id"));
+        assertEquals(3, (int) path(over, "error.details.current"));
+        assertEquals(3, (int) path(over, "error.details.maximum"));
         assertEquals("20", over.header("Retry-After"), "one token comes back every 20 s");
         assertEquals(201, pushAs("other", TenantsTest.job("t-rate", 5)).statusCode(), "other tenants are not limited");
         assertEquals(201, Api.push(TenantsTest.job("t-rate", 6)).statusCode(), "nor are jobs without a tenant");
@@ -76,27 +77,27 @@ class TenantAdmissionTest {
         assertEquals(429, batch.statusCode(), "a batch above the limit never passes: " + batch.asString());
         assertEquals("60", batch.header("Retry-After"));
         Response stats = Api.request().get(TENANTS + "rated/stats");
-        assertEquals(4, (int) stats.path("total_jobs"), "the refused pushes created nothing: " + stats.asString());
-        assertEquals(3, (int) stats.path("limits.max_enqueue_rate.limit"));
+        assertEquals(4, (int) path(stats, "total_jobs"), "the refused pushes created nothing: " + stats.asString());
+        assertEquals(3, (int) path(stats, "limits.max_enqueue_rate.limit"));
     }
 
     @Test
     void aTenantAtItsScheduledLimitIsRefusedForScheduledJobsOnly() {
         configure("planner", obj("max_scheduled", 2));
-        assertEquals(2, (int) Api.request().get(TENANTS + "planner").path("tenant.limits.max_scheduled"));
+        assertEquals(2, (int) path(Api.request().get(TENANTS + "planner"), "tenant.limits.max_scheduled"));
         assertEquals(201, pushAs("planner", scheduledJob("t-sched", 1)).statusCode());
         assertEquals(201, pushAs("planner", scheduledJob("t-sched", 2)).statusCode());
         Response full = pushAs("planner", scheduledJob("t-sched", 3));
         assertEquals(429, full.statusCode(), full::asString);
-        assertEquals("max_scheduled", full.path("error.details.limit"));
-        assertEquals(2, (int) full.path("error.details.current"));
-        assertEquals(2, (int) full.path("error.details.maximum"));
+        assertEquals("max_scheduled", path(full, "error.details.limit"));
+        assertEquals(2, (int) path(full, "error.details.current"));
+        assertEquals(2, (int) path(full, "error.details.maximum"));
         assertEquals("1", full.header("Retry-After"));
         assertEquals(201, pushAs("planner", TenantsTest.job("t-sched", 4)).statusCode(), "a job to run now passes");
         assertEquals(201, pushAs("other", scheduledJob("t-sched", 5)).statusCode());
         Response stats = Api.request().get(TENANTS + "planner/stats");
-        assertEquals(2, (int) stats.path("limits.max_scheduled.current"), stats::asString);
-        assertEquals(2, (int) stats.path("limits.max_scheduled.limit"));
+        assertEquals(2, (int) path(stats, "limits.max_scheduled.current"), stats::asString);
+        assertEquals(2, (int) path(stats, "limits.max_scheduled.limit"));
     }
 
     @Test
@@ -122,12 +123,12 @@ class TenantAdmissionTest {
             assertTrue(field.endsWith(b[1].toString().substring("limits.".length())), field);
         }
         Response get = Api.request().get(TENANTS + "kept");
-        assertEquals(5, (int) get.path("tenant.limits.max_scheduled"));
-        assertEquals(10, (int) get.path("tenant.limits.max_enqueue_rate.limit"));
+        assertEquals(5, (int) path(get, "tenant.limits.max_scheduled"));
+        assertEquals(10, (int) path(get, "tenant.limits.max_enqueue_rate.limit"));
         configure("kept", obj());
         Response cleared = Api.request().get(TENANTS + "kept");
-        assertNull(cleared.path("tenant.limits.max_enqueue_rate"));
-        assertNull(cleared.path("tenant.limits.max_scheduled"));
+        assertNull(path(cleared, "tenant.limits.max_enqueue_rate"));
+        assertNull(path(cleared, "tenant.limits.max_scheduled"));
         for (int i = 0; i < 12; i++) {
             assertEquals(201, pushAs("kept", TenantsTest.job("t-kept", i)).statusCode(), "no limit is left");
         }
@@ -137,13 +138,13 @@ class TenantAdmissionTest {
     void theDefaultTenantsEnqueueRateLimitsJobsWithoutATenant() {
         clock.freeze();
         configure("_default", obj("max_enqueue_rate", obj("limit", 2, "period", "PT10S")));
-        assertEquals(2, (int) Api.request().get(TENANTS + "_default").path("tenant.limits.max_enqueue_rate.limit"));
+        assertEquals(2, (int) path(Api.request().get(TENANTS + "_default"), "tenant.limits.max_enqueue_rate.limit"));
         assertEquals(201, Api.push(TenantsTest.job("t-default", 1)).statusCode());
         assertEquals(201, Api.push(TenantsTest.job("t-default", 2)).statusCode());
         Response over = Api.push(TenantsTest.job("t-default", 3));
         assertEquals(429, over.statusCode(), over::asString);
-        assertEquals("_default", over.path("error.details.tenant_id"));
-        assertEquals("max_enqueue_rate", over.path("error.details.limit"));
+        assertEquals("_default", path(over, "error.details.tenant_id"));
+        assertEquals("max_enqueue_rate", path(over, "error.details.limit"));
         assertEquals("5", over.header("Retry-After"));
         Response mixed = send(obj("jobs", arr(TenantsTest.job("t-default", 4), TenantsTest.job("t-default", 5))))
                 .post(Api.JOBS + "/batch");

@@ -5,6 +5,7 @@ import static dev.steadfast.testsupport.Api.assertError;
 import static dev.steadfast.testsupport.Api.detailField;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -69,7 +70,7 @@ class TenantConcurrencyTest {
         Response r = send(obj("queues", arr(queue), "count", count, "worker_id", "w")).post(Api.FETCH);
         assertEquals(200, r.statusCode(), r::asString);
         Map<String, List<String>> out = new java.util.TreeMap<>();
-        List<Map<String, Object>> jobs = r.path("jobs");
+        List<Map<String, Object>> jobs = path(r, "jobs");
         for (Map<String, Object> j : jobs) {
             Object t = j.get("meta") instanceof Map<?, ?> m ? m.get("tenant_id") : null;
             out.computeIfAbsent(t == null ? "-" : (String) t, k -> new ArrayList<>()).add((String) j.get("id"));
@@ -81,13 +82,13 @@ class TenantConcurrencyTest {
         Response r = send(obj("queues", arr(queue), "count", count, "worker_id", "w-" + tenant)).header(TENANT, tenant)
                 .post(Api.FETCH);
         assertEquals(200, r.statusCode(), r::asString);
-        return r.path("jobs.id");
+        return path(r, "jobs.id");
     }
 
     static int active(String tenant) {
         Response s = Api.request().get("/ojs/v1/admin/tenants/" + tenant + "/stats");
         assertEquals(200, s.statusCode(), s::asString);
-        return s.path("jobs.active");
+        return path(s, "jobs.active");
     }
 
     /** 20 FETCHes at once, each of count 2, from several workers; the ids they got. */
@@ -159,7 +160,7 @@ class TenantConcurrencyTest {
         // removing the limit releases the rest at once
         Response removed = limit("busy", null);
         assertEquals(200, removed.statusCode(), removed::asString);
-        assertNull(removed.path("tenant.limits.max_concurrency"));
+        assertNull(path(removed, "tenant.limits.max_concurrency"));
         assertEquals(3, fetchByTenant("tc-mix", 20).get("busy").size());
         assertEquals(4, active("busy"));
     }
@@ -205,7 +206,7 @@ class TenantConcurrencyTest {
         push("busy", "tc-a", 3);
         push("busy", "tc-b", 3);
         Response r = send(obj("queues", arr("tc-a", "tc-b"), "count", 10, "worker_id", "w")).post(Api.FETCH);
-        assertEquals(2, ((List<?>) r.path("jobs")).size(), r::asString);
+        assertEquals(2, ((List<?>) path(r, "jobs")).size(), r::asString);
         assertEquals(List.of(), fetchAs("busy", "tc-b", 10), "across all queues");
         assertEquals(Map.of(), fetchByTenant("tc-b", 10));
     }
@@ -256,21 +257,21 @@ class TenantConcurrencyTest {
         Response put = send(obj("fairness_weight", 2, "limits", obj("max_queue_depth", 100, "max_concurrency", 4)))
                 .put("/ojs/v1/admin/tenants/shown");
         assertEquals(200, put.statusCode(), put::asString);
-        assertEquals(4, (int) put.path("tenant.limits.max_concurrency"));
+        assertEquals(4, (int) path(put, "tenant.limits.max_concurrency"));
         Response get = Api.request().get("/ojs/v1/admin/tenants/shown");
-        assertEquals(4, (int) get.path("tenant.limits.max_concurrency"), get::asString);
-        assertEquals(100, (int) get.path("tenant.limits.max_queue_depth"));
+        assertEquals(4, (int) path(get, "tenant.limits.max_concurrency"), get::asString);
+        assertEquals(100, (int) path(get, "tenant.limits.max_queue_depth"));
         push("shown", "tc-show", 6);
         assertEquals(4, fetchAs("shown", "tc-show", 10).size());
         Response stats = Api.request().get("/ojs/v1/admin/tenants/shown/stats");
-        assertEquals(4, (int) stats.path("limits.max_concurrency.limit"), stats::asString);
-        assertEquals(4, (int) stats.path("limits.max_concurrency.current"), stats::asString);
-        assertEquals(2, (int) stats.path("limits.max_queue_depth.current"), stats::asString);
+        assertEquals(4, (int) path(stats, "limits.max_concurrency.limit"), stats::asString);
+        assertEquals(4, (int) path(stats, "limits.max_concurrency.current"), stats::asString);
+        assertEquals(2, (int) path(stats, "limits.max_queue_depth.current"), stats::asString);
         // the limits endpoint (9.3) replaces the limits and keeps the weight
         Response lim = send(obj("max_concurrency", 5, "reason", "incident")).put("/ojs/v1/admin/tenants/shown/limits");
         assertEquals(200, lim.statusCode(), lim::asString);
-        assertEquals(5, (int) lim.path("tenant.limits.max_concurrency"));
-        assertEquals(2, (int) lim.path("tenant.fairness_weight"));
+        assertEquals(5, (int) path(lim, "tenant.limits.max_concurrency"));
+        assertEquals(2, (int) path(lim, "tenant.fairness_weight"));
         assertEquals(1, fetchAs("shown", "tc-show", 10).size());
     }
 
@@ -286,7 +287,7 @@ class TenantConcurrencyTest {
         assertError(send(obj("max_concurrency", "x")).put("/ojs/v1/admin/tenants/strict/limits"), 400,
                 "invalid_request");
         Response get = Api.request().get("/ojs/v1/admin/tenants/strict");
-        assertEquals(3, (int) get.path("tenant.limits.max_concurrency"), get::asString);
+        assertEquals(3, (int) path(get, "tenant.limits.max_concurrency"), get::asString);
         assertError(limit("fresh", 0), 400, "invalid_request");
         assertError(Api.request().get("/ojs/v1/admin/tenants/fresh"), 404, "not_found");
     }

@@ -5,6 +5,7 @@ import static dev.steadfast.testsupport.Api.assertError;
 import static dev.steadfast.testsupport.Api.detailField;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -49,7 +50,7 @@ class TenantsTest {
     static List<String> tenantsOfFetch(int count, String queue) {
         Response r = fetchAs(null, count, queue);
         assertEquals(200, r.statusCode(), r::asString);
-        List<Map<String, Object>> jobs = r.path("jobs");
+        List<Map<String, Object>> jobs = path(r, "jobs");
         List<String> out = new ArrayList<>();
         for (Map<String, Object> j : jobs) {
             Object meta = j.get("meta");
@@ -62,7 +63,7 @@ class TenantsTest {
     /** The first arg of every job a FETCH answered, in order. */
     static List<Object> firstArgs(Response r) {
         assertEquals(200, r.statusCode(), r::asString);
-        List<List<Object>> args = r.path("jobs.args");
+        List<List<Object>> args = path(r, "jobs.args");
         return args.stream().map(a -> a.get(0)).toList();
     }
 
@@ -81,22 +82,22 @@ class TenantsTest {
     void theHeaderBecomesMetaTenantIdAndTheTenantCountsTheJob() {
         Response r = pushAs("acme-corp", job("t-header", "x"));
         assertEquals(201, r.statusCode(), r::asString);
-        assertEquals("acme-corp", r.path("job.meta.tenant_id"));
-        String id = r.path("job.id");
-        assertEquals("acme-corp", Api.info(id).path("job.meta.tenant_id"));
+        assertEquals("acme-corp", path(r, "job.meta.tenant_id"));
+        String id = path(r, "job.id");
+        assertEquals("acme-corp", path(Api.info(id), "job.meta.tenant_id"));
         String bodyOnly = Api.enqueue(obj("type", "tenant.job", "args", arr(), "meta", obj("tenant_id", "beta"),
                 "options", obj("queue", "t-header")));
-        assertEquals("beta", Api.info(bodyOnly).path("job.meta.tenant_id"));
+        assertEquals("beta", path(Api.info(bodyOnly), "job.meta.tenant_id"));
         Response same = send(obj("type", "tenant.job", "args", arr(), "meta", obj("tenant_id", "acme-corp")))
                 .header(TENANT, "acme-corp").post(Api.JOBS);
         assertEquals(201, same.statusCode(), "a body that agrees with the header is fine");
         // the stored column, through the per-tenant statistics
         Response stats = Api.request().get("/ojs/v1/admin/tenants/acme-corp/stats");
         assertEquals(200, stats.statusCode(), stats::asString);
-        assertEquals(2, (int) stats.path("total_jobs"));
-        assertEquals(2, (int) stats.path("jobs.available"));
-        assertEquals(1, (int) Api.request().get("/ojs/v1/admin/tenants/beta/stats").path("total_jobs"));
-        assertEquals(0, (int) Api.request().get("/ojs/v1/admin/tenants/nobody/stats").path("total_jobs"));
+        assertEquals(2, (int) path(stats, "total_jobs"));
+        assertEquals(2, (int) path(stats, "jobs.available"));
+        assertEquals(1, (int) path(Api.request().get("/ojs/v1/admin/tenants/beta/stats"), "total_jobs"));
+        assertEquals(0, (int) path(Api.request().get("/ojs/v1/admin/tenants/nobody/stats"), "total_jobs"));
     }
 
     @Test
@@ -104,7 +105,7 @@ class TenantsTest {
         Response r = send(obj("jobs", arr(job("t-batch", 1), job("t-batch", 2), job("t-batch", 3))))
                 .header(TENANT, "batch-corp").post(Api.JOBS + "/batch");
         assertEquals(201, r.statusCode(), r::asString);
-        assertEquals(List.of("batch-corp", "batch-corp", "batch-corp"), r.path("jobs.meta.tenant_id"));
+        assertEquals(List.of("batch-corp", "batch-corp", "batch-corp"), path(r, "jobs.meta.tenant_id"));
     }
 
     @Test
@@ -115,19 +116,18 @@ class TenantsTest {
         Response b = fetchAs("tenant-b", 10, "t-iso");
         assertEquals(200, b.statusCode(), b::asString);
         assertEquals(List.of("b-data"), firstArgs(b));
-        assertEquals(List.of("tenant-b"), b.path("jobs.meta.tenant_id"));
-        assertEquals(List.of(), fetchAs("tenant-c", 10, "t-iso").path("jobs"));
+        assertEquals(List.of("tenant-b"), path(b, "jobs.meta.tenant_id"));
+        assertEquals(List.of(), path(fetchAs("tenant-c", 10, "t-iso"), "jobs"));
         assertEquals(List.of("a-secret"), firstArgs(fetchAs("tenant-a", 10, "t-iso")));
         assertEquals(List.of("no-tenant"), firstArgs(fetchAs(null, 10, "t-iso")));
     }
 
     @Test
     void anotherTenantCannotSeeOrCancelAJob() {
-        String id = pushAs("tenant-a", job("t-cancel", 1)).path("job.id");
+        String id = path(pushAs("tenant-a", job("t-cancel", 1)), "job.id");
         assertError(Api.request().header(TENANT, "tenant-b").get(Api.JOBS + "/" + id), 404, "not_found");
         assertError(Api.request().header(TENANT, "tenant-b").delete(Api.JOBS + "/" + id), 404, "not_found");
-        assertEquals("available", Api.request().header(TENANT, "tenant-a").get(Api.JOBS + "/" + id)
-                .path("job.state"));
+        assertEquals("available", path(Api.request().header(TENANT, "tenant-a").get(Api.JOBS + "/" + id), "job.state"));
         assertEquals(200, Api.request().header(TENANT, "tenant-a").delete(Api.JOBS + "/" + id).statusCode());
         assertEquals("cancelled", Api.state(id));
     }
@@ -196,27 +196,27 @@ class TenantsTest {
         assertError(fetchAs("bad tenant", 1, "t-bad"), 400, "invalid_request");
         assertError(Api.request().get("/ojs/v1/admin/tenants/" + "t".repeat(200) + "/stats"), 400,
                 "invalid_request");
-        assertEquals(List.of(), fetchAs(null, 10, "t-bad").path("jobs"), "nothing was half-applied");
-        assertEquals(List.of(), fetchAs(null, 10, "default").path("jobs"), "nothing was half-applied");
+        assertEquals(List.of(), path(fetchAs(null, 10, "t-bad"), "jobs"), "nothing was half-applied");
+        assertEquals(List.of(), path(fetchAs(null, 10, "default"), "jobs"), "nothing was half-applied");
     }
 
     @Test
     void aTenantAtItsDepthLimitIsRefusedWith429AndOthersAreNot() {
         Response put = Api.send(obj("limits", obj("max_queue_depth", 2))).put("/ojs/v1/admin/tenants/small");
         assertEquals(200, put.statusCode(), put::asString);
-        assertEquals(2, (int) put.path("tenant.limits.max_queue_depth"));
+        assertEquals(2, (int) path(put, "tenant.limits.max_queue_depth"));
         assertEquals(201, pushAs("small", job("t-limit", 1)).statusCode());
         assertEquals(201, pushAs("small", job("t-limit", 2)).statusCode());
         Response full = pushAs("small", job("t-limit", 3));
         assertEquals(429, full.statusCode(), full::asString);
-        assertEquals("TENANT_LIMIT_EXCEEDED", full.path("error.code"));
-        assertEquals("max_queue_depth", full.path("error.details.limit"));
-        assertEquals(2, (int) full.path("error.details.current"));
+        assertEquals("TENANT_LIMIT_EXCEEDED", path(full, "error.code"));
+        assertEquals("max_queue_depth", path(full, "error.details.limit"));
+        assertEquals(2, (int) path(full, "error.details.current"));
         assertTrue(full.header("Retry-After") != null);
         assertEquals(201, pushAs("other", job("t-limit", 4)).statusCode());
         Response bad = Api.send(obj("fairness_weight", 0)).put("/ojs/v1/admin/tenants/small");
         assertError(bad, 400, "invalid_request");
-        assertEquals(2, (int) Api.request().get("/ojs/v1/admin/tenants/small").path("tenant.limits.max_queue_depth"));
+        assertEquals(2, (int) path(Api.request().get("/ojs/v1/admin/tenants/small"), "tenant.limits.max_queue_depth"));
     }
 
     @Test
@@ -228,9 +228,9 @@ class TenantsTest {
                 arr(job("t-wf", 2), job("t-wf", 3), job("t-wf", 4)));
         Response full = send(chain).header(TENANT, "wf-small").post("/ojs/v1/workflows");
         assertEquals(429, full.statusCode(), full::asString);
-        assertEquals("TENANT_LIMIT_EXCEEDED", full.path("error.code"));
-        assertEquals("max_queue_depth", full.path("error.details.limit"));
-        assertEquals(1, (int) Api.request().get("/ojs/v1/admin/tenants/wf-small/stats").path("total_jobs"),
+        assertEquals("TENANT_LIMIT_EXCEEDED", path(full, "error.code"));
+        assertEquals("max_queue_depth", path(full, "error.details.limit"));
+        assertEquals(1, (int) path(Api.request().get("/ojs/v1/admin/tenants/wf-small/stats"), "total_jobs"),
                 "nothing of the refused workflow was created");
         Object fits = obj("type", "chain", "name", "fits", "steps", arr(job("t-wf", 5), job("t-wf", 6)));
         Response ok = send(fits).header(TENANT, "wf-small").post("/ojs/v1/workflows");
@@ -244,10 +244,10 @@ class TenantsTest {
         Response put = Api.send(obj("name", "p1", "strategy", "weighted", "queues",
                 obj("high", obj("weight", 70), "low", obj("weight", 30)))).put("/ojs/v1/admin/pools/p1");
         assertEquals(200, put.statusCode(), put::asString);
-        assertEquals("weighted", put.path("pool.strategy"));
-        assertEquals(List.of("high", "low"), put.path("pool.queues"));
-        assertEquals(70, (int) put.path("pool.weights.high"));
-        assertEquals(List.of("p1"), Api.request().get("/ojs/v1/admin/pools").path("items.name"));
+        assertEquals("weighted", path(put, "pool.strategy"));
+        assertEquals(List.of("high", "low"), path(put, "pool.queues"));
+        assertEquals(70, (int) path(put, "pool.weights.high"));
+        assertEquals(List.of("p1"), path(Api.request().get("/ojs/v1/admin/pools"), "items.name"));
         assertError(Api.send(obj("queues", arr("a"), "strategy", "fastest")).put("/ojs/v1/admin/pools/p2"), 400,
                 "invalid_request");
         assertError(Api.request().get("/ojs/v1/admin/pools/none"), 404, "not_found");
@@ -255,8 +255,8 @@ class TenantsTest {
         fetchAs(null, 1, "t-stats");
         Response s = Api.request().get("/ojs/v1/admin/scheduling/stats");
         assertEquals(200, s.statusCode(), s::asString);
-        assertEquals(List.of("t-stats"), s.path("queues.name"));
+        assertEquals(List.of("t-stats"), path(s, "queues.name"));
         assertEquals(1, Api.tree(s, "/stats/queues/0/dispatch_count_1m").asInt(), s::asString);
-        assertEquals(List.of("tenant-a"), s.path("stats.tenants.tenant_id"));
+        assertEquals(List.of("tenant-a"), path(s, "stats.tenants.tenant_id"));
     }
 }

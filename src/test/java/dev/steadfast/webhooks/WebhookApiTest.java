@@ -6,6 +6,7 @@ import static dev.steadfast.testsupport.Api.detailField;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.request;
 import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -49,31 +50,31 @@ class WebhookApiTest {
                 "secret", "whk_test_secret_001", "filter", obj("queues", arr("payments")),
                 "metadata", obj("owner", "platform")));
         assertEquals(201, created.statusCode(), created.asString());
-        String id = created.path("subscription.id");
+        String id = path(created, "subscription.id");
         assertTrue(id.matches("^sub_[0-9a-f-]{36}$"), id);
         assertEquals(SUBS + "/" + id, java.net.URI.create(created.header("Location")).getPath());
-        assertEquals("whk_test_secret_001", created.path("subscription.secret"));
-        assertEquals(true, created.path("subscription.active"));
-        assertEquals(List.of("payments"), created.path("subscription.filter.queues"));
-        assertEquals(30000, (Integer) created.path("subscription.timeout_ms"));
+        assertEquals("whk_test_secret_001", path(created, "subscription.secret"));
+        assertEquals(true, path(created, "subscription.active"));
+        assertEquals(List.of("payments"), path(created, "subscription.filter.queues"));
+        assertEquals(30000, (Integer) path(created, "subscription.timeout_ms"));
 
         Response got = request().get(SUBS + "/" + id);
         assertEquals(200, got.statusCode());
-        assertNull(got.path("subscription.secret"), "the secret is never read back");
-        assertEquals("platform", got.path("subscription.metadata.owner"));
-        assertEquals(List.of("job.completed", "job.*"), got.path("subscription.events"));
+        assertNull(path(got, "subscription.secret"), "the secret is never read back");
+        assertEquals("platform", path(got, "subscription.metadata.owner"));
+        assertEquals(List.of("job.completed", "job.*"), path(got, "subscription.events"));
 
         Response listed = request().get(SUBS);
-        assertEquals(List.of(id), listed.path("subscriptions.id"));
-        assertNull(listed.path("subscriptions[0].secret"));
+        assertEquals(List.of(id), path(listed, "subscriptions.id"));
+        assertNull(path(listed, "subscriptions[0].secret"));
 
         Response patched = send(obj("events", arr("job.completed", "job.failed", "job.cancelled"), "active", false,
                 "filter", null)).patch(SUBS + "/" + id);
         assertEquals(200, patched.statusCode(), patched.asString());
-        assertEquals(3, ((List<?>) patched.path("subscription.events")).size());
-        assertEquals(false, patched.path("subscription.active"));
-        assertNull(patched.path("subscription.filter"), "a null filter clears it");
-        assertEquals("https://hooks.example.com/ojs", patched.path("subscription.url"), "unchanged");
+        assertEquals(3, ((List<?>) path(patched, "subscription.events")).size());
+        assertEquals(false, path(patched, "subscription.active"));
+        assertNull(path(patched, "subscription.filter"), "a null filter clears it");
+        assertEquals("https://hooks.example.com/ojs", path(patched, "subscription.url"), "unchanged");
 
         assertEquals(200, request().delete(SUBS + "/" + id).statusCode());
         assertError(request().get(SUBS + "/" + id), 404, "not_found");
@@ -83,15 +84,15 @@ class WebhookApiTest {
     @Test
     void aSecretLeftOutIsGeneratedAndARotationShowsTheNewOneWhileTheOldStillSigns() {
         Response created = create(obj("url", "https://hooks.example.com/a", "events", arr("*")));
-        String secret = created.path("subscription.secret");
+        String secret = path(created, "subscription.secret");
         assertTrue(secret.startsWith("whsec_") && secret.length() > 40, secret);
-        String id = created.path("subscription.id");
+        String id = path(created, "subscription.id");
         Response rotated = request().post(SUBS + "/" + id + "/rotate-secret");
         assertEquals(200, rotated.statusCode(), rotated.asString());
-        String next = rotated.path("subscription.secret");
+        String next = path(rotated, "subscription.secret");
         assertNotEquals(secret, next);
-        assertNotNull(rotated.path("subscription.previous_secret_expires_at"));
-        assertNull(request().get(SUBS + "/" + id).path("subscription.secret"));
+        assertNotNull(path(rotated, "subscription.previous_secret_expires_at"));
+        assertNull(path(request().get(SUBS + "/" + id), "subscription.secret"));
         assertError(request().post(SUBS + "/sub_019539a4-b68c-7def-8000-aabbccddeeff/rotate-secret"), 404,
                 "not_found");
     }
@@ -134,21 +135,20 @@ class WebhookApiTest {
     void aBadSubscriptionIs400NamingItsFieldAndNothingIsStored(Map<String, Object> body, String field) {
         Map<String, Object> e = assertError(create(body), 400, "invalid_request");
         assertEquals(field, detailField(e), e.toString());
-        assertEquals(List.of(), request().get(SUBS).path("subscriptions"));
+        assertEquals(List.of(), path(request().get(SUBS), "subscriptions"));
     }
 
     @Test
     void malformedBodiesCursorsAndChangesAreRefusedWithTheEnvelope() {
         assertError(send("{\"url\": ").post(SUBS), 400, "invalid_payload");
         assertError(send("[]").post(SUBS), 400, "invalid_payload");
-        String id = create(obj("url", "https://a.example.com/h", "events", arr("job.completed")))
-                .path("subscription.id");
+        String id = path(create(obj("url", "https://a.example.com/h", "events", arr("job.completed"))), "subscription.id");
         Map<String, Object> e = assertError(send(obj("secret", "whk_another_secret_1")).patch(SUBS + "/" + id), 400,
                 "invalid_request");
         assertEquals("secret", detailField(e));
         e = assertError(send(obj("url", "https://172.16.0.1/")).patch(SUBS + "/" + id), 400, "invalid_request");
         assertEquals("url", detailField(e));
-        assertEquals("https://a.example.com/h", request().get(SUBS + "/" + id).path("subscription.url"),
+        assertEquals("https://a.example.com/h", path(request().get(SUBS + "/" + id), "subscription.url"),
                 "a refused change changes nothing");
         assertError(request().get(SUBS + "?cursor=nope"), 400, "invalid_request");
         assertError(request().get(SUBS + "?limit=0"), 400, "invalid_request");
@@ -176,14 +176,14 @@ class WebhookApiTest {
                 .post(SUBS).path("subscription.id");
         String b = send(obj("url", "https://b.example.com/h", "events", arr("*"))).header("X-OJS-Tenant", "globex")
                 .post(SUBS).path("subscription.id");
-        assertEquals("acme", request().get(SUBS + "/" + a).path("subscription.tenant_id"));
-        assertEquals(List.of(a), request().header("X-OJS-Tenant", "acme").get(SUBS).path("subscriptions.id"));
-        assertEquals(List.of(a, b), request().get(SUBS).path("subscriptions.id"), "no tenant: every one");
+        assertEquals("acme", path(request().get(SUBS + "/" + a), "subscription.tenant_id"));
+        assertEquals(List.of(a), path(request().header("X-OJS-Tenant", "acme").get(SUBS), "subscriptions.id"));
+        assertEquals(List.of(a, b), path(request().get(SUBS), "subscriptions.id"), "no tenant: every one");
         assertError(request().header("X-OJS-Tenant", "acme").get(SUBS + "/" + b), 404, "not_found");
         assertError(send(obj("active", false)).header("X-OJS-Tenant", "acme").patch(SUBS + "/" + b), 404,
                 "not_found");
         assertError(request().header("X-OJS-Tenant", "acme").delete(SUBS + "/" + b), 404, "not_found");
-        assertEquals(true, request().get(SUBS + "/" + b).path("subscription.active"));
+        assertEquals(true, path(request().get(SUBS + "/" + b), "subscription.active"));
         assertError(request().header("X-OJS-Tenant", "bad tenant").get(SUBS), 400, "invalid_request");
     }
 
@@ -193,12 +193,12 @@ class WebhookApiTest {
             create(obj("url", "https://a.example.com/" + i, "events", arr("*"))).then().statusCode(201);
         }
         Response first = request().get(SUBS + "?limit=2");
-        List<String> urls = new java.util.ArrayList<>(first.path("subscriptions.url"));
-        String cursor = first.path("next_cursor");
+        List<String> urls = new java.util.ArrayList<>(path(first, "subscriptions.url"));
+        String cursor = path(first, "next_cursor");
         while (cursor != null) {
             Response next = request().get(SUBS + "?limit=2&cursor=" + cursor);
-            urls.addAll(next.path("subscriptions.url"));
-            cursor = next.path("next_cursor");
+            urls.addAll(path(next, "subscriptions.url"));
+            cursor = path(next, "next_cursor");
         }
         assertEquals(List.of("https://a.example.com/0", "https://a.example.com/1", "https://a.example.com/2",
                 "https://a.example.com/3", "https://a.example.com/4"), urls);

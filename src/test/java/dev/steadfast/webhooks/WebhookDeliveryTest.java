@@ -4,6 +4,7 @@ import static dev.steadfast.testsupport.Api.arr;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.request;
 import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -17,10 +18,11 @@ import dev.steadfast.store.webhooks.ClaimedDelivery;
 import dev.steadfast.store.webhooks.NewDelivery;
 import dev.steadfast.store.webhooks.WebhookStore;
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.JsonPaths;
 import dev.steadfast.testsupport.TestClock;
-import dev.steadfast.testsupport.WebhookReceiver;
 import dev.steadfast.testsupport.WebhookReceiver.Answer;
 import dev.steadfast.testsupport.WebhookReceiver.Received;
+import dev.steadfast.testsupport.WebhookReceiver;
 import io.quarkus.scheduler.Scheduler;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -87,12 +89,11 @@ class WebhookDeliveryTest {
         body.putAll(extra);
         Response r = send(body).post(SUBS);
         assertEquals(201, r.statusCode(), r.asString());
-        return r.path("subscription.id");
+        return path(r, "subscription.id");
     }
 
     static Map<String, Object> only(String subscription) {
-        List<Map<String, Object>> all = request().get(DELIVERIES + "?subscription_id=" + subscription)
-                .path("deliveries");
+        List<Map<String, Object>> all = path(request().get(DELIVERIES + "?subscription_id=" + subscription), "deliveries");
         assertEquals(1, all.size(), all.toString());
         return all.get(0);
     }
@@ -100,8 +101,7 @@ class WebhookDeliveryTest {
     static Map<String, Object> awaitDelivery(String subscription, java.util.function.Predicate<Map<String, Object>> p) {
         return Awaitility.await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(50))
                 .until(() -> {
-                    List<Map<String, Object>> all = request().get(DELIVERIES + "?subscription_id=" + subscription)
-                            .path("deliveries");
+                    List<Map<String, Object>> all = path(request().get(DELIVERIES + "?subscription_id=" + subscription), "deliveries");
                     return all.size() == 1 && p.test(all.get(0)) ? all.get(0) : null;
                 }, d -> d != null);
     }
@@ -149,7 +149,7 @@ class WebhookDeliveryTest {
         assertEquals("wh-a", event.get("data").get("queue").asText());
         assertEquals(d.get("event_id"), event.get("id").asText());
         Response one = request().get(DELIVERIES + "/" + d.get("id"));
-        assertEquals("job.completed", one.path("delivery.event.type"));
+        assertEquals("job.completed", path(one, "delivery.event.type"));
     }
 
     @Test
@@ -183,14 +183,14 @@ class WebhookDeliveryTest {
         Map<String, Object> d = awaitDelivery(bad, x -> "dead".equals(x.get("state")));
         assertEquals(1, d.get("attempts"), "a 4xx is not retried");
         assertNotNull(d.get("finished_at"));
-        assertEquals(true, request().get(SUBS + "/" + bad).path("subscription.active"));
+        assertEquals(true, path(request().get(SUBS + "/" + bad), "subscription.active"));
 
         receiver.behave(n -> Answer.status(410));
         String gone = subscribe(obj("events", arr("job.enqueued"), "filter", obj("queues", arr("wh-410"))));
         Api.enqueue("wh.x", "wh-410");
         awaitDelivery(gone, x -> "dead".equals(x.get("state")));
         Awaitility.await().atMost(Duration.ofSeconds(5)).until(
-                () -> Boolean.FALSE.equals(request().get(SUBS + "/" + gone).path("subscription.active")));
+                () -> Boolean.FALSE.equals(path(request().get(SUBS + "/" + gone), "subscription.active")));
     }
 
     @Test
@@ -242,7 +242,7 @@ class WebhookDeliveryTest {
         receiver.behave(n -> Answer.status(200));
         Response retried = request().post(DELIVERIES + "/" + dead.get("id") + "/retry");
         assertEquals(200, retried.statusCode(), retried.asString());
-        assertEquals("pending", retried.path("delivery.state"));
+        assertEquals("pending", path(retried, "delivery.state"));
         awaitDelivery(sub, x -> "delivered".equals(x.get("state")));
         List<Received> got = receiver.received();
         assertEquals(dead.get("id"), got.get(got.size() - 1).header("X-OJS-Delivery-ID"));
@@ -251,7 +251,7 @@ class WebhookDeliveryTest {
     @Test
     void duringARotationBothSecretsSign() throws Exception {
         String sub = subscribe(obj("events", arr("job.enqueued")));
-        String next = request().post(SUBS + "/" + sub + "/rotate-secret").path("subscription.secret");
+        String next = path(request().post(SUBS + "/" + sub + "/rotate-secret"), "subscription.secret");
         Api.enqueue("wh.x", "wh-rotate");
         awaitDelivery(sub, x -> "delivered".equals(x.get("state")));
         Received r = receiver.received().get(0);
@@ -265,9 +265,9 @@ class WebhookDeliveryTest {
         String sub = subscribe(obj("events", arr("job.completed"), "active", false));
         Response t = request().post(SUBS + "/" + sub + "/test");
         assertEquals(200, t.statusCode(), t.asString());
-        assertEquals(true, t.path("success"));
-        assertEquals(200, (Integer) t.path("status_code"));
-        assertEquals("answer 200", t.path("response_body"));
+        assertEquals(true, path(t, "success"));
+        assertEquals(200, (Integer) path(t, "status_code"));
+        assertEquals("answer 200", path(t, "response_body"));
         Received r = receiver.received().get(0);
         assertEquals("webhook.test", r.header("X-OJS-Event-Type"));
         assertEquals("webhook.test", JSON.readTree(r.body()).get("type").asText());
@@ -275,8 +275,8 @@ class WebhookDeliveryTest {
 
         receiver.behave(n -> Answer.status(500));
         Response failed = request().post(SUBS + "/" + sub + "/test");
-        assertEquals(false, failed.path("success"));
-        assertEquals(500, (Integer) failed.path("status_code"));
+        assertEquals(false, path(failed, "success"));
+        assertEquals(500, (Integer) path(failed, "status_code"));
     }
 
     @Test
@@ -288,12 +288,11 @@ class WebhookDeliveryTest {
         completeJobIn("wh-t", null);
         completeJobIn("wh-t", "acme");
         Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> receiver.received().size() == 4);
-        List<Map<String, Object>> forAll = request().get(DELIVERIES + "?subscription_id=" + all).path("deliveries");
+        List<Map<String, Object>> forAll = path(request().get(DELIVERIES + "?subscription_id=" + all), "deliveries");
         assertEquals(3, forAll.size());
         Map<String, Object> forAcme = only(acme);
         assertEquals(1, receiver.received().stream().filter(r -> r.path().equals("/acme")).count());
-        assertEquals(List.of(forAcme.get("id")), request().header("X-OJS-Tenant", "acme").get(DELIVERIES)
-                .path("deliveries.id"), "a tenant lists only its subscriptions' deliveries");
+        assertEquals(List.of(forAcme.get("id")), path(request().header("X-OJS-Tenant", "acme").get(DELIVERIES), "deliveries.id"), "a tenant lists only its subscriptions' deliveries");
     }
 
     @Test
@@ -349,14 +348,13 @@ class WebhookDeliveryTest {
         Api.enqueue("wh.x", "wh-prune");
         awaitDelivery(sub, x -> "delivered".equals(x.get("state")));
         Api.enqueue("wh.x", "wh-prune");
-        Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> request().get(DELIVERIES + "?subscription_id="
-                + sub + "&state=pending").<List<?>>path("deliveries").size() == 1
-                && request().get(DELIVERIES + "?subscription_id=" + sub + "&state=pending")
-                .path("deliveries[0].last_status_code") != null);
+        Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> JsonPaths.<List<?>>path(request().get(DELIVERIES + "?subscription_id="
+                + sub + "&state=pending"), "deliveries").size() == 1
+                && path(request().get(DELIVERIES + "?subscription_id=" + sub + "&state=pending"), "deliveries[0].last_status_code") != null);
         Instant now = clock.instant();
         assertEquals(0, pruner.runOnce(now.plus(Duration.ofDays(6))).await().indefinitely(), "within the 7 days");
         assertEquals(1, pruner.runOnce(now.plus(Duration.ofDays(8))).await().indefinitely());
-        List<Map<String, Object>> left = request().get(DELIVERIES + "?subscription_id=" + sub).path("deliveries");
+        List<Map<String, Object>> left = path(request().get(DELIVERIES + "?subscription_id=" + sub), "deliveries");
         assertEquals(List.of("pending"), left.stream().map(x -> x.get("state")).toList());
     }
 }

@@ -12,6 +12,7 @@ import static dev.steadfast.testsupport.Api.fixedRetry;
 import static dev.steadfast.testsupport.Api.jobView;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -88,10 +89,10 @@ class HotPathTest {
         assertEquals(200, send(obj("job_id", id, "error", error("boom", "first"))).post(Api.NACK).statusCode());
         waitUntilDue(id);
         Response r = fetch("w", 1, "hot-lean");
-        for (int i = 0; i < 50 && ((List<?>) r.path("jobs")).isEmpty(); i++) {
+        for (int i = 0; i < 50 && ((List<?>) path(r, "jobs")).isEmpty(); i++) {
             r = fetch("w", 1, "hot-lean");
         }
-        Map<String, Object> fetched = r.path("jobs[0]");
+        Map<String, Object> fetched = path(r, "jobs[0]");
         assertEquals(id, fetched.get("id"));
         assertEquals(2, fetched.get("attempt"));
         assertFalse(fetched.containsKey("errors"), "no history in the FETCH answer");
@@ -109,7 +110,7 @@ class HotPathTest {
         String id = enqueue(job("hot-poll"));
         Response r = waiting.get(20, TimeUnit.SECONDS);
         assertEquals(200, r.statusCode());
-        assertEquals(List.of(id), r.path("jobs.id"));
+        assertEquals(List.of(id), path(r, "jobs.id"));
     }
 
     @Test
@@ -125,14 +126,14 @@ class HotPathTest {
                 VALUES ($1, 'hot.test', 'hot-remote', '[]', 'available', 3, '{}', 60000, 30000, now(), now(), now())""")
                 .execute(Tuple.of(id)).await().indefinitely();
         Response r = waiting.get(20, TimeUnit.SECONDS);
-        assertEquals(List.of(id.toString()), r.path("jobs.id"));
+        assertEquals(List.of(id.toString()), path(r, "jobs.id"));
     }
 
     @Test
     void aLongPollAnswersEmptyWhenItsWaitIsOver() {
         Response r = send(obj("queues", arr("hot-empty"), "count", 1, "worker_id", "w", "wait_ms", 50)).post(FETCH);
         assertEquals(200, r.statusCode());
-        assertEquals(List.of(), r.path("jobs"));
+        assertEquals(List.of(), path(r, "jobs"));
         assertError(send(obj("queues", arr("hot-empty"), "wait_ms", -1)).post(FETCH), 400, "invalid_request");
     }
 
@@ -148,7 +149,7 @@ class HotPathTest {
                 obj("job_id", gone),
                 obj("job_id", a)))).post("/ojs/v1/workers/ack/batch");
         assertEquals(200, r.statusCode(), r::asString);
-        List<Map<String, Object>> results = r.path("results");
+        List<Map<String, Object>> results = path(r, "results");
         assertEquals(4, results.size());
         assertEquals(true, results.get(0).get("ok"));
         assertEquals("completed", results.get(0).get("state"));

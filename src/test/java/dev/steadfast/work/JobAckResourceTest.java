@@ -12,6 +12,7 @@ import static dev.steadfast.testsupport.Api.newUuidV7;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.send;
 import static dev.steadfast.testsupport.Api.state;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -71,12 +72,12 @@ class JobAckResourceTest {
         Response r = ackOnPath(id, obj("worker_id", "w1", "result", obj("rows", 3)));
 
         assertEquals(200, r.statusCode(), r.asString());
-        assertEquals("completed", r.path("job.state"));
-        assertEquals(id, r.path("job.id"));
-        assertNotNull(r.path("job.completed_at"));
-        assertEquals("completed", r.path("state"), "the worker route's fields stay at the top");
-        assertEquals(true, r.path("acknowledged"));
-        assertEquals(id, r.path("job_id"));
+        assertEquals("completed", path(r, "job.state"));
+        assertEquals(id, path(r, "job.id"));
+        assertNotNull(path(r, "job.completed_at"));
+        assertEquals("completed", path(r, "state"), "the worker route's fields stay at the top");
+        assertEquals(true, path(r, "acknowledged"));
+        assertEquals(id, path(r, "job_id"));
         Map<String, Object> job = jobView(id);
         assertEquals("completed", job.get("state"));
         assertEquals(Map.of("rows", 3), job.get("result"));
@@ -142,9 +143,9 @@ class JobAckResourceTest {
         Response r = nackOnPath(id, obj("worker_id", "w1", "error", error("handler_error", "transient")));
 
         assertEquals(200, r.statusCode(), r.asString());
-        assertEquals("retryable", r.path("job.state"));
-        assertEquals(1, (Integer) r.path("job.attempt"));
-        assertEquals("retryable", r.path("state"));
+        assertEquals("retryable", path(r, "job.state"));
+        assertEquals(1, (Integer) path(r, "job.attempt"));
+        assertEquals("retryable", path(r, "state"));
         assertEquals("retryable", state(id));
     }
 
@@ -155,8 +156,8 @@ class JobAckResourceTest {
         Response r = nackOnPath(id, obj("worker_id", "w1", "requeue", true));
 
         assertEquals(200, r.statusCode(), r.asString());
-        assertEquals("available", r.path("job.state"));
-        assertEquals(1, (Integer) r.path("job.snoozes"));
+        assertEquals("available", path(r, "job.state"));
+        assertEquals(1, (Integer) path(r, "job.snoozes"));
     }
 
     @Test

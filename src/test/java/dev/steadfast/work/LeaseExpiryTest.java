@@ -7,6 +7,7 @@ import static dev.steadfast.testsupport.Api.fixedRetry;
 import static dev.steadfast.testsupport.Api.jobView;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.JsonPaths.at;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -92,8 +93,8 @@ class LeaseExpiryTest {
 
         assertEquals(id, fetchOne("worker-b", "lease-q"));
         assertEquals(2, jobView(id).get("attempt"), "the next attempt is attempt + 1");
-        Api.ack(id, "worker-a", obj("late", true)).then().statusCode(409).body("error.code",
-                org.hamcrest.Matchers.equalTo("conflict"));
+        Api.ack(id, "worker-a", obj("late", true)).then().statusCode(409).body(at("error.code",
+                org.hamcrest.Matchers.equalTo("conflict")));
         assertEquals("active", jobView(id).get("state"), "the refused ack changed nothing");
         Api.ack(id, "worker-b", obj("ok", true)).then().statusCode(200);
         assertEquals("completed", jobView(id).get("state"));
@@ -148,8 +149,8 @@ class LeaseExpiryTest {
 
         send(obj("worker_id", "holder", "active_jobs", arr(id), "visibility_timeout_ms", 600_000))
                 .post("/ojs/v1/workers/heartbeat").then().statusCode(200)
-                .body("state", org.hamcrest.Matchers.equalTo("running"))
-                .body("jobs_extended[0]", org.hamcrest.Matchers.equalTo(id));
+                .body(at("state", org.hamcrest.Matchers.equalTo("running")))
+                .body(at("jobs_extended[0]", org.hamcrest.Matchers.equalTo(id)));
         String after = (String) jobView(id).get("lease_expires_at");
         assertTrue(after.compareTo(before) > 0, "the lease moved forward: " + before + " -> " + after);
 
@@ -160,14 +161,14 @@ class LeaseExpiryTest {
     @Test
     void anOperatorDirectiveReachesTheWorkerInItsNextHeartbeat() {
         send(obj("worker_id", "w-quiet")).post("/ojs/v1/workers/heartbeat").then().statusCode(200)
-                .body("state", org.hamcrest.Matchers.equalTo("running"));
+                .body(at("state", org.hamcrest.Matchers.equalTo("running")));
         Api.request().post("/ojs/v1/admin/workers/w-quiet/quiet").then().statusCode(200);
         send(obj("worker_id", "w-quiet")).post("/ojs/v1/workers/heartbeat").then().statusCode(200)
-                .body("state", org.hamcrest.Matchers.equalTo("quiet"))
-                .body("directive", org.hamcrest.Matchers.equalTo("quiet"));
+                .body(at("state", org.hamcrest.Matchers.equalTo("quiet")))
+                .body(at("directive", org.hamcrest.Matchers.equalTo("quiet")));
         Api.request().post("/ojs/v1/admin/workers/w-quiet/terminate").then().statusCode(200);
         send(obj("worker_id", "w-quiet")).post("/ojs/v1/workers/heartbeat").then()
-                .body("state", org.hamcrest.Matchers.equalTo("terminate"));
+                .body(at("state", org.hamcrest.Matchers.equalTo("terminate")));
         Api.request().get("/ojs/v1/admin/workers").then().statusCode(200)
                 .body("items.find { it.id == 'w-quiet' }.directive", org.hamcrest.Matchers.equalTo("terminate"));
     }

@@ -9,6 +9,7 @@ import static dev.steadfast.testsupport.Api.nack;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.request;
 import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.JsonPaths.at;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,10 +49,11 @@ class RetryBehaviourTest {
         String id = job("nr-q", retry);
         fetchOne("w", "nr-q");
         nack(id, obj("type", "auth.token_expired", "message", "expired")).then()
-                .body("state", equalTo("discarded")).body("attempt", equalTo(1));
+                .body(at("state", equalTo("discarded"))).body(at("attempt", equalTo(1)));
         String other = job("nr-q", retry);
         fetchOne("w", "nr-q");
-        nack(other, obj("type", "auth", "message", "not a prefix match")).then().body("state", equalTo("retryable"));
+        nack(other, obj("type", "auth", "message", "not a prefix match")).then()
+                .body(at("state", equalTo("retryable")));
     }
 
     @Test
@@ -59,19 +61,19 @@ class RetryBehaviourTest {
         String discard = job("hc-q", fixedRetry(5, "PT1S"));
         fetchOne("w", "hc-q");
         nack(discard, obj("code", "DISCARD", "type", "payment.declined", "message", "no"))
-                .then().body("state", equalTo("discarded")).body("dead_letter", equalTo(false));
+                .then().body(at("state", equalTo("discarded"))).body(at("dead_letter", equalTo(false)));
         String dead = job("hc-q", fixedRetry(5, "PT1S"));
         fetchOne("w", "hc-q");
         nack(dead, obj("code", "DEAD_LETTER", "type", "payment.stolen", "message", "fraud"))
-                .then().body("state", equalTo("discarded")).body("dead_letter", equalTo(true));
+                .then().body(at("state", equalTo("discarded"))).body(at("dead_letter", equalTo(true)));
         String fail = job("hc-q", fixedRetry(5, "PT1S"));
         fetchOne("w", "hc-q");
-        nack(fail, obj("code", "FAIL", "message", "permanent")).then().body("state", equalTo("discarded"));
+        nack(fail, obj("code", "FAIL", "message", "permanent")).then().body(at("state", equalTo("discarded")));
         Map<String, Object> error = (Map<String, Object>) jobView(fail).get("error");
         assertEquals("FAIL", error.get("handler_code"));
         String retry = job("hc-q", obj("max_attempts", 1));
         fetchOne("w", "hc-q");
-        nack(retry, obj("code", "RETRY", "message", "again please")).then().body("state", equalTo("discarded"));
+        nack(retry, obj("code", "RETRY", "message", "again please")).then().body(at("state", equalTo("discarded")));
     }
 
     /** What the JavaScript SDK 0.4.0 sends when a handler throws: no type, handler_error, the stack in details. */
@@ -81,7 +83,7 @@ class RetryBehaviourTest {
         fetchOne("w", "ht-q");
         nack(id, obj("code", "handler_error", "message", "Cannot read properties of undefined", "retryable", true,
                 "details", obj("stack", "TypeError: Cannot read properties of undefined\n    at handler (x.js:1)")))
-                .then().statusCode(200).body("state", equalTo("retryable"));
+                .then().statusCode(200).body(at("state", equalTo("retryable")));
         Map<String, Object> view = jobView(id);
         assertEquals("HandlerError", ((Map<?, ?>) view.get("error")).get("type"), view::toString);
         assertEquals("HandlerError", ((Map<?, ?>) ((List<?>) view.get("errors")).get(0)).get("type"));
@@ -122,17 +124,17 @@ class RetryBehaviourTest {
         String id = job("snooze-q", obj("max_attempts", 1));
         fetchOne("w", "snooze-q");
         send(obj("job_id", id, "worker_id", "w", "delay_ms", 3_600_000)).post("/ojs/v1/workers/snooze").then()
-                .statusCode(200).body("state", equalTo("scheduled")).body("snoozes", equalTo(1));
+                .statusCode(200).body(at("state", equalTo("scheduled"))).body(at("snoozes", equalTo(1)));
         assertEquals(0, Api.fetchIds("w", 1, "snooze-q").size(), "not before its time");
 
         String now = job("snooze-q2", obj("max_attempts", 1));
         fetchOne("w", "snooze-q2");
         send(obj("job_id", now, "worker_id", "w", "requeue", true)).post("/ojs/v1/workers/nack").then()
-                .statusCode(200).body("state", equalTo("available"));
+                .statusCode(200).body(at("state", equalTo("available")));
         fetchOne("w", "snooze-q2");
         Map<String, Object> active = jobView(now);
         assertEquals(2, active.get("attempt"));
-        nack(now, obj("message", "real failure")).then().body("state", equalTo("discarded"));
+        nack(now, obj("message", "real failure")).then().body(at("state", equalTo("discarded")));
         assertEquals(1, ((List<?>) jobView(now).get("errors")).size(), "only the real failure is in the history");
 
         Api.assertError(send(obj("job_id", now, "delay_ms", 5)).post("/ojs/v1/workers/snooze"), 409, "conflict");
@@ -149,12 +151,13 @@ class RetryBehaviourTest {
         assertTrue(body.contains("steadfast_jobs_dead_lettered_total{queue=\"metrics-q\",type=\"retry.t\"}"));
         assertTrue(body.contains("steadfast_job_wait_seconds_count{queue=\"metrics-q\",type=\"retry.t\"}"));
         request().get("/ojs/v1/events?types=dead_letter.added&queues=metrics-q").then().statusCode(200)
-                .body("events[0].subject", equalTo(id));
+                .body(at("events[0].subject", equalTo(id)));
         request().get("/ojs/v1/retry-policies").then().statusCode(200)
-                .body("default.max_attempts", equalTo(3)).body("precedence[0]", equalTo("job"));
-        request().get("/ojs/manifest").then().body("extensions", org.hamcrest.Matchers.hasItem("snooze"))
-                .body("conformance_level", equalTo(4)).body("capabilities.dead_letter", equalTo(true))
-                .body("capabilities.cron_jobs", equalTo(true)).body("capabilities.job_ttl", equalTo(true));
-        request().get("/ojs/v1/workers/heartbeat").then().statusCode(405).body("error.code", containsString("invalid"));
+                .body(at("default.max_attempts", equalTo(3))).body(at("precedence[0]", equalTo("job")));
+        request().get("/ojs/manifest").then().body(at("extensions", org.hamcrest.Matchers.hasItem("snooze")))
+                .body(at("conformance_level", equalTo(4))).body(at("capabilities.dead_letter", equalTo(true)))
+                .body(at("capabilities.cron_jobs", equalTo(true))).body(at("capabilities.job_ttl", equalTo(true)));
+        request().get("/ojs/v1/workers/heartbeat").then().statusCode(405)
+                .body(at("error.code", containsString("invalid")));
     }
 }

@@ -5,6 +5,7 @@ import static dev.steadfast.testsupport.Api.fetchIds;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.request;
 import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.JsonPaths.at;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -36,10 +37,10 @@ class ServerDrainTest {
         draining.begin();
         assertEquals(List.of(), fetchIds("w-s", 1, "gs-server"));
         send(obj("worker_id", "w-s")).post("/ojs/v1/workers/heartbeat").then().statusCode(200)
-                .body("state", equalTo("quiet")).body("directive", equalTo("quiet"));
-        request().get("/ojs/v1/health").then().statusCode(503).body("status", equalTo("degraded"))
-                .body("shutting_down", equalTo(true));
-        request().get("/ready").then().statusCode(503).body("status", equalTo("not_ready"));
+                .body(at("state", equalTo("quiet"))).body(at("directive", equalTo("quiet")));
+        request().get("/ojs/v1/health").then().statusCode(503).body(at("status", equalTo("degraded")))
+                .body(at("shutting_down", equalTo(true)));
+        request().get("/ready").then().statusCode(503).body(at("status", equalTo("not_ready")));
         assertEquals("available", Api.state(id), "the job waits for another instance");
     }
 }

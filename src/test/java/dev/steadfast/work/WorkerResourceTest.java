@@ -21,6 +21,7 @@ import static dev.steadfast.testsupport.Api.newUuidV7;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.send;
 import static dev.steadfast.testsupport.Api.state;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -28,6 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.JsonPaths;
 import dev.steadfast.testsupport.TestClock;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -58,7 +60,7 @@ class WorkerResourceTest {
         String worker = "w-fetch-only-" + newUuidV7();
         enqueue("email.send", "fetch-only");
         assertEquals(1, fetchIds(worker, 1, "fetch-only").size());
-        List<Map<String, Object>> items = Api.request().get("/ojs/v1/admin/workers").path("items");
+        List<Map<String, Object>> items = path(Api.request().get("/ojs/v1/admin/workers"), "items");
         assertTrue(items.stream().anyMatch(w -> worker.equals(w.get("id")) && "running".equals(w.get("state"))),
                 items::toString);
     }
@@ -77,7 +79,7 @@ class WorkerResourceTest {
         Response r = fetch("w1", 5, "empty");
 
         assertEquals(200, r.statusCode(), r.asString());
-        assertEquals(List.of(), r.path("jobs"));
+        assertEquals(List.of(), path(r, "jobs"));
     }
 
     @Test
@@ -133,7 +135,7 @@ class WorkerResourceTest {
         Response r = send(obj("queues", arr("default"))).post(FETCH);
 
         assertEquals(200, r.statusCode(), r.asString());
-        assertEquals(1, r.<List<?>>path("jobs").size());
+        assertEquals(1, JsonPaths.<List<?>>path(r, "jobs").size());
     }
 
     @Test
@@ -144,7 +146,7 @@ class WorkerResourceTest {
         Response r = fetch("worker-7", 1, "default");
 
         assertEquals(200, r.statusCode(), r.asString());
-        Map<String, Object> job = r.path("jobs[0]");
+        Map<String, Object> job = path(r, "jobs[0]");
         assertEquals(id, job.get("id"));
         assertEquals("active", job.get("state"));
         assertEquals(1, job.get("attempt"));
@@ -215,18 +217,18 @@ class WorkerResourceTest {
         Response r = ack(id, "w1", obj("delivered", true, "message_id", "m-1"));
 
         assertEquals(200, r.statusCode(), r.asString());
-        assertEquals(Boolean.TRUE, r.path("acknowledged"));
-        assertEquals(id, r.path("id"));
-        assertEquals(id, r.path("job_id"));
-        assertEquals("completed", r.path("state"));
-        assertTrue(TIMESTAMP.matcher(r.<String>path("completed_at")).matches());
-        assertEquals("completed", r.path("job.state"));
-        assertEquals(id, r.path("job.id"));
-        assertEquals(r.<String>path("completed_at"), r.path("job.completed_at"));
+        assertEquals(Boolean.TRUE, path(r, "acknowledged"));
+        assertEquals(id, path(r, "id"));
+        assertEquals(id, path(r, "job_id"));
+        assertEquals("completed", path(r, "state"));
+        assertTrue(TIMESTAMP.matcher(JsonPaths.<String>path(r, "completed_at")).matches());
+        assertEquals("completed", path(r, "job.state"));
+        assertEquals(id, path(r, "job.id"));
+        assertEquals(JsonPaths.<String>path(r, "completed_at"), path(r, "job.completed_at"));
         Map<String, Object> job = jobView(id);
         assertEquals("completed", job.get("state"));
         assertEquals(Map.of("delivered", true, "message_id", "m-1"), job.get("result"));
-        assertEquals(r.<String>path("completed_at"), job.get("completed_at"));
+        assertEquals(JsonPaths.<String>path(r, "completed_at"), job.get("completed_at"));
         assertEquals(1, job.get("attempt"));
         assertFalse(job.containsKey("worker_id"), "a completed job holds no lease");
         assertFalse(job.containsKey("lease_expires_at"), "a completed job holds no lease");
@@ -248,8 +250,8 @@ class WorkerResourceTest {
     void ackAfterAFailedAttemptClearsTheError() {
         String id = activeJob("flaky", fixedRetry(3, "PT0.1S"), "w1");
         Response failed = nack(id, error("handler_error", "transient"));
-        assertEquals("retryable", failed.path("state"), failed.asString());
-        assertEquals(100, failed.<Integer>path("retry_delay_ms"));
+        assertEquals("retryable", path(failed, "state"), failed.asString());
+        assertEquals(100, JsonPaths.<Integer>path(failed, "retry_delay_ms"));
         assertNotNull(jobView(id).get("error"), "the failed attempt's error is recorded");
 
         clock.advance(Duration.ofMillis(100)); // the retry's delay
@@ -278,7 +280,7 @@ class WorkerResourceTest {
     void ackOfACompletedJobIs409Conflict() {
         String id = enqueue(job("test.job", "default"));
         fetchOne("w1", "default");
-        String completedAt = ack(id).then().statusCode(200).extract().path("completed_at");
+        String completedAt = path(ack(id).then().statusCode(200).extract(), "completed_at");
 
         assertError(ack(id), 409, "conflict");
         assertEquals(completedAt, jobView(id).get("completed_at"), "the second ack changed nothing");
@@ -340,13 +342,13 @@ class WorkerResourceTest {
         Response r = nack(id, error("handler_error", "SMTP connection refused"));
 
         assertEquals(200, r.statusCode(), r.asString());
-        assertEquals(id, r.path("id"));
-        assertEquals(id, r.path("job_id"));
-        assertEquals("retryable", r.path("state"));
-        assertEquals(1, r.<Integer>path("attempt"));
-        assertEquals(3, r.<Integer>path("max_attempts"));
-        assertEquals(1000, r.<Integer>path("retry_delay_ms"));
-        Instant next = Instant.parse(r.path("next_attempt_at"));
+        assertEquals(id, path(r, "id"));
+        assertEquals(id, path(r, "job_id"));
+        assertEquals("retryable", path(r, "state"));
+        assertEquals(1, JsonPaths.<Integer>path(r, "attempt"));
+        assertEquals(3, JsonPaths.<Integer>path(r, "max_attempts"));
+        assertEquals(1000, JsonPaths.<Integer>path(r, "retry_delay_ms"));
+        Instant next = Instant.parse(path(r, "next_attempt_at"));
         assertTrue(!next.isBefore(before.plusMillis(900)) && next.isBefore(clock.instant().plusMillis(1100)),
                 "next_attempt_at " + next + " is about 1 s after the failure");
         Map<String, Object> job = jobView(id);
@@ -365,16 +367,16 @@ class WorkerResourceTest {
                 "details", obj("card", "visa")));
 
         assertEquals(200, r.statusCode(), r.asString());
-        assertEquals("discarded", r.path("state"));
-        assertEquals(1, r.<Integer>path("attempt"));
-        assertEquals(1, r.<Integer>path("max_attempts"));
-        assertEquals(Boolean.FALSE, r.path("dead_letter"));
-        assertTrue(TIMESTAMP.matcher(r.<String>path("discarded_at")).matches());
-        assertEquals(r.<String>path("discarded_at"), r.path("completed_at"));
+        assertEquals("discarded", path(r, "state"));
+        assertEquals(1, JsonPaths.<Integer>path(r, "attempt"));
+        assertEquals(1, JsonPaths.<Integer>path(r, "max_attempts"));
+        assertEquals(Boolean.FALSE, path(r, "dead_letter"));
+        assertTrue(TIMESTAMP.matcher(JsonPaths.<String>path(r, "discarded_at")).matches());
+        assertEquals(JsonPaths.<String>path(r, "discarded_at"), path(r, "completed_at"));
 
         Map<String, Object> job = jobView(id);
         assertEquals("discarded", job.get("state"));
-        assertEquals(r.<String>path("discarded_at"), job.get("discarded_at"));
+        assertEquals(JsonPaths.<String>path(r, "discarded_at"), job.get("discarded_at"));
         Map<?, ?> error = (Map<?, ?>) job.get("error");
         assertEquals("card declined", error.get("message"));
         List<?> errors = (List<?>) job.get("errors");
@@ -395,9 +397,9 @@ class WorkerResourceTest {
         Response r = nack(id, obj("code", "handler_error", "type", "auth.token_expired", "message", "expired"));
 
         assertEquals(200, r.statusCode(), r.asString());
-        assertEquals("discarded", r.path("state"));
-        assertEquals(1, r.<Integer>path("attempt"));
-        assertEquals(5, r.<Integer>path("max_attempts"));
+        assertEquals("discarded", path(r, "state"));
+        assertEquals(1, JsonPaths.<Integer>path(r, "attempt"));
+        assertEquals(5, JsonPaths.<Integer>path(r, "max_attempts"));
         assertEquals("discarded", state(id));
     }
 
@@ -407,7 +409,7 @@ class WorkerResourceTest {
 
         Response r = nack(id, obj("code", "handler_error", "type", "network.reset", "message", "reset"));
 
-        assertEquals("retryable", r.path("state"), r.asString());
+        assertEquals("retryable", path(r, "state"), r.asString());
     }
 
     @Test
@@ -417,8 +419,8 @@ class WorkerResourceTest {
         Response r = nack(id, error("DEAD_LETTER", "poison message"));
 
         assertEquals(200, r.statusCode(), r.asString());
-        assertEquals("discarded", r.path("state"));
-        assertEquals(Boolean.TRUE, r.path("dead_letter"));
+        assertEquals("discarded", path(r, "state"));
+        assertEquals(Boolean.TRUE, path(r, "dead_letter"));
         Map<String, Object> job = jobView(id);
         assertEquals("discarded", job.get("state"));
         assertEquals(Boolean.TRUE, job.get("dead_letter"));
@@ -431,8 +433,8 @@ class WorkerResourceTest {
         Response r = nack(id, error("DISCARD", "not worth retrying"));
 
         assertEquals(200, r.statusCode(), r.asString());
-        assertEquals("discarded", r.path("state"));
-        assertEquals(Boolean.FALSE, r.path("dead_letter"));
+        assertEquals("discarded", path(r, "state"));
+        assertEquals(Boolean.FALSE, path(r, "dead_letter"));
         assertEquals(Boolean.FALSE, jobView(id).get("dead_letter"));
     }
 
@@ -443,7 +445,7 @@ class WorkerResourceTest {
         Response r = send(obj("job_id", id, "requeue", true)).post(NACK);
 
         assertEquals(200, r.statusCode(), r.asString());
-        assertEquals("available", r.path("state"));
+        assertEquals("available", path(r, "state"));
         assertEquals("available", state(id));
         assertEquals(id, fetchOne("w2", "requeue"));
         assertEquals("w2", jobView(id).get("worker_id"));
@@ -533,7 +535,7 @@ class WorkerResourceTest {
 
     /** The workers the server knows, by id. */
     private static List<Object> knownWorkers() {
-        List<Map<String, Object>> items = Api.request().get("/ojs/v1/admin/workers").path("items");
+        List<Map<String, Object>> items = path(Api.request().get("/ojs/v1/admin/workers"), "items");
         return items.stream().map(w -> w.get("id")).toList();
     }
 
@@ -636,7 +638,7 @@ class WorkerResourceTest {
 
         Response beat = send(obj("worker_id", unicode, "active_jobs", arr(acked))).post("/ojs/v1/workers/heartbeat");
         assertEquals(200, beat.statusCode(), beat.asString());
-        assertEquals(List.of(acked), beat.path("jobs_extended"));
+        assertEquals(List.of(acked), path(beat, "jobs_extended"));
         ack(acked, unicode, obj("ok", true)).then().statusCode(200);
         Response nack = send(obj("job_id", failed, "worker_id", host, "error", error("handler_error", "boom")))
                 .post(NACK);

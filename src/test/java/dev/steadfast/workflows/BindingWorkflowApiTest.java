@@ -6,6 +6,7 @@ import static dev.steadfast.testsupport.Api.assertError;
 import static dev.steadfast.testsupport.Api.fetch;
 import static dev.steadfast.testsupport.Api.fetchIds;
 import static dev.steadfast.testsupport.Api.obj;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static dev.steadfast.workflows.WorkflowApiTest.create;
 import static dev.steadfast.workflows.WorkflowApiTest.get;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -51,26 +52,26 @@ class BindingWorkflowApiTest {
         // written out of order: the dependencies, not the list, give the order
         Response r = created(obj("name", "c", "steps", arr(step("step_2", "s.c", "bw", "step_1"),
                 step("step_0", "s.a", "bw"), step("step_1", "s.b", "bw", "step_0"))));
-        assertEquals("chain", r.path("workflow.type"));
-        assertEquals("chain", r.path("type"));
-        assertEquals(List.of("step_0", "step_1", "step_2"), r.path("workflow.steps.id"));
-        assertEquals(List.of(List.of(), List.of("step_0"), List.of("step_1")), r.path("workflow.steps.depends_on"));
+        assertEquals("chain", path(r, "workflow.type"));
+        assertEquals("chain", path(r, "type"));
+        assertEquals(List.of("step_0", "step_1", "step_2"), path(r, "workflow.steps.id"));
+        assertEquals(List.of(List.of(), List.of("step_0"), List.of("step_1")), path(r, "workflow.steps.depends_on"));
         for (String type : List.of("s.a", "s.b", "s.c")) {
             Response f = fetch("w", 5, "bw");
-            assertEquals(List.of(type), f.path("jobs.type"), f::asString);
-            ack(f.path("jobs[0].id"), "w", obj("done", type)).then().statusCode(200);
+            assertEquals(List.of(type), path(f, "jobs.type"), f::asString);
+            ack(path(f, "jobs[0].id"), "w", obj("done", type)).then().statusCode(200);
         }
-        Response done = get(r.path("id"));
-        assertEquals("completed", done.path("state"));
-        assertEquals(List.of("completed", "completed", "completed"), done.path("workflow.steps.state"));
+        Response done = get(path(r, "id"));
+        assertEquals("completed", path(done, "state"));
+        assertEquals(List.of("completed", "completed", "completed"), path(done, "workflow.steps.state"));
     }
 
     @Test
     void stepsWithoutDependenciesAreAGroupListedUnderStepsAndJobs() {
         Response r = created(obj("name", "g", "steps", arr(step("a", "g.a", "bg"), step("b", "g.b", "bg"))));
-        assertEquals("group", r.path("workflow.type"));
-        assertEquals(List.of("a", "b"), r.path("workflow.steps.id"));
-        assertEquals(List.of("a", "b"), r.path("workflow.jobs.id"));
+        assertEquals("group", path(r, "workflow.type"));
+        assertEquals(List.of("a", "b"), path(r, "workflow.steps.id"));
+        assertEquals(List.of("a", "b"), path(r, "workflow.jobs.id"));
         assertEquals(2, fetchIds("w", 5, "bg").size());
     }
 
@@ -79,16 +80,16 @@ class BindingWorkflowApiTest {
         Response r = created(obj("name", "b", "steps", arr(step("step_0", "b.a", "bb"), step("step_1", "b.b", "bb"),
                 step("on_complete", "b.done", "bb", "step_0", "step_1"),
                 step("on_failure", "b.failed", "bb", "step_1", "step_0"))));
-        assertEquals("batch", r.path("workflow.type"));
-        assertEquals(List.of("step_0", "step_1"), r.path("workflow.jobs.id"));
-        assertEquals("on_complete", r.path("workflow.callbacks.on_complete.id"));
-        assertEquals(List.of("step_0", "step_1"), r.path("workflow.callbacks.on_complete.depends_on"));
-        assertEquals(List.of("step_0", "step_1", "on_complete", "on_failure"), r.path("workflow.steps.id"));
+        assertEquals("batch", path(r, "workflow.type"));
+        assertEquals(List.of("step_0", "step_1"), path(r, "workflow.jobs.id"));
+        assertEquals("on_complete", path(r, "workflow.callbacks.on_complete.id"));
+        assertEquals(List.of("step_0", "step_1"), path(r, "workflow.callbacks.on_complete.depends_on"));
+        assertEquals(List.of("step_0", "step_1", "on_complete", "on_failure"), path(r, "workflow.steps.id"));
         for (String id : fetchIds("w", 5, "bb")) {
             ack(id, "w", null).then().statusCode(200);
         }
         Response cb = fetch("w", 5, "bb");
-        assertEquals(List.of("b.done"), cb.path("jobs.type"), cb::asString);
+        assertEquals(List.of("b.done"), path(cb, "jobs.type"), cb::asString);
     }
 
     @Test
@@ -96,13 +97,13 @@ class BindingWorkflowApiTest {
         Response r = created(obj("name", "o", "options", obj("queue", "bo-default", "priority", 7), "steps",
                 arr(obj("id", "x", "type", "o.x", "args", arr()),
                         obj("id", "y", "type", "o.y", "args", arr(), "options", obj("queue", "bo-own")))));
-        assertEquals(List.of("bo-default", "bo-own"), r.path("workflow.jobs.queue"));
+        assertEquals(List.of("bo-default", "bo-own"), path(r, "workflow.jobs.queue"));
         Response f = fetch("w", 5, "bo-default");
-        assertEquals(7, (int) f.path("jobs[0].priority"), f::asString);
+        assertEquals(7, (int) path(f, "jobs[0].priority"), f::asString);
         // the primitive shape takes the same defaults
         Response c = created(obj("type", "chain", "options", obj("queue", "bo-chain"), "steps",
                 arr(obj("type", "o.z", "args", arr()))));
-        assertEquals(List.of("bo-chain"), c.path("workflow.steps.queue"));
+        assertEquals(List.of("bo-chain"), path(c, "workflow.steps.queue"));
     }
 
     @Test

@@ -9,6 +9,7 @@ import static dev.steadfast.testsupport.Api.nack;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.request;
 import static dev.steadfast.testsupport.Api.state;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static dev.steadfast.workflows.WorkflowApiTest.WORKFLOWS;
 import static dev.steadfast.workflows.WorkflowApiTest.createId;
 import static dev.steadfast.workflows.WorkflowApiTest.get;
@@ -17,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.JsonPaths;
 import dev.steadfast.testsupport.Parallel.Call;
 import dev.steadfast.testsupport.Parallel;
 import io.quarkus.test.junit.QuarkusTest;
@@ -63,36 +65,36 @@ class NestedWorkflowTest {
                 obj("type", "group", "name", "transforms", "jobs", arr(job("t.csv", "nw-a"), job("t.json", "nw-a"))),
                 job("l.load", "nw-a")));
         Response created = get(wf);
-        assertEquals("group", created.path("workflow.steps[1].type"));
-        String inner = created.path("workflow.steps[1].workflow_id");
-        assertEquals(List.of("pending", "waiting", "waiting"), created.path("workflow.steps.state"));
-        assertEquals("pending", get(inner).path("workflow.state"), "the inner group waits for its turn");
-        assertEquals(wf, get(inner).path("workflow.parent_id"));
+        assertEquals("group", path(created, "workflow.steps[1].type"));
+        String inner = path(created, "workflow.steps[1].workflow_id");
+        assertEquals(List.of("pending", "waiting", "waiting"), path(created, "workflow.steps.state"));
+        assertEquals("pending", path(get(inner), "workflow.state"), "the inner group waits for its turn");
+        assertEquals(wf, path(get(inner), "workflow.parent_id"));
 
         Response first = fetch("w", 5, "nw-a");
-        assertEquals(List.of("e.extract"), first.path("jobs.type"));
-        ack(first.path("jobs[0].id"), "w", obj("rows", 3)).then().statusCode(200);
+        assertEquals(List.of("e.extract"), path(first, "jobs.type"));
+        ack(path(first, "jobs[0].id"), "w", obj("rows", 3)).then().statusCode(200);
         Response fanned = fetch("w", 5, "nw-a");
-        List<String> types = fanned.path("jobs.type");
+        List<String> types = path(fanned, "jobs.type");
         assertEquals(List.of("t.csv", "t.json"), types.stream().sorted().toList(), "both transforms at once");
-        assertEquals(List.of(obj("rows", 3)), fanned.path("jobs[0].parent_results"));
-        assertEquals(inner, fanned.path("jobs[0].workflow_id"), "a job names its innermost workflow");
-        assertEquals("running", get(inner).path("workflow.state"));
-        List<String> ids = fanned.path("jobs.id");
-        ack(ids.get(0), "w", obj("t", fanned.path("jobs[0].type"))).then().statusCode(200);
+        assertEquals(List.of(obj("rows", 3)), path(fanned, "jobs[0].parent_results"));
+        assertEquals(inner, path(fanned, "jobs[0].workflow_id"), "a job names its innermost workflow");
+        assertEquals("running", path(get(inner), "workflow.state"));
+        List<String> ids = path(fanned, "jobs.id");
+        ack(ids.get(0), "w", obj("t", path(fanned, "jobs[0].type"))).then().statusCode(200);
         assertEquals(List.of(), fetchIds("w", 5, "nw-a"), "the load waits for the whole group");
-        ack(ids.get(1), "w", obj("t", fanned.path("jobs[1].type"))).then().statusCode(200);
+        ack(ids.get(1), "w", obj("t", path(fanned, "jobs[1].type"))).then().statusCode(200);
 
         Response load = fetch("w", 5, "nw-a");
-        assertEquals(List.of("l.load"), load.path("jobs.type"));
-        List<Object> parents = load.path("jobs[0].parent_results");
+        assertEquals(List.of("l.load"), path(load, "jobs.type"));
+        List<Object> parents = path(load, "jobs[0].parent_results");
         assertEquals(obj("rows", 3), parents.get(0));
         assertEquals(List.of(obj("t", "t.csv"), obj("t", "t.json")), parents.get(1),
                 "the group's results, as an array indexed like its jobs");
-        assertEquals("completed", get(inner).path("workflow.state"));
-        assertEquals("completed", get(wf).path("workflow.steps[1].state"));
-        ack(load.path("jobs[0].id")).then().statusCode(200);
-        assertEquals("completed", get(wf).path("workflow.state"));
+        assertEquals("completed", path(get(inner), "workflow.state"));
+        assertEquals("completed", path(get(wf), "workflow.steps[1].state"));
+        ack(path(load, "jobs[0].id")).then().statusCode(200);
+        assertEquals("completed", path(get(wf), "workflow.state"));
     }
 
     @Test
@@ -101,31 +103,31 @@ class NestedWorkflowTest {
         String wf = createId(chain(group(chain(job("x", "nw-3"), job("y", "nw-3")), job("z", "nw-3")),
                 job("w", "nw-3")));
         assertEquals(List.of("x", "z"), ackAll("nw-3"), "the first of each level at once");
-        assertEquals("running", get(wf).path("workflow.state"));
+        assertEquals("running", path(get(wf), "workflow.state"));
         assertEquals(List.of("y"), ackAll("nw-3"), "the inner chain's next step");
         assertEquals(List.of("w"), ackAll("nw-3"), "the outer chain's next step, once the group is done");
         Response done = get(wf);
-        assertEquals("completed", done.path("workflow.state"));
-        assertEquals(List.of("completed", "completed"), done.path("workflow.steps.state"));
-        Map<String, Object> meta = done.path("workflow.metadata");
+        assertEquals("completed", path(done, "workflow.state"));
+        assertEquals(List.of("completed", "completed"), path(done, "workflow.steps.state"));
+        Map<String, Object> meta = path(done, "workflow.metadata");
         assertEquals(4, meta.get("job_count"), "x, y, z and w, at three levels");
         assertEquals(4, meta.get("completed_count"));
         assertEquals(0, meta.get("failed_count"));
-        assertEquals(2, (int) done.path("workflow.steps_completed"), "the suite's counters stay this level's members");
+        assertEquals(2, (int) path(done, "workflow.steps_completed"), "the suite's counters stay this level's members");
         assertTrue(Api.TIMESTAMP.matcher((String) meta.get("started_at")).matches());
-        String group = done.path("workflow.steps[0].workflow_id");
-        assertEquals("completed", get(group).path("workflow.state"));
-        assertEquals("completed", get(get(group).path("workflow.jobs[0].workflow_id")).path("workflow.state"));
+        String group = path(done, "workflow.steps[0].workflow_id");
+        assertEquals("completed", path(get(group), "workflow.state"));
+        assertEquals("completed", path(get(get(group).path("workflow.jobs[0].workflow_id")), "workflow.state"));
     }
 
     /** Fetches what is available in {@code queue}, acknowledges it all, and answers its types, sorted. */
     private static List<String> ackAll(String queue) {
         Response r = fetch("w", 10, queue);
-        List<String> ids = r.path("jobs.id");
+        List<String> ids = path(r, "jobs.id");
         for (String id : ids) {
             ack(id).then().statusCode(200);
         }
-        return r.<List<String>>path("jobs.type").stream().sorted().toList();
+        return JsonPaths.<List<String>>path(r, "jobs.type").stream().sorted().toList();
     }
 
     @Test
@@ -133,32 +135,32 @@ class NestedWorkflowTest {
         String wf = createId(chain(group(job("g.bad", "nw-f", "retry", obj("max_attempts", 1)), job("g.ok", "nw-f")),
                 group(job("later.a", "nw-f"), job("later.b", "nw-f")), job("end", "nw-f")));
         Response r0 = get(wf);
-        String second = r0.path("workflow.steps[1].workflow_id");
+        String second = path(r0, "workflow.steps[1].workflow_id");
         Response jobs = fetch("w", 5, "nw-f");
         for (int i = 0; i < 2; i++) {
-            String id = jobs.path("jobs[" + i + "].id");
-            if (jobs.path("jobs[" + i + "].type").equals("g.bad")) {
+            String id = path(jobs, "jobs[" + i + "].id");
+            if (path(jobs, "jobs[" + i + "].type").equals("g.bad")) {
                 nack(id, error("handler_error", "boom")).then().statusCode(200);
             } else {
                 ack(id).then().statusCode(200);
             }
         }
         Response r = get(wf);
-        assertEquals("failed", r.path("workflow.state"));
-        assertEquals(List.of("failed", "cancelled", "cancelled"), r.path("workflow.steps.state"));
-        assertEquals("cancelled", get(second).path("workflow.state"), "the waiting inner group is cancelled");
-        for (String id : get(second).<List<String>>path("workflow.jobs.job_id")) {
+        assertEquals("failed", path(r, "workflow.state"));
+        assertEquals(List.of("failed", "cancelled", "cancelled"), path(r, "workflow.steps.state"));
+        assertEquals("cancelled", path(get(second), "workflow.state"), "the waiting inner group is cancelled");
+        for (String id : JsonPaths.<List<String>>path(get(second), "workflow.jobs.job_id")) {
             assertEquals("cancelled", state(id));
         }
         assertEquals(List.of(), fetchIds("w", 5, "nw-f"));
-        String first = r.path("workflow.steps[0].workflow_id");
+        String first = path(r, "workflow.steps[0].workflow_id");
         String bad = null;
         for (int i = 0; i < 2; i++) {
-            if (jobs.path("jobs[" + i + "].type").equals("g.bad")) {
-                bad = jobs.path("jobs[" + i + "].id");
+            if (path(jobs, "jobs[" + i + "].type").equals("g.bad")) {
+                bad = path(jobs, "jobs[" + i + "].id");
             }
         }
-        int badIndex = get(first).<List<String>>path("workflow.jobs.job_id").indexOf(bad);
+        int badIndex = JsonPaths.<List<String>>path(get(first), "workflow.jobs.job_id").indexOf(bad);
         // 9.6 across nesting: the outer chain names its failed step and the inner job that failed, with its error.
         for (String at : List.of("workflow", "workflow.metadata", "metadata")) {
             assertEquals(0, (int) r.path(at + ".failed_step_index"), at);
@@ -171,17 +173,17 @@ class NestedWorkflowTest {
             assertEquals("boom", e.get("message"));
             assertEquals(1, e.get("attempt"));
         }
-        Map<String, Object> m = r.path("workflow.metadata");
+        Map<String, Object> m = path(r, "workflow.metadata");
         assertEquals(5, m.get("job_count"), "every job of the tree: 2 + 2 + 1");
         assertEquals(1, m.get("completed_count"));
         assertEquals(1, m.get("failed_count"));
         assertTrue(Api.TIMESTAMP.matcher((String) m.get("started_at")).matches());
         Response inner = get(first);
-        assertEquals(List.of(bad), inner.path("workflow.metadata.failed_job_ids"), "the inner group reports it too");
-        assertEquals(null, (Object) inner.path("workflow.metadata.errors[0].workflow_id"), "its own job");
-        assertEquals(null, (Object) inner.path("workflow.metadata.failed_step_index"), "a group has no step index");
-        assertEquals(m.get("started_at"), inner.path("workflow.metadata.started_at"));
-        Map<String, Object> later = get(second).path("workflow.metadata");
+        assertEquals(List.of(bad), path(inner, "workflow.metadata.failed_job_ids"), "the inner group reports it too");
+        assertEquals(null, (Object) path(inner, "workflow.metadata.errors[0].workflow_id"), "its own job");
+        assertEquals(null, (Object) path(inner, "workflow.metadata.failed_step_index"), "a group has no step index");
+        assertEquals(m.get("started_at"), path(inner, "workflow.metadata.started_at"));
+        Map<String, Object> later = path(get(second), "workflow.metadata");
         assertEquals(2, later.get("job_count"));
         assertEquals(null, later.get("started_at"), "cancelled before its turn: no job of it started");
         assertEquals(null, later.get("errors"), "cancelled, not failed");
@@ -190,24 +192,24 @@ class NestedWorkflowTest {
     @Test
     void cancellingReachesEveryLevelAndAnInnerCancelFailsTheOuterChain() {
         String root = createId(group(chain(job("c.a", "nw-c"), job("c.b", "nw-c")), job("c.z", "nw-c")));
-        String inner = get(root).path("workflow.jobs[0].workflow_id");
+        String inner = path(get(root), "workflow.jobs[0].workflow_id");
         request().delete(WORKFLOWS + "/" + root).then().statusCode(200);
-        assertEquals("cancelled", get(inner).path("workflow.state"));
+        assertEquals("cancelled", path(get(inner), "workflow.state"));
         assertEquals(List.of(), fetchIds("w", 5, "nw-c"), "nothing of any level runs");
 
         String outer = createId(chain(group(job("d.a", "nw-d")), job("d.next", "nw-d")));
-        String group = get(outer).path("workflow.steps[0].workflow_id");
+        String group = path(get(outer), "workflow.steps[0].workflow_id");
         request().delete(WORKFLOWS + "/" + group).then().statusCode(200);
         Response r = get(outer);
-        assertEquals("failed", r.path("workflow.state"), "a cancelled step fails its chain");
-        assertEquals(List.of("cancelled", "cancelled"), r.path("workflow.steps.state"));
+        assertEquals("failed", path(r, "workflow.state"), "a cancelled step fails its chain");
+        assertEquals(List.of("cancelled", "cancelled"), path(r, "workflow.steps.state"));
     }
 
     @Test
     void anInnerJobFinishedOutsideAnAckIsAccountedForByTheAdvancerUpToTheTop() {
         String wf = createId(chain(group(job("o.a", "nw-o")), job("o.next", "nw-o")));
-        String group = get(wf).path("workflow.steps[0].workflow_id");
-        String a = get(group).path("workflow.jobs[0].job_id");
+        String group = path(get(wf), "workflow.steps[0].workflow_id");
+        String a = path(get(group), "workflow.jobs[0].job_id");
         // The scheduled advancer, running beside the test, could hold the workflow's rows (SKIP LOCKED) at the very
         // moment runOnce looks, and runOnce would pass them over: paused, so runOnce is the one that advances.
         scheduler.pause(dev.steadfast.maintenance.MaintenanceHealth.WORKFLOW_ADVANCER);
@@ -217,10 +219,10 @@ class NestedWorkflowTest {
         } finally {
             scheduler.resume(dev.steadfast.maintenance.MaintenanceHealth.WORKFLOW_ADVANCER);
         }
-        assertEquals("failed", get(group).path("workflow.state"));
+        assertEquals("failed", path(get(group), "workflow.state"));
         Response r = get(wf);
-        assertEquals("failed", r.path("workflow.state"));
-        assertEquals(List.of("failed", "cancelled"), r.path("workflow.steps.state"));
+        assertEquals("failed", path(r, "workflow.state"));
+        assertEquals(List.of("failed", "cancelled"), path(r, "workflow.steps.state"));
     }
 
     @Test
@@ -247,14 +249,14 @@ class NestedWorkflowTest {
             assertEquals(200, r.statusCode(), r::body);
         }
         Response fin = fetch("w", 5, "nw-p-final");
-        assertEquals(1, fin.<List<String>>path("jobs.id").size(), "the final step is enqueued once");
-        List<?> parents = fin.path("jobs[0].parent_results");
+        assertEquals(1, JsonPaths.<List<String>>path(fin, "jobs.id").size(), "the final step is enqueued once");
+        List<?> parents = path(fin, "jobs[0].parent_results");
         assertEquals(1, parents.size());
         assertEquals(2, ((List<?>) parents.get(0)).size(), "one entry per inner group");
         Response r = get(wf);
-        assertEquals("running", r.path("workflow.state"));
-        assertEquals(List.of("completed", "active"), r.path("workflow.steps.state"));
-        ack(fin.path("jobs[0].id")).then().statusCode(200);
-        assertEquals("completed", get(wf).path("workflow.state"));
+        assertEquals("running", path(r, "workflow.state"));
+        assertEquals(List.of("completed", "active"), path(r, "workflow.steps.state"));
+        ack(path(fin, "jobs[0].id")).then().statusCode(200);
+        assertEquals("completed", path(get(wf), "workflow.state"));
     }
 }

@@ -11,10 +11,12 @@ import static dev.steadfast.testsupport.Api.nack;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.request;
 import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.steadfast.testsupport.Api;
+import dev.steadfast.testsupport.JsonPaths;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
@@ -56,8 +58,8 @@ class WorkflowApiTest {
     static String createId(Object body) {
         Response r = create(body);
         assertEquals(201, r.statusCode(), r::asString);
-        assertEquals("/ojs/v1/workflows/" + r.path("workflow.id"), java.net.URI.create(r.header("Location")).getPath());
-        return r.path("workflow.id");
+        assertEquals("/ojs/v1/workflows/" + path(r, "workflow.id"), java.net.URI.create(r.header("Location")).getPath());
+        return path(r, "workflow.id");
     }
 
     static Response get(String id) {
@@ -74,55 +76,55 @@ class WorkflowApiTest {
                 arr(job("s.zero", "wf-c"), job("s.one", "wf-c"), job("s.two", "wf-c"))));
         assertTrue(Api.UUID_V7.matcher(wf).matches());
         get(wf).then().statusCode(200);
-        assertEquals(List.of("pending", "waiting", "waiting"), get(wf).path("workflow.steps.state"));
+        assertEquals(List.of("pending", "waiting", "waiting"), path(get(wf), "workflow.steps.state"));
 
         Response first = fetch("w", 5, "wf-c");
-        assertEquals(List.of("s.zero"), first.path("jobs.type"), "only the first step is enqueued");
-        assertEquals(wf, first.path("jobs[0].workflow_id"));
-        ack(first.path("jobs[0].id"), "w", obj("n", 0)).then().statusCode(200);
+        assertEquals(List.of("s.zero"), path(first, "jobs.type"), "only the first step is enqueued");
+        assertEquals(wf, path(first, "jobs[0].workflow_id"));
+        ack(path(first, "jobs[0].id"), "w", obj("n", 0)).then().statusCode(200);
 
         Response second = fetch("w", 5, "wf-c");
-        assertEquals(List.of("s.one"), second.path("jobs.type"));
-        assertEquals(List.of(obj("n", 0)), second.path("jobs[0].parent_results"));
-        ack(second.path("jobs[0].id"), "w", obj("n", 1)).then().statusCode(200);
+        assertEquals(List.of("s.one"), path(second, "jobs.type"));
+        assertEquals(List.of(obj("n", 0)), path(second, "jobs[0].parent_results"));
+        ack(path(second, "jobs[0].id"), "w", obj("n", 1)).then().statusCode(200);
 
         Response third = fetch("w", 5, "wf-c");
-        assertEquals(List.of(obj("n", 0), obj("n", 1)), third.path("jobs[0].parent_results"));
-        ack(third.path("jobs[0].id"), "w", null).then().statusCode(200);
+        assertEquals(List.of(obj("n", 0), obj("n", 1)), path(third, "jobs[0].parent_results"));
+        ack(path(third, "jobs[0].id"), "w", null).then().statusCode(200);
 
         Response done = get(wf);
-        assertEquals("completed", done.path("workflow.state"));
-        assertEquals(3, (int) done.path("workflow.steps_completed"));
-        assertEquals(3, (int) done.path("workflow.metadata.completed_count"));
-        assertTrue(Api.TIMESTAMP.matcher(done.path("workflow.completed_at")).matches());
+        assertEquals("completed", path(done, "workflow.state"));
+        assertEquals(3, (int) path(done, "workflow.steps_completed"));
+        assertEquals(3, (int) path(done, "workflow.metadata.completed_count"));
+        assertTrue(Api.TIMESTAMP.matcher(path(done, "workflow.completed_at")).matches());
         // The summary is also at the top level, where the JavaScript SDK reads its WorkflowStatus.
-        assertEquals(wf, done.path("id"));
-        assertEquals("chain", done.path("type"));
-        assertEquals("completed", done.path("state"));
-        assertEquals(3, (int) done.path("metadata.job_count"));
-        assertEquals(null, (Object) done.path("steps"));
+        assertEquals(wf, path(done, "id"));
+        assertEquals("chain", path(done, "type"));
+        assertEquals("completed", path(done, "state"));
+        assertEquals(3, (int) path(done, "metadata.job_count"));
+        assertEquals(null, (Object) path(done, "steps"));
     }
 
     @Test
     void theMetadataSaysWhenTheFirstJobStartedAndWhenTheWorkflowFinished() {
         String wf = createId(obj("type", "chain", "steps", arr(job("m.a", "wf-m"), job("m.b", "wf-m"))));
         Response created = get(wf);
-        Map<String, Object> meta = created.path("workflow.metadata");
-        assertEquals(Map.of("created_at", created.<String>path("workflow.created_at"), "job_count", 2, "completed_count", 0,
+        Map<String, Object> meta = path(created, "workflow.metadata");
+        assertEquals(Map.of("created_at", JsonPaths.<String>path(created, "workflow.created_at"), "job_count", 2, "completed_count", 0,
                 "failed_count", 0), meta, "no job has started yet: no started_at (ojs-workflows.md 3.3)");
         String a = fetchOne("w", "wf-m");
         String startedA = Api.jobView(a).get("started_at").toString();
         Response running = get(wf);
-        assertEquals(startedA, running.path("workflow.metadata.started_at"), "the first job began executing");
-        assertEquals(startedA, running.path("metadata.started_at"), "also in the top-level summary");
-        assertEquals(startedA, running.path("workflow.started_at"));
+        assertEquals(startedA, path(running, "workflow.metadata.started_at"), "the first job began executing");
+        assertEquals(startedA, path(running, "metadata.started_at"), "also in the top-level summary");
+        assertEquals(startedA, path(running, "workflow.started_at"));
         ack(a).then().statusCode(200);
         String b = fetchOne("w", "wf-m");
         ack(b).then().statusCode(200);
         Response done = get(wf);
-        Map<String, Object> m = done.path("workflow.metadata");
+        Map<String, Object> m = path(done, "workflow.metadata");
         assertEquals(startedA, m.get("started_at"), "still the first job's start, not the last one's");
-        assertEquals(done.path("workflow.completed_at"), m.get("completed_at"));
+        assertEquals(path(done, "workflow.completed_at"), m.get("completed_at"));
         assertTrue(Instant.parse((String) m.get("created_at")).compareTo(Instant.parse(startedA)) <= 0);
         assertTrue(Instant.parse(startedA).compareTo(Instant.parse((String) m.get("completed_at"))) <= 0);
         assertEquals(2, m.get("job_count"));
@@ -132,7 +134,7 @@ class WorkflowApiTest {
 
         String cancelled = createId(obj("type", "group", "jobs", arr(job("m.c", "wf-m2"))));
         request().delete(WORKFLOWS + "/" + cancelled).then().statusCode(200);
-        Map<String, Object> cm = get(cancelled).path("workflow.metadata");
+        Map<String, Object> cm = path(get(cancelled), "workflow.metadata");
         assertEquals(cm.get("cancelled_at"), cm.get("completed_at"), "cancelled is a terminal state too");
         assertEquals(null, cm.get("started_at"), "cancelled before any job started");
     }
@@ -145,16 +147,16 @@ class WorkflowApiTest {
         String id = fetchOne("w", "wf-e");
         nack(id, error("handler_error", "first try")).then().statusCode(200);
         Response mid = get(wf);
-        assertEquals("running", mid.path("workflow.state"));
-        assertEquals(null, (Object) mid.path("workflow.metadata.errors"), "a retryable failure is no failure (9.1)");
-        assertEquals(0, (int) mid.path("workflow.metadata.failed_count"));
+        assertEquals("running", path(mid, "workflow.state"));
+        assertEquals(null, (Object) path(mid, "workflow.metadata.errors"), "a retryable failure is no failure (9.1)");
+        assertEquals(0, (int) path(mid, "workflow.metadata.failed_count"));
         // The retry is due in 4 minutes: move it to now instead of waiting.
         pool.preparedQuery("UPDATE jobs SET run_at = now() - interval '1 second' WHERE id = $1")
                 .execute(io.vertx.mutiny.sqlclient.Tuple.of(java.util.UUID.fromString(id))).await().indefinitely();
         assertEquals(id, fetchOne("w", "wf-e"), "the retry");
         nack(id, obj("code", "timeout", "message", "took too long", "type", "TimeoutError")).then().statusCode(200);
         Response r = get(wf);
-        assertEquals("failed", r.path("workflow.state"));
+        assertEquals("failed", path(r, "workflow.state"));
         for (String at : List.of("workflow", "workflow.metadata", "metadata")) {
             assertEquals(1, (int) r.path(at + ".failed_step_index"), at);
             assertEquals(List.of(id), r.path(at + ".failed_job_ids"), at);
@@ -166,26 +168,26 @@ class WorkflowApiTest {
             assertEquals(1, e.get("step_index"));
             assertEquals(null, e.get("workflow_id"), "a job of this workflow itself");
             assertEquals("took too long", ((Map<?, ?>) e.get("error")).get("message"), "the whole error object");
-            assertEquals(1, r.<List<?>>path(at + ".errors").size());
+            assertEquals(1, JsonPaths.<List<?>>path(r, at + ".errors").size());
         }
-        Map<String, Object> m = r.path("workflow.metadata");
+        Map<String, Object> m = path(r, "workflow.metadata");
         assertEquals(3, m.get("job_count"));
         assertEquals(1, m.get("completed_count"));
         assertEquals(1, m.get("failed_count"), "the cancelled third step is neither completed nor failed");
-        assertEquals(r.path("workflow.completed_at"), m.get("completed_at"));
+        assertEquals(path(r, "workflow.completed_at"), m.get("completed_at"));
     }
 
     @Test
     void aChainFailedByACancelledStepNamesItWithAnEmptyErrorList() {
         String wf = createId(obj("type", "chain", "steps", arr(job("x.a", "wf-xc"), job("x.b", "wf-xc"))));
-        String first = get(wf).path("workflow.steps[0].job_id");
+        String first = path(get(wf), "workflow.steps[0].job_id");
         Api.cancel(first).then().statusCode(200);
         advancer.runOnce().await().indefinitely();
         Response r = get(wf);
-        assertEquals("failed", r.path("workflow.state"));
-        assertEquals(0, (int) r.path("workflow.metadata.failed_step_index"));
-        assertEquals(List.of(), r.path("workflow.metadata.failed_job_ids"), "no job failed: one was cancelled");
-        assertEquals(List.of(), r.path("workflow.metadata.errors"));
+        assertEquals("failed", path(r, "workflow.state"));
+        assertEquals(0, (int) path(r, "workflow.metadata.failed_step_index"));
+        assertEquals(List.of(), path(r, "workflow.metadata.failed_job_ids"), "no job failed: one was cancelled");
+        assertEquals(List.of(), path(r, "workflow.metadata.errors"));
     }
 
 
@@ -197,11 +199,11 @@ class WorkflowApiTest {
         nack(id, error("handler_error", "boom")).then().statusCode(200);
         assertEquals(List.of(), fetchIds("w", 5, "wf-cf"));
         Response r = get(wf);
-        assertEquals("failed", r.path("workflow.state"));
-        assertEquals(List.of("failed", "cancelled"), r.path("workflow.steps.state"));
-        assertEquals(0, (int) r.path("workflow.failed_step_index"));
-        assertEquals(List.of(id), r.path("workflow.failed_job_ids"));
-        assertEquals("cancelled", Api.state(r.path("workflow.steps[1].job_id")));
+        assertEquals("failed", path(r, "workflow.state"));
+        assertEquals(List.of("failed", "cancelled"), path(r, "workflow.steps.state"));
+        assertEquals(0, (int) path(r, "workflow.failed_step_index"));
+        assertEquals(List.of(id), path(r, "workflow.failed_job_ids"));
+        assertEquals("cancelled", Api.state(path(r, "workflow.steps[1].job_id")));
     }
 
     @Test
@@ -212,8 +214,8 @@ class WorkflowApiTest {
         nack(id, error("handler_error", "transient")).then().statusCode(200);
         assertEquals("retryable", Api.state(id));
         Response r = get(wf);
-        assertEquals("running", r.path("workflow.state"));
-        assertEquals(List.of("pending", "waiting"), r.path("workflow.steps.state"));
+        assertEquals("running", path(r, "workflow.state"));
+        assertEquals(List.of("pending", "waiting"), path(r, "workflow.steps.state"));
         assertEquals(List.of(), fetchIds("w", 5, "wf-cr"), "the next step waits for the retry");
     }
 
@@ -225,22 +227,22 @@ class WorkflowApiTest {
         assertEquals(3, ids.size(), "every job is enqueued at once");
         ack(ids.get(0)).then().statusCode(200);
         nack(ids.get(1), error("handler_error", "boom")).then().statusCode(200);
-        assertEquals("running", get(wf).path("workflow.state"), "running until every job has finished");
+        assertEquals("running", path(get(wf), "workflow.state"), "running until every job has finished");
         ack(ids.get(2)).then().statusCode(200);
         Response r = get(wf);
-        assertEquals("failed", r.path("workflow.state"));
-        assertEquals(3, (int) r.path("workflow.jobs_total"));
-        assertEquals(2, (int) r.path("workflow.jobs_completed"));
-        assertEquals(1, (int) r.path("workflow.jobs_failed"));
-        assertEquals(List.of(ids.get(1)), r.path("workflow.failed_job_ids"));
-        Map<String, Object> m = r.path("workflow.metadata");
+        assertEquals("failed", path(r, "workflow.state"));
+        assertEquals(3, (int) path(r, "workflow.jobs_total"));
+        assertEquals(2, (int) path(r, "workflow.jobs_completed"));
+        assertEquals(1, (int) path(r, "workflow.jobs_failed"));
+        assertEquals(List.of(ids.get(1)), path(r, "workflow.failed_job_ids"));
+        Map<String, Object> m = path(r, "workflow.metadata");
         assertEquals(3, m.get("job_count"));
         assertEquals(2, m.get("completed_count"));
         assertEquals(1, m.get("failed_count"));
         assertEquals(null, m.get("failed_step_index"), "chains only");
         assertEquals(List.of(ids.get(1)), m.get("failed_job_ids"));
         assertEquals(List.of(obj("job_id", ids.get(1), "code", "handler_error", "message", "boom", "attempt", 1,
-                "step_index", 1, "error", r.path("workflow.jobs[1].error"))), m.get("errors"));
+                "step_index", 1, "error", path(r, "workflow.jobs[1].error"))), m.get("errors"));
     }
 
     @Test
@@ -251,8 +253,8 @@ class WorkflowApiTest {
         String cb = fetchOne("w", "wf-bf-cb");
         nack(cb, error("handler_error", "callback broke")).then().statusCode(200);
         Response r = get(wf);
-        assertEquals("failed", r.path("workflow.state"));
-        Map<String, Object> m = r.path("workflow.metadata");
+        assertEquals("failed", path(r, "workflow.state"));
+        Map<String, Object> m = path(r, "workflow.metadata");
         assertEquals(1, m.get("job_count"), "callbacks are not counted among the jobs");
         assertEquals(1, m.get("completed_count"));
         assertEquals(0, m.get("failed_count"));
@@ -273,17 +275,17 @@ class WorkflowApiTest {
         ack(ids.get(0), "w", obj("r", "a")).then().statusCode(200);
         ack(ids.get(1), "w", obj("r", "b")).then().statusCode(200);
         Response cbs = fetch("w", 5, "wf-b-cb");
-        List<String> types = cbs.path("jobs.type");
+        List<String> types = path(cbs, "jobs.type");
         assertEquals(List.of("cb.done", "cb.ok"), types.stream().sorted().toList());
-        assertEquals(List.of(obj("r", "a"), obj("r", "b")), cbs.path("jobs[0].parent_results"));
-        assertEquals("running", get(wf).path("workflow.state"), "running while its callbacks run");
-        List<String> cbIds = cbs.path("jobs.id");
+        assertEquals(List.of(obj("r", "a"), obj("r", "b")), path(cbs, "jobs[0].parent_results"));
+        assertEquals("running", path(get(wf), "workflow.state"), "running while its callbacks run");
+        List<String> cbIds = path(cbs, "jobs.id");
         for (String cb : cbIds) {
             ack(cb).then().statusCode(200);
         }
         Response r = get(wf);
-        assertEquals("completed", r.path("workflow.state"));
-        assertEquals("cancelled", r.path("workflow.callbacks.on_failure.state"));
+        assertEquals("completed", path(r, "workflow.state"));
+        assertEquals("cancelled", path(r, "workflow.callbacks.on_failure.state"));
     }
 
     @Test
@@ -292,10 +294,10 @@ class WorkflowApiTest {
         String active = fetchOne("w", "wf-x");
         Response r = request().delete(WORKFLOWS + "/" + wf);
         r.then().statusCode(200);
-        assertEquals("cancelled", r.path("workflow.state"));
+        assertEquals("cancelled", path(r, "workflow.state"));
         assertEquals(List.of(), fetchIds("w", 5, "wf-x"));
         ack(active).then().statusCode(200); // graceful: a running job may finish
-        assertEquals("cancelled", get(wf).path("workflow.state"));
+        assertEquals("cancelled", path(get(wf), "workflow.state"));
         Map<String, Object> e = assertError(request().delete(WORKFLOWS + "/" + wf), 409, "conflict");
         assertTrue(((String) e.get("message")).contains("cancelled"));
     }
@@ -303,12 +305,12 @@ class WorkflowApiTest {
     @Test
     void aStepCancelledOnItsOwnIsAccountedForByTheAdvancer() {
         String wf = createId(obj("type", "chain", "steps", arr(job("s.a", "wf-y"), job("s.b", "wf-y"))));
-        String first = get(wf).path("workflow.steps[0].job_id");
+        String first = path(get(wf), "workflow.steps[0].job_id");
         Api.cancel(first).then().statusCode(200);
         advancer.runOnce().await().indefinitely();
         Response r = get(wf);
-        assertEquals("failed", r.path("workflow.state"));
-        assertEquals(List.of("cancelled", "cancelled"), r.path("workflow.steps.state"));
+        assertEquals("failed", path(r, "workflow.state"));
+        assertEquals(List.of("cancelled", "cancelled"), path(r, "workflow.steps.state"));
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.steadfast.workflows;
 import static dev.steadfast.testsupport.Api.arr;
 import static dev.steadfast.testsupport.Api.fetchIds;
 import static dev.steadfast.testsupport.Api.obj;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.steadfast.testsupport.Api;
@@ -60,11 +61,11 @@ class WorkflowConcurrencyTest {
         List<String> callbacks = fetchIds("w", 10, "cc-cb");
         assertEquals(2, callbacks.size(), "on_complete and on_failure, once each");
         Response got = WorkflowApiTest.get(wf);
-        assertEquals(JOBS - JOBS / 4, (int) got.path("workflow.jobs_completed"));
-        assertEquals(JOBS / 4, (int) got.path("workflow.jobs_failed"));
-        assertEquals("cancelled", got.path("workflow.callbacks.on_success.state"));
+        assertEquals(JOBS - JOBS / 4, (int) path(got, "workflow.jobs_completed"));
+        assertEquals(JOBS / 4, (int) path(got, "workflow.jobs_failed"));
+        assertEquals("cancelled", path(got, "workflow.callbacks.on_success.state"));
         callbacks.forEach(id -> Api.ack(id).then().statusCode(200));
-        assertEquals("completed", WorkflowApiTest.get(wf).path("workflow.state"));
+        assertEquals("completed", path(WorkflowApiTest.get(wf), "workflow.state"));
     }
 
     @Test
@@ -83,8 +84,8 @@ class WorkflowConcurrencyTest {
         }
         assertEquals(List.of(), fetchIds("w", 5, "cs"));
         Response got = WorkflowApiTest.get(wf);
-        assertEquals("completed", got.path("workflow.state"));
-        assertEquals(3, (int) got.path("workflow.steps_completed"));
+        assertEquals("completed", path(got, "workflow.state"));
+        assertEquals(3, (int) path(got, "workflow.steps_completed"));
     }
 
     @Test
@@ -106,9 +107,9 @@ class WorkflowConcurrencyTest {
             throw new IllegalStateException(e);
         }
         Response got = WorkflowApiTest.get(wf);
-        assertEquals("cancelled", got.path("workflow.state"));
-        assertEquals(JOBS / 2, (int) got.path("workflow.jobs_completed"), "every active job finished and was counted");
-        List<String> states = got.path("workflow.jobs.state");
+        assertEquals("cancelled", path(got, "workflow.state"));
+        assertEquals(JOBS / 2, (int) path(got, "workflow.jobs_completed"), "every active job finished and was counted");
+        List<String> states = path(got, "workflow.jobs.state");
         assertEquals(JOBS / 2, states.stream().filter("cancelled"::equals).count(), "the rest were cancelled");
         assertEquals(List.of(), fetchIds("w", JOBS, "cg"));
     }

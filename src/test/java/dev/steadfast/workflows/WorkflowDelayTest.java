@@ -7,6 +7,7 @@ import static dev.steadfast.testsupport.Api.fetchIds;
 import static dev.steadfast.testsupport.Api.fetchOne;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.state;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static dev.steadfast.workflows.WorkflowApiTest.create;
 import static dev.steadfast.workflows.WorkflowApiTest.get;
 import static dev.steadfast.workflows.WorkflowApiTest.job;
@@ -70,8 +71,8 @@ class WorkflowDelayTest {
         Response r = create(obj("type", "chain", "steps", arr(job("d.zero", "wf-d"), job("d.one", "wf-d", "delay", "PT1H"),
                 job("d.two", "wf-d", "delay_ms", 600_000, "scheduled_at", absolute.toString()))));
         assertEquals(201, r.statusCode(), r::asString);
-        String wf = r.path("workflow.id");
-        List<String> ids = r.path("workflow.steps.job_id");
+        String wf = path(r, "workflow.id");
+        List<String> ids = path(r, "workflow.steps.job_id");
         assertEquals("pending", state(ids.get(1)), "a delayed step still waits for the one before");
         // Two hours after the workflow was created: counted from its creation, step 1's hour would be over.
         clock.advance(Duration.ofHours(2));
@@ -83,7 +84,7 @@ class WorkflowDelayTest {
         assertEquals("scheduled", one.getString("state"));
         near(acked.plus(Duration.ofHours(1)), at(one, "run_at"));
         assertTrue(fetchIds("w", 5, "wf-d").isEmpty(), "not claimable before it is due");
-        assertEquals("running", get(wf).path("workflow.state"));
+        assertEquals("running", path(get(wf), "workflow.state"));
 
         clock.advance(Duration.ofHours(1));
         assertEquals(List.of(ids.get(1)), Api.fetchIdsSoon("w", 1, "wf-d"), "the claim takes it once due");
@@ -96,7 +97,7 @@ class WorkflowDelayTest {
         clock.set(absolute);
         assertEquals(List.of(ids.get(2)), Api.fetchIdsSoon("w", 1, "wf-d"));
         ack(ids.get(2), "w", obj("n", 2)).then().statusCode(200);
-        assertEquals("completed", get(wf).path("workflow.state"));
+        assertEquals("completed", path(get(wf), "workflow.state"));
     }
 
     @Test
@@ -104,7 +105,7 @@ class WorkflowDelayTest {
         String past = clock.instant().minus(1, ChronoUnit.HOURS).toString();
         Response r = create(obj("type", "chain", "steps", arr(job("p.zero", "wf-p"),
                 job("p.one", "wf-p", "scheduled_at", past))));
-        List<String> ids = r.path("workflow.steps.job_id");
+        List<String> ids = path(r, "workflow.steps.job_id");
         assertEquals(ids.get(0), fetchOne("w", "wf-p"));
         ack(ids.get(0), "w", obj()).then().statusCode(200);
         assertEquals("available", state(ids.get(1)));
@@ -117,10 +118,10 @@ class WorkflowDelayTest {
                 obj("on_complete", job("b.done", "wf-bd", "delay_ms", 90_000),
                         "on_success", job("b.ok", "wf-bd"))));
         assertEquals(201, r.statusCode(), r::asString);
-        String wf = r.path("workflow.id");
-        String a = r.path("workflow.jobs[0].job_id");
-        String onComplete = r.path("workflow.callbacks.on_complete.job_id");
-        String onSuccess = r.path("workflow.callbacks.on_success.job_id");
+        String wf = path(r, "workflow.id");
+        String a = path(r, "workflow.jobs[0].job_id");
+        String onComplete = path(r, "workflow.callbacks.on_complete.job_id");
+        String onSuccess = path(r, "workflow.callbacks.on_success.job_id");
         assertEquals(a, fetchOne("w", "wf-bd"));
         Instant acked = clock.instant();
         ack(a, "w", obj()).then().statusCode(200);

@@ -5,6 +5,7 @@ import static dev.steadfast.testsupport.Api.assertError;
 import static dev.steadfast.testsupport.Api.detailField;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.request;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -59,7 +60,7 @@ class WorkflowListApiTest {
     }
 
     private static List<String> ids(String query) {
-        return list(query).path("workflows.id");
+        return path(list(query), "workflows.id");
     }
 
     @Test
@@ -70,13 +71,13 @@ class WorkflowListApiTest {
         String percent = create("group", "100% done", two());
         String outer = create("chain", "outer", arr(WorkflowApiTest.job("wl.a", "wl-q"),
                 obj("type", "group", "name", "inner import", "jobs", two())));
-        String inner = WorkflowApiTest.get(outer).path("workflow.steps[1].workflow_id");
+        String inner = path(WorkflowApiTest.get(outer), "workflow.steps[1].workflow_id");
         request().delete(WORKFLOWS + "/" + chain).then().statusCode(200);
 
         assertEquals(List.of(outer, percent, batch, group, chain), ids(""), "top-level only, newest first");
         assertEquals(List.of(inner, outer, percent, batch, group, chain), ids("?nested=true"),
                 "a nested workflow is created with its parent, after it by id");
-        assertEquals(outer, list("?nested=true").path("workflows[0].parent_id"));
+        assertEquals(outer, path(list("?nested=true"), "workflows[0].parent_id"));
         assertEquals(List.of(percent, group), ids("?type=group"));
         assertEquals(List.of(inner, percent, group), ids("?type=group&nested=true"));
         assertEquals(List.of(chain), ids("?state=cancelled"));
@@ -87,15 +88,15 @@ class WorkflowListApiTest {
         assertEquals(List.of(), ids("?name=_"), "so is _");
         assertEquals(List.of(group), ids("?name=import&type=group&state=running"));
 
-        String groupAt = WorkflowApiTest.get(group).path("workflow.created_at");
-        String percentAt = WorkflowApiTest.get(percent).path("workflow.created_at");
+        String groupAt = path(WorkflowApiTest.get(group), "workflow.created_at");
+        String percentAt = path(WorkflowApiTest.get(percent), "workflow.created_at");
         assertEquals(List.of(outer, percent, batch, group), ids("?created_after=" + groupAt), "inclusive");
         assertEquals(List.of(chain), ids("?created_before=" + groupAt), "exclusive");
         assertEquals(List.of(batch, group), ids("?created_after=" + groupAt + "&created_before=" + percentAt));
         assertEquals(List.of(group), ids("?created_after=" + groupAt.replace("Z", "%2B00:00")
                 + "&created_before=" + percentAt + "&type=group"), "any RFC 3339 offset");
 
-        Map<String, Object> first = list("?type=batch").path("workflows[0]");
+        Map<String, Object> first = path(list("?type=batch"), "workflows[0]");
         assertEquals("batch", first.get("type"));
         assertEquals("import B", first.get("name"));
         assertEquals("running", first.get("state"));
@@ -103,10 +104,10 @@ class WorkflowListApiTest {
         assertEquals(0, first.get("steps_completed"));
         assertNull(first.get("parent_id"));
         assertTrue(Api.TIMESTAMP.matcher((String) first.get("created_at")).matches());
-        Map<String, Object> cancelled = list("?state=cancelled").path("workflows[0]");
+        Map<String, Object> cancelled = path(list("?state=cancelled"), "workflows[0]");
         assertEquals(2, cancelled.get("steps_cancelled"));
         assertTrue(Api.TIMESTAMP.matcher((String) cancelled.get("cancelled_at")).matches());
-        assertEquals(1, (int) list("?state=cancelled").path("pagination.total"));
+        assertEquals(1, (int) path(list("?state=cancelled"), "pagination.total"));
     }
 
     @Test
@@ -117,28 +118,28 @@ class WorkflowListApiTest {
         }
         create("group", "other", two());
         Response p1 = list("?name=page&limit=3");
-        assertEquals(created.subList(0, 3), p1.path("workflows.id"));
-        assertEquals(7, (int) p1.path("pagination.total"));
-        assertEquals(3, (int) p1.path("pagination.limit"));
-        assertTrue((Boolean) p1.path("pagination.has_more"));
+        assertEquals(created.subList(0, 3), path(p1, "workflows.id"));
+        assertEquals(7, (int) path(p1, "pagination.total"));
+        assertEquals(3, (int) path(p1, "pagination.limit"));
+        assertTrue((Boolean) path(p1, "pagination.has_more"));
         create("group", "page new", two()); // newer than page 1: never shows up on later pages
-        Response p2 = list("?name=page&limit=3&cursor=" + p1.path("pagination.next_cursor"));
-        assertEquals(created.subList(3, 6), p2.path("workflows.id"));
-        Response p3 = list("?name=page&limit=3&cursor=" + p2.path("pagination.next_cursor"));
-        assertEquals(created.subList(6, 7), p3.path("workflows.id"));
-        assertFalse((Boolean) p3.path("pagination.has_more"));
+        Response p2 = list("?name=page&limit=3&cursor=" + path(p1, "pagination.next_cursor"));
+        assertEquals(created.subList(3, 6), path(p2, "workflows.id"));
+        Response p3 = list("?name=page&limit=3&cursor=" + path(p2, "pagination.next_cursor"));
+        assertEquals(created.subList(6, 7), path(p3, "workflows.id"));
+        assertFalse((Boolean) path(p3, "pagination.has_more"));
         assertFalse(p3.prettyPrint().contains("next_cursor"), "no cursor on the last page");
 
         List<String> all = new ArrayList<>();
         String cursor = null;
         do {
             Response p = list("?limit=2" + (cursor == null ? "" : "&cursor=" + cursor));
-            all.addAll(p.path("workflows.id"));
-            cursor = p.path("pagination.next_cursor");
+            all.addAll(path(p, "workflows.id"));
+            cursor = path(p, "pagination.next_cursor");
         } while (cursor != null);
         assertEquals(9, all.size());
         assertEquals(9, new HashSet<>(all).size(), "no workflow twice");
-        assertEquals(50, (int) list("").path("pagination.limit"), "the default limit");
+        assertEquals(50, (int) path(list(""), "pagination.limit"), "the default limit");
     }
 
     @Test

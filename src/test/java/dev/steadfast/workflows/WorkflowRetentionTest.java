@@ -11,6 +11,7 @@ import static dev.steadfast.testsupport.Api.nack;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.request;
 import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -89,18 +90,18 @@ class WorkflowRetentionTest {
     @Test
     void aFinishedWorkflowIsPrunedPastRetentionAndALiveOneIsKept() {
         Response done = create("chain", "ret-done", 1);
-        String doneId = done.path("workflow.id");
-        String doneJob = done.path("workflow.steps[0].job_id");
+        String doneId = path(done, "workflow.id");
+        String doneJob = path(done, "workflow.steps[0].job_id");
         assertEquals(doneJob, fetchOne("w", "ret-done"));
         ack(doneJob).then().statusCode(200);
-        assertEquals("completed", request().get(WORKFLOWS + "/" + doneId).path("workflow.state"));
+        assertEquals("completed", path(request().get(WORKFLOWS + "/" + doneId), "workflow.state"));
 
         Response cancelled = create("group", "ret-live", 2);
-        String cancelledId = cancelled.path("workflow.id");
+        String cancelledId = path(cancelled, "workflow.id");
         String active = fetchOne("w", "ret-live");
         request().delete(WORKFLOWS + "/" + cancelledId).then().statusCode(200);
 
-        String runningId = create("chain", "ret-run", 2).path("workflow.id");
+        String runningId = path(create("chain", "ret-run", 2), "workflow.id");
 
         assertEquals(0, prune(clock.instant().plus(Duration.ofDays(1))), "within retention (7 days)");
         assertEquals(200, status(doneId));
@@ -127,10 +128,10 @@ class WorkflowRetentionTest {
                 arr(obj("type", "r.t", "args", arr(), "options", obj("queue", "ret-nest")))),
                 obj("type", "r.t", "args", arr(), "options", obj("queue", "ret-nest"))))).post(WORKFLOWS);
         assertEquals(201, r.statusCode(), r::asString);
-        String root = r.path("workflow.id");
-        String inner = r.path("workflow.steps[0].workflow_id");
+        String root = path(r, "workflow.id");
+        String inner = path(r, "workflow.steps[0].workflow_id");
         ack(fetchOne("w", "ret-nest")).then().statusCode(200);
-        assertEquals("completed", request().get(WORKFLOWS + "/" + inner).path("workflow.state"));
+        assertEquals("completed", path(request().get(WORKFLOWS + "/" + inner), "workflow.state"));
         assertEquals(0, prune(clock.instant().plus(Duration.ofDays(8))), "a finished inner workflow stays with its root");
         assertEquals(200, status(inner));
         ack(fetchOne("w", "ret-nest")).then().statusCode(200);
@@ -143,7 +144,7 @@ class WorkflowRetentionTest {
     @Test
     void aJobWhoseWorkflowWasPrunedMeanwhileIsStillAcknowledgedAndFailed() {
         Response r = create("group", "ret-gone", 2);
-        String wf = r.path("workflow.id");
+        String wf = path(r, "workflow.id");
         List<String> ids = fetchIds("w", 2, "ret-gone");
         assertEquals(2, ids.size());
         // As when a dead letter revived after the check is pruned with its workflow: the row is gone, the job runs.
@@ -161,7 +162,7 @@ class WorkflowRetentionTest {
     void severalPrunersAtOnceDeleteEachWorkflowOnce() throws Exception {
         int workflows = 30;
         for (int i = 0; i < workflows; i++) {
-            String id = create("group", "ret-many", 1).path("workflow.id");
+            String id = path(create("group", "ret-many", 1), "workflow.id");
             request().delete(WORKFLOWS + "/" + id).then().statusCode(200);
         }
         Instant before = clock.instant().plus(Duration.ofDays(8));

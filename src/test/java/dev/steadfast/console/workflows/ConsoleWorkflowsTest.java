@@ -7,6 +7,7 @@ import static dev.steadfast.testsupport.Api.nack;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Console.get;
 import static dev.steadfast.testsupport.Console.post;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -54,11 +55,11 @@ class ConsoleWorkflowsTest {
         Response chain = create(obj("type", "chain", "name", "cw-chain", "steps", arr(job("cw.first", "cw-q"),
                 obj("type", "group", "name", "cw-inner", "jobs", arr(job("cw.a", "cw-q"), job("cw.b", "cw-q"))),
                 job("cw.last", "cw-q"))));
-        String id = chain.path("workflow.id");
-        String inner = chain.path("workflow.steps[1].workflow_id");
-        String first = chain.path("workflow.steps[0].job_id");
-        String last = chain.path("workflow.steps[2].job_id");
-        List<String> innerJobs = Api.request().get("/ojs/v1/workflows/" + inner).path("workflow.jobs.job_id");
+        String id = path(chain, "workflow.id");
+        String inner = path(chain, "workflow.steps[1].workflow_id");
+        String first = path(chain, "workflow.steps[0].job_id");
+        String last = path(chain, "workflow.steps[2].job_id");
+        List<String> innerJobs = path(Api.request().get("/ojs/v1/workflows/" + inner), "workflow.jobs.job_id");
 
         String html = page("/admin/workflows/" + id);
         assertTrue(html.contains("<svg"), "the graph is inline SVG");
@@ -82,10 +83,9 @@ class ConsoleWorkflowsTest {
 
     @Test
     void theListFiltersLikeTheApi() {
-        String chain = create(obj("type", "chain", "name", "nightly", "steps", arr(job("cw.a", "cw-l")))).path("workflow.id");
-        String batch = create(obj("type", "batch", "name", "import", "jobs", arr(job("cw.b", "cw-l")),
-                "callbacks", obj("on_complete", job("cw.done", "cw-l"))))
-                .path("workflow.id");
+        String chain = path(create(obj("type", "chain", "name", "nightly", "steps", arr(job("cw.a", "cw-l")))), "workflow.id");
+        String batch = path(create(obj("type", "batch", "name", "import", "jobs", arr(job("cw.b", "cw-l")),
+                "callbacks", obj("on_complete", job("cw.done", "cw-l")))), "workflow.id");
         String all = page("/admin/workflows");
         assertTrue(all.contains("href=\"/admin/workflows/" + chain + "\"") && all.contains("/admin/workflows/" + batch));
         String batches = page("/admin/workflows?type=batch");
@@ -107,7 +107,7 @@ class ConsoleWorkflowsTest {
     void cancelAndRetryFailedAskFirstThenActThroughTheServices() {
         Response group = create(obj("type", "group", "name", "cw-act", "jobs", arr(
                 job("cw.fail", "cw-act", obj("max_attempts", 1)), job("cw.wait", "cw-later"))));
-        String id = group.path("workflow.id");
+        String id = path(group, "workflow.id");
         String failing = fetchOne("w", "cw-act");
         nack(failing, error("handler_error", "boom")).then().statusCode(200);
         assertEquals("discarded", Api.state(failing));
@@ -127,9 +127,9 @@ class ConsoleWorkflowsTest {
         Response askCancel = post("/admin/workflows/" + id + "/actions/cancel");
         assertEquals(200, askCancel.statusCode());
         assertTrue(askCancel.asString().contains("Cancel this workflow?"));
-        assertEquals("running", Api.request().get("/ojs/v1/workflows/" + id).path("workflow.state"));
+        assertEquals("running", path(Api.request().get("/ojs/v1/workflows/" + id), "workflow.state"));
         post("/admin/workflows/" + id + "/actions/cancel", "confirm", "yes").then().statusCode(303);
-        assertEquals("cancelled", Api.request().get("/ojs/v1/workflows/" + id).path("workflow.state"));
+        assertEquals("cancelled", path(Api.request().get("/ojs/v1/workflows/" + id), "workflow.state"));
         assertFalse(page("/admin/workflows/" + id).contains("/actions/cancel\""), "no cancel once finished");
         post("/admin/workflows/" + id + "/actions/cancel", "confirm", "yes").then().statusCode(409);
     }
