@@ -132,12 +132,12 @@ class AuditLogTest {
             cursor = path(p, "next_cursor");
         } while (cursor != null);
         assertEquals(List.of(4, 3, 2, 1, 0), seen, "newest first, every entry once");
-        assertEquals(List.of(4, 2, 0), Api.request().get(AUDIT + "?actor=" + actor + "&action=x.even")
-                .then().statusCode(200).extract().path("entries.scope.i"));
+        assertEquals(List.of(4, 2, 0), path(Api.request().get(AUDIT + "?actor=" + actor + "&action=x.even")
+                .then().statusCode(200).extract(), "entries.scope.i"));
         String from = now.minusSeconds(58).toString();
         String to = now.minusSeconds(56).toString();
-        assertEquals(List.of(3, 2), Api.request().get(AUDIT + "?actor=" + actor + "&since=" + from + "&until=" + to)
-                .then().statusCode(200).extract().path("entries.scope.i"));
+        assertEquals(List.of(3, 2), path(Api.request().get(AUDIT + "?actor=" + actor + "&since=" + from + "&until=" + to)
+                .then().statusCode(200).extract(), "entries.scope.i"));
         Api.assertError(Api.request().get(AUDIT + "?cursor=abc"), 400, "invalid_request");
         Api.assertError(Api.request().get(AUDIT + "?until=tomorrow"), 400, "invalid_request");
     }
@@ -152,8 +152,8 @@ class AuditLogTest {
                 .await().indefinitely();
         int pruned = pruner.pruneAudit(now).await().indefinitely();
         assertTrue(pruned >= 1, "pruned " + pruned);
-        assertEquals(List.of("x.recent"), Api.request().get(AUDIT + "?actor=" + actor).then().statusCode(200)
-                .extract().path("entries.action"));
+        assertEquals(List.of("x.recent"), path(Api.request().get(AUDIT + "?actor=" + actor).then().statusCode(200)
+                .extract(), "entries.action"));
     }
 
     @Test

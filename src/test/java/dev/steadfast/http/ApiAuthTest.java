@@ -141,9 +141,9 @@ public class ApiAuthTest {
                 assertTrue(r.statusCode() < 500, () -> e[0] + " " + e[1] + ": " + r.asString());
             }
         }
-        String id = request().header("Authorization", "Bearer " + PRODUCER).contentType(Api.OJS_JSON)
+        String id = path(request().header("Authorization", "Bearer " + PRODUCER).contentType(Api.OJS_JSON)
                 .body("{\"type\":\"auth.ok\",\"args\":[1],\"options\":{\"queue\":\"auth-ok\"}}").post("/ojs/v1/jobs")
-                .then().statusCode(201).extract().path("job.id");
+                .then().statusCode(201).extract(), "job.id");
         request().header("Authorization", "Bearer " + WORKER).contentType(Api.OJS_JSON)
                 .body("{\"queues\":[\"auth-ok\"],\"worker_id\":\"w-auth\"}").post("/ojs/v1/workers/fetch")
                 .then().statusCode(200);

@@ -70,13 +70,13 @@ class TracePropagationTest {
     void anInvalidHeaderIsIgnoredNotAnError() {
         String allZero = "00-00000000000000000000000000000000-00f067aa0ba902b7-01";
         for (String bad : new String[] {"nonsense", allZero, PARENT.toUpperCase()}) {
-            String id = traced(job("t.bad", "tr-bad"), bad, STATE).post(Api.JOBS).then().statusCode(201)
-                    .extract().path("job.id");
+            String id = path(traced(job("t.bad", "tr-bad"), bad, STATE).post(Api.JOBS).then().statusCode(201)
+                    .extract(), "job.id");
             assertFalse(meta(id).containsKey("traceparent"), bad);
             assertFalse(meta(id).containsKey("tracestate"), "a tracestate without a valid traceparent is dropped");
         }
-        String id = traced(job("t.badstate", "tr-bad"), PARENT, "no-equals-sign").post(Api.JOBS).then()
-                .statusCode(201).extract().path("job.id");
+        String id = path(traced(job("t.badstate", "tr-bad"), PARENT, "no-equals-sign").post(Api.JOBS).then()
+                .statusCode(201).extract(), "job.id");
         assertEquals(Map.of("traceparent", PARENT), meta(id), "an invalid tracestate alone is dropped");
     }
 

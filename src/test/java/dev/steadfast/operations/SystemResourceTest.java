@@ -161,10 +161,10 @@ class SystemResourceTest {
         String id = enqueue(job("test.echo", "evq"));
         enqueue(job("test.echo", "other"));
 
-        List<String> enqueued = request().queryParam("types", "job.enqueued").queryParam("queues", "evq")
-                .get(EVENTS).then().statusCode(200).extract().path("events.subject");
-        List<String> allTypes = request().queryParam("queues", "evq")
-                .get(EVENTS).then().statusCode(200).extract().path("events.type");
+        List<String> enqueued = path(request().queryParam("types", "job.enqueued").queryParam("queues", "evq")
+                .get(EVENTS).then().statusCode(200).extract(), "events.subject");
+        List<String> allTypes = path(request().queryParam("queues", "evq")
+                .get(EVENTS).then().statusCode(200).extract(), "events.type");
 
         assertEquals(List.of(id), enqueued);
         assertEquals(List.of("job.enqueued"), allTypes);

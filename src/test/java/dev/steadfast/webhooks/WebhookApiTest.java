@@ -172,10 +172,10 @@ class WebhookApiTest {
 
     @Test
     void aTenantSeesAndChangesOnlyItsOwnSubscriptions() {
-        String a = send(obj("url", "https://a.example.com/h", "events", arr("*"))).header("X-OJS-Tenant", "acme")
-                .post(SUBS).path("subscription.id");
-        String b = send(obj("url", "https://b.example.com/h", "events", arr("*"))).header("X-OJS-Tenant", "globex")
-                .post(SUBS).path("subscription.id");
+        String a = path(send(obj("url", "https://a.example.com/h", "events", arr("*"))).header("X-OJS-Tenant", "acme")
+                .post(SUBS), "subscription.id");
+        String b = path(send(obj("url", "https://b.example.com/h", "events", arr("*"))).header("X-OJS-Tenant", "globex")
+                .post(SUBS), "subscription.id");
         assertEquals("acme", path(request().get(SUBS + "/" + a), "subscription.tenant_id"));
         assertEquals(List.of(a), path(request().header("X-OJS-Tenant", "acme").get(SUBS), "subscriptions.id"));
         assertEquals(List.of(a, b), path(request().get(SUBS), "subscriptions.id"), "no tenant: every one");

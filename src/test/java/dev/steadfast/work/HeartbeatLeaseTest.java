@@ -6,6 +6,7 @@ import static dev.steadfast.testsupport.Api.enqueue;
 import static dev.steadfast.testsupport.Api.jobView;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.send;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -57,8 +58,8 @@ class HeartbeatLeaseTest {
     }
 
     private static String fetchWithLease(String worker, String queue, long visibilityMs) {
-        return send(obj("queues", arr(queue), "count", 1, "worker_id", worker, "visibility_timeout_ms", visibilityMs))
-                .post(FETCH).then().statusCode(200).extract().path("jobs[0].id");
+        return path(send(obj("queues", arr(queue), "count", 1, "worker_id", worker, "visibility_timeout_ms", visibilityMs))
+                .post(FETCH).then().statusCode(200).extract(), "jobs[0].id");
     }
 
     @Test

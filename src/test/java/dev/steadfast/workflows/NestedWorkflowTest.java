@@ -117,7 +117,7 @@ class NestedWorkflowTest {
         assertTrue(Api.TIMESTAMP.matcher((String) meta.get("started_at")).matches());
         String group = path(done, "workflow.steps[0].workflow_id");
         assertEquals("completed", path(get(group), "workflow.state"));
-        assertEquals("completed", path(get(get(group).path("workflow.jobs[0].workflow_id")), "workflow.state"));
+        assertEquals("completed", path(get(path(get(group), "workflow.jobs[0].workflow_id")), "workflow.state"));
     }
 
     /** Fetches what is available in {@code queue}, acknowledges it all, and answers its types, sorted. */
