@@ -81,6 +81,9 @@ public final class JsonPaths {
             throw new IllegalArgumentException("not JSON: " + json, e);
         }
         for (Step step : steps) {
+            if (value == null) {
+                break; // a step from nothing answers nothing, as in RestAssured
+            }
             value = step.apply(value);
         }
         if (CHECK) {
@@ -136,7 +139,7 @@ public final class JsonPaths {
         return node.asText();
     }
 
-    /** One step of a path: a name, an index or a final size. */
+    /** One step of a path: a name, an index or a final size; never applied to null ({@link #read} stops there). */
     private interface Step {
         Object apply(Object value);
     }
@@ -156,9 +159,6 @@ public final class JsonPaths {
                 }
                 return collected;
             }
-            if (value == null) {
-                return null;
-            }
             throw new IllegalArgumentException("no property " + name + " on " + value);
         }
     }
@@ -169,9 +169,6 @@ public final class JsonPaths {
             if (value instanceof List<?> list) {
                 int at = index < 0 ? list.size() + index : index;
                 return at >= 0 && at < list.size() ? list.get(at) : null;
-            }
-            if (value == null) {
-                return null;
             }
             throw new IllegalArgumentException("no index " + index + " on " + value);
         }
@@ -188,9 +185,6 @@ public final class JsonPaths {
             }
             if (value instanceof String text) {
                 return text.length();
-            }
-            if (value == null) {
-                return null;
             }
             throw new IllegalArgumentException("no " + method + " on " + value);
         }
@@ -239,7 +233,7 @@ public final class JsonPaths {
                         end++;
                     }
                     String name = path.substring(i, end);
-                    if (end + 1 < n && path.startsWith("()", end) && end + 2 == n
+                    if (end + 2 == n && path.startsWith("()", end)
                             && (name.equals("size") || name.equals("length"))) {
                         steps.add(new Size(name + "()"));
                         end += 2;
