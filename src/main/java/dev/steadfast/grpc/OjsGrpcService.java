@@ -210,7 +210,7 @@ class OjsGrpcService implements BindableService {
             for (BatchJobEntry e : r.getJobsList()) {
                 list.add(messages.push(e.getType(), e.getArgsList(), options(r, e)));
             }
-            return pushes.pushAll(list, trace, tenant).map(all -> {
+            return pushes.pushAll(list, trace, tenant, all -> {
                 EnqueueBatchResponse.Builder b = EnqueueBatchResponse.newBuilder().setCount(all.jobs().size());
                 all.jobs().forEach(row -> b.addJobs(messages.job(row)));
                 return b.build();

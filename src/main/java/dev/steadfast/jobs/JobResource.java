@@ -85,12 +85,11 @@ class JobResource {
     @RolesAllowed({Roles.PRODUCER, Roles.ADMIN})
     public Uni<Response> pushAll(String body) {
         return Uni.createFrom().item(() -> Body.parse(json, body).array("jobs", true))
-                .flatMap(list -> pushes.pushAll(list, RequestContext.trace(), RequestContext.tenantHeader()))
-                .map(all -> {
+                .flatMap(list -> pushes.pushAll(list, RequestContext.trace(), RequestContext.tenantHeader(), all -> {
                     List<JobView> views = new ArrayList<>(all.jobs().size());
                     all.jobs().forEach(r -> views.add(JobView.of(json, r)));
                     return Responses.json(json, 201, new JobBatch(views, views.size(), all.warnings()));
-                });
+                }));
     }
 
     /**

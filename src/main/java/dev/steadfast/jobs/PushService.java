@@ -28,6 +28,7 @@ import dev.steadfast.store.JobStore;
 import dev.steadfast.store.NewJob;
 import dev.steadfast.tenants.TenantService;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Instant;
@@ -41,6 +42,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * PUSH in its three shapes: one job ({@link #enqueue}, {@link #push}), a batch all or nothing ({@link #pushAll}) and
@@ -49,6 +51,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 @ApplicationScoped
 public class PushService {
+
+    /**
+     * From this many jobs a batch PUSH renders its answer beside the insert instead of after it: a 1,000-job answer
+     * is milliseconds of JSON, far more than the hand-off to a worker thread.
+     */
+    static final int ANSWER_BESIDE_INSERT = 64;
 
     private final JobStore store;
     private final Clock clock;
@@ -221,10 +229,12 @@ public class PushService {
     /**
      * PUSH batch (ojs-http-binding.md 9.2): every job is validated first (a bad one rejects the batch, naming its
      * index), then all are inserted in one transaction; if any id is taken, none is inserted (409 duplicate).
-     * First the depth bounds admit the whole batch or refuse it (429 QUEUE_FULL).
+     * First the depth bounds admit the whole batch or refuse it (429 QUEUE_FULL). Answers {@code answer} of the
+     * jobs as written; for a batch of at least {@link #ANSWER_BESIDE_INSERT} plain jobs it is rendered on a worker
+     * thread while PostgreSQL inserts them (the rows are known before the insert), and dropped if the insert fails.
      */
-    public Uni<List<JobRow>> pushAll(List<EnqueueCommand> commands) {
-        return admitTenants(commands).flatMap(v -> admit(commands)).flatMap(p -> pushAllAdmitted(commands));
+    public <A> Uni<A> pushAll(List<EnqueueCommand> commands, Function<List<JobRow>, A> answer) {
+        return admitTenants(commands).flatMap(v -> admit(commands)).flatMap(p -> pushAllAdmitted(commands, answer));
     }
 
     /**
@@ -267,14 +277,14 @@ public class PushService {
         return tenants.admit(byTenant, scheduled, tenantQueues);
     }
 
-    private Uni<List<JobRow>> pushAllAdmitted(List<EnqueueCommand> commands) {
+    private <A> Uni<A> pushAllAdmitted(List<EnqueueCommand> commands, Function<List<JobRow>, A> answer) {
         if (commands.stream().anyMatch(c -> c.unique() != null || c.queueLimits() != null || c.rateLimit() != null)) {
-            return pushBulkAdmitted(commands, Map.of(), true).map(outcomes -> outcomes.stream().map(o -> {
+            return pushBulkAdmitted(commands, Map.of(), true).map(outcomes -> answer.apply(outcomes.stream().map(o -> {
                 if (o instanceof PushOutcome.Refused r) {
                     throw r.error();
                 }
                 return o instanceof PushOutcome.Created cr ? cr.job() : ((PushOutcome.Deduplicated) o).existing();
-            }).toList());
+            }).toList()));
         }
         Instant now = OperationTime.of(clock);
         List<NewJob> jobs = new ArrayList<>(commands.size());
@@ -292,17 +302,28 @@ public class PushService {
             }
             jobs.add(j);
         }
-        return store.insertAllOrNothing(jobs)
-                .flatMap(taken -> refuseTakenOrRegisterQueues(taken, jobs, now, "Batch", "enqueued")).map(v -> {
-            List<JobRow> rows = new ArrayList<>(jobs.size());
-            for (NewJob j : jobs) {
-                JobRow row = JobRows.inserted(j);
-                telemetry.pushed(row, now);
-                rows.add(row);
-            }
-            rows.forEach(this::announce);
-            return rows;
+        List<JobRow> rows = new ArrayList<>(jobs.size());
+        jobs.forEach(j -> rows.add(JobRows.inserted(j)));
+        Uni<Boolean> written = store.insertAllOrNothing(jobs)
+                .flatMap(taken -> refuseTakenOrRegisterQueues(taken, jobs, now, "Batch", "enqueued"))
+                .replaceWith(Boolean.TRUE);
+        if (rows.size() < ANSWER_BESIDE_INSERT) {
+            return written.map(v -> answer.apply(pushed(rows, now)));
+        }
+        // combine subscribes to the insert first, so the statement is on its way while the worker renders
+        Uni<A> rendered = Uni.createFrom().item(() -> answer.apply(rows))
+                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
+        return Uni.combine().all().unis(written, rendered).with((v, a) -> {
+            pushed(rows, now);
+            return a;
         });
+    }
+
+    /** The batch is in: its telemetry and its wake-ups. */
+    private List<JobRow> pushed(List<JobRow> rows, Instant now) {
+        rows.forEach(row -> telemetry.pushed(row, now));
+        rows.forEach(this::announce);
+        return rows;
     }
 
     /**

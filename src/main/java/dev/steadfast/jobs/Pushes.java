@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * PUSH and batch PUSH from a request body in the HTTP binding's shape, whichever binding received it: the one
@@ -68,8 +69,11 @@ public class Pushes {
                 .flatMap(this::push);
     }
 
-    /** Batch PUSH of the jobs in {@code list} (a JSON array, the body's {@code jobs}): all or nothing. */
-    public Uni<PushedAll> pushAll(JsonNode list, TraceContext trace, String tenant) {
+    /**
+     * Batch PUSH of the jobs in {@code list} (a JSON array, the body's {@code jobs}): all or nothing. Answers
+     * {@code answer} of the jobs, which may be rendered while they are written ({@link PushService#pushAll}).
+     */
+    public <A> Uni<A> pushAll(JsonNode list, TraceContext trace, String tenant, Function<PushedAll, A> answer) {
         return Uni.createFrom().item(() -> {
             int max = config.maxBatch();
             if (list.isEmpty() || list.size() > max) {
@@ -80,7 +84,7 @@ public class Pushes {
         }).flatMap(l -> parseAndCheck(l, trace, tenant, true)).flatMap(checked -> {
             List<String> warnings = new ArrayList<>();
             checked.warnings().forEach((i, ws) -> ws.forEach(w -> warnings.add("jobs[" + i + "]: " + w)));
-            return jobs.pushAll(checked.commands()).map(rows -> new PushedAll(rows, warnings));
+            return jobs.pushAll(checked.commands(), rows -> answer.apply(new PushedAll(rows, warnings)));
         });
     }
 

@@ -7,6 +7,7 @@ import static dev.steadfast.testsupport.Api.newUuidV7;
 import static dev.steadfast.testsupport.Api.obj;
 import static dev.steadfast.testsupport.Api.send;
 import static dev.steadfast.testsupport.JsonPaths.at;
+import static dev.steadfast.testsupport.JsonPaths.path;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
@@ -42,11 +43,16 @@ class BatchEnqueueTest {
 
     @Test
     void aBatchEnqueuesEveryJobInOrder() {
-        send(obj("jobs", jobs("batch-q", 25))).post(BATCH).then().statusCode(201)
-                .body(at("count", equalTo(25))).body(at("jobs", hasSize(25)))
-                .body(at("jobs[0].state", equalTo("available"))).body(at("jobs[24].args[0]", equalTo(24)));
-        List<String> ids = fetchIds("w", 100, "batch-q");
-        assertEquals(25, ids.size());
+        // below and above the size from which the answer is rendered beside the insert
+        for (int n : new int[] {25, 2 * PushService.ANSWER_BESIDE_INSERT}) {
+            String queue = "batch-q" + n;
+            List<String> answered = path(send(obj("jobs", jobs(queue, n))).post(BATCH).then().statusCode(201)
+                    .body(at("count", equalTo(n))).body(at("jobs", hasSize(n)))
+                    .body(at("jobs[0].state", equalTo("available")))
+                    .body(at("jobs[" + (n - 1) + "].args[0]", equalTo(n - 1))).extract(), "jobs.id");
+            List<String> fetched = fetchIds("w", 1000, queue);
+            assertEquals(answered, fetched, "the answer names the jobs enqueued, in order");
+        }
     }
 
     @Test
@@ -86,6 +92,12 @@ class BatchEnqueueTest {
         ((Map<String, Object>) twice.get(1)).put("id", id);
         Api.assertError(send(obj("jobs", twice)).post(BATCH), 409, "duplicate");
         assertEquals(0, fetchIds("w", 10, "batch-dup2").size());
+
+        // a batch large enough to render its answer beside the insert: that answer is dropped
+        List<Object> big = jobs("batch-dup", 2 * PushService.ANSWER_BESIDE_INSERT);
+        ((Map<String, Object>) big.get(big.size() - 1)).put("id", taken);
+        Api.assertError(send(obj("jobs", big)).post(BATCH), 409, "duplicate");
+        assertEquals(0, fetchIds("w", 10, "batch-dup").size(), "the earlier job was fetched above, nothing else exists");
     }
 
     @Test
