@@ -9,7 +9,7 @@ INSERT INTO jobs (id, type, queue, args, meta, extensions, priority, tags, state
                   retry_policy, timeout_ms, visibility_timeout_ms, run_at, scheduled_at, expires_at,
                   created_at, enqueued_at, unique_key, rate_limit_key, tenant_id)
 SELECT u.id, u.type, u.queue, u.args::jsonb, u.meta::jsonb, u.ext::jsonb, u.priority,
-       ARRAY(SELECT jsonb_array_elements_text(u.tags::jsonb)), u.state, u.max_attempts,
+       CASE WHEN u.tags IS NULL THEN '{}'::text[] ELSE ARRAY(SELECT jsonb_array_elements_text(u.tags::jsonb)) END, u.state, u.max_attempts,
        u.retry::jsonb, u.timeout_ms, u.vis_ms, u.run_at, u.scheduled_at, u.expires_at,
        u.created_at, u.enqueued_at, u.unique_key, u.rate_limit_key, u.meta::jsonb ->> 'tenant_id'
 FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int4[],
@@ -30,7 +30,7 @@ INSERT INTO jobs (id, type, queue, args, meta, extensions, priority, tags, state
                   retry_policy, timeout_ms, visibility_timeout_ms, run_at, scheduled_at, expires_at,
                   created_at, enqueued_at, unique_key, rate_limit_key, tenant_id)
 SELECT u.id, u.type, u.queue, u.args::jsonb, u.meta::jsonb, u.ext::jsonb, u.priority,
-       ARRAY(SELECT jsonb_array_elements_text(u.tags::jsonb)), u.state, u.max_attempts,
+       CASE WHEN u.tags IS NULL THEN '{}'::text[] ELSE ARRAY(SELECT jsonb_array_elements_text(u.tags::jsonb)) END, u.state, u.max_attempts,
        u.retry::jsonb, u.timeout_ms, u.vis_ms, u.run_at, u.scheduled_at, u.expires_at,
        u.created_at, u.enqueued_at, u.unique_key, u.rate_limit_key, u.meta::jsonb ->> 'tenant_id'
 FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::int4[],

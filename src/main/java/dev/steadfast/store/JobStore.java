@@ -117,7 +117,7 @@ public class JobStore {
             metas[i] = j.metaJson();
             exts[i] = j.extensionsJson();
             priorities[i] = j.priority();
-            tags[i] = TagsJson.of(j.tags());
+            tags[i] = j.tags().isEmpty() ? null : TagsJson.of(j.tags()); // none: JobSql.tagsOf
             states[i] = j.state().wire();
             maxAttempts[i] = j.maxAttempts();
             retries[i] = j.retryPolicyJson();
