@@ -310,10 +310,12 @@ public class PushService {
         if (rows.size() < ANSWER_BESIDE_INSERT) {
             return written.map(v -> answer.apply(pushed(rows, now)));
         }
-        // combine subscribes to the insert first, so the statement is on its way while the worker renders
+        // combine subscribes to the insert first, so the statement is on its way while the worker renders; a
+        // failure of either waits for the other (collectFailures), so a failed rendering never cuts the insert's
+        // steps short, and a single failure (a 409 for a taken id) passes through as it is
         Uni<A> rendered = Uni.createFrom().item(() -> answer.apply(rows))
                 .runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
-        return Uni.combine().all().unis(written, rendered).with((v, a) -> {
+        return Uni.combine().all().unis(written, rendered).collectFailures().with((v, a) -> {
             pushed(rows, now);
             return a;
         });

@@ -12,10 +12,15 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.steadfast.testsupport.Api;
 import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +32,12 @@ import org.junit.jupiter.api.Test;
 class BatchEnqueueTest {
 
     private static final String BATCH = "/ojs/v1/jobs/batch";
+
+    @Inject
+    Pushes pushes;
+
+    @Inject
+    ObjectMapper json;
 
     @BeforeEach
     void reset() {
@@ -98,6 +109,18 @@ class BatchEnqueueTest {
         ((Map<String, Object>) big.get(big.size() - 1)).put("id", taken);
         Api.assertError(send(obj("jobs", big)).post(BATCH), 409, "duplicate");
         assertEquals(0, fetchIds("w", 10, "batch-dup").size(), "the earlier job was fetched above, nothing else exists");
+    }
+
+    @Test
+    void aFailedAnswerLeavesTheInsertedBatchWhole() {
+        // the answer is rendered beside the insert; when rendering fails, the insert's own steps still all run
+        JsonNode list = json.valueToTree(jobs("batch-render", 2 * PushService.ANSWER_BESIDE_INSERT));
+        assertThrows(IllegalStateException.class, () -> pushes.pushAll(list, null, null, all -> {
+            throw new IllegalStateException("rendering failed");
+        }).await().atMost(Duration.ofSeconds(10)));
+        assertEquals(2 * PushService.ANSWER_BESIDE_INSERT, fetchIds("w", 1000, "batch-render").size());
+        List<String> names = path(send(obj()).get(Api.QUEUES).then().statusCode(200).extract(), "queues.name");
+        assertTrue(names.contains("batch-render"), "the batch's queue was registered: " + names);
     }
 
     @Test
