@@ -117,7 +117,7 @@ public class JobStore {
             metas[i] = j.metaJson();
             exts[i] = j.extensionsJson();
             priorities[i] = j.priority();
-            tags[i] = j.tags().isEmpty() ? null : TagsJson.of(j.tags()); // none: JobSql.tagsOf
+            tags[i] = j.tags().isEmpty() ? null : TagsJson.of(j.tags()); // none: JobSql.TAGS_OF
             states[i] = j.state().wire();
             maxAttempts[i] = j.maxAttempts();
             retries[i] = j.retryPolicyJson();
