@@ -24,6 +24,8 @@ public class VacuumHorizonStore {
      * session excluded. The holder is the session whose xmin or xid is oldest, by age in transactions, since that
      * and not the transaction's start decides what VACUUM may remove; a READ COMMITTED session idle in a
      * transaction that wrote holds the horizon by its xid, one that only read holds nothing between statements.
+     * Among sessions whose xmin is as old (no transaction began between them), the one open longest is named: a
+     * statement that took the same snapshot a moment ago ends soon, the long-open transaction is the one to act on.
      */
     static final String READ_HORIZON = "WITH tx AS ("
             + " SELECT pid, state, xact_start, greatest(age(backend_xmin), age(backend_xid)) AS xid_age"
@@ -34,7 +36,7 @@ public class VacuumHorizonStore {
             + " h.pid AS holder_pid, h.state AS holder_state, h.xact_start AS holder_start, h.xid_age AS holder_xids,"
             + " s.slot_name, s.xid_age AS slot_xids"
             + " FROM (SELECT 1) one"
-            + " LEFT JOIN LATERAL (SELECT * FROM tx WHERE xid_age IS NOT NULL ORDER BY xid_age DESC LIMIT 1) h"
+            + " LEFT JOIN LATERAL (SELECT * FROM tx WHERE xid_age IS NOT NULL ORDER BY xid_age DESC, xact_start LIMIT 1) h"
             + " ON true"
             + " LEFT JOIN LATERAL (SELECT slot_name::text, greatest(age(xmin), age(catalog_xmin)) AS xid_age"
             + " FROM pg_replication_slots WHERE xmin IS NOT NULL OR catalog_xmin IS NOT NULL"
